@@ -1,0 +1,312 @@
+/**
+ * The contract's resources (../shared/api-contract.md), written once as field schemas.
+ *
+ * Each schema is the single source of truth for three things: the TypeScript type of the resource
+ * (derived below with `Resource<...>`), the field list that `--fields` validates against and that
+ * tables take their default columns from, and the JSON type each field must have (the sandbox's
+ * contract tests check responses against it).
+ */
+
+/** The JSON kind of a field. A trailing `?` means the contract allows null. */
+export type FieldKind =
+  | 'string' | 'string?'
+  | 'integer' | 'integer?'
+  /** An integer that can exceed 2^53 (articleHash): a bigint in native mode. */
+  | 'biginteger'
+  | 'number' | 'number?'
+  | 'boolean'
+  | 'timestamp' | 'timestamp?'
+  | 'string[]'
+  | 'array'
+  | 'object' | 'object?';
+
+export type FieldSchema = Readonly<Record<string, FieldKind>>;
+
+type KindType<K extends FieldKind> =
+  K extends 'string' | 'timestamp' ? string :
+  K extends 'string?' | 'timestamp?' ? string | null :
+  K extends 'integer' | 'number' ? number :
+  K extends 'integer?' | 'number?' ? number | null :
+  K extends 'biginteger' ? bigint :
+  K extends 'boolean' ? boolean :
+  K extends 'string[]' ? string[] :
+  K extends 'array' ? unknown[] :
+  K extends 'object' ? Record<string, unknown> :
+  K extends 'object?' ? Record<string, unknown> | null :
+  never;
+
+/** The type of a resource as the library returns it in native number mode. */
+export type Resource<S extends FieldSchema> = { -readonly [F in keyof S]: KindType<S[F]> };
+
+export const weekInfoSchema = {
+  currentWeek: 'integer',
+  last4StartWeek: 'integer',
+} as const satisfies FieldSchema;
+
+export const personSchema = {
+  personHash: 'string',
+  fullName: 'string',
+  description: 'string?',
+  gender: 'integer',
+  category: 'string',
+  countryId: 'integer',
+  countryName: 'string?',
+  birthDate: 'timestamp?',
+  createdAt: 'timestamp',
+  updatedAt: 'timestamp',
+} as const satisfies FieldSchema;
+
+export const personStatsSchema = {
+  rank: 'integer',
+  personHash: 'string',
+  fullName: 'string',
+  mentionCount: 'integer',
+  gender: 'integer',
+  fromCountryId: 'integer',
+  fromCountryName: 'string',
+  birthDate: 'timestamp',
+  persistence: 'integer',
+  dominance: 'number',
+  reach: 'number',
+  power: 'number',
+  sentiment: 'number',
+  sentimentColor: 'string',
+  sentimentFace: 'string',
+  snippets: 'array',
+  reason: 'string',
+  countryRows: 'array',
+} as const satisfies FieldSchema;
+
+/** Fields every person-article link carries. */
+export const personLinkBaseSchema = {
+  personHash: 'string',
+  articleHash: 'biginteger',
+  mentionDate: 'timestamp',
+  snippet: 'string',
+  sentiment: 'number',
+} as const satisfies FieldSchema;
+
+/** Added when includeContext is true (contract rule 3). */
+export const personLinkContextSchema = {
+  sentimentColor: 'string',
+  sentimentFace: 'string',
+  articleTitle: 'string',
+  articleUrl: 'string',
+  articlePeople: 'string',
+  otherPeople: 'string[]',
+  sourceId: 'integer',
+  sourceName: 'string',
+  sourceUrl: 'string',
+  countryId: 'integer',
+  countryName: 'string',
+  countryIso: 'string',
+} as const satisfies FieldSchema;
+
+export const personLinkSchema = { ...personLinkBaseSchema, ...personLinkContextSchema } as const satisfies FieldSchema;
+
+export const personCountryStatsSchema = {
+  startWeek: 'integer',
+  endWeek: 'integer',
+  globalDominance: 'number',
+  globalSentiment: 'number',
+  globalReach: 'number',
+  globalPower: 'number',
+  persistence: 'integer',
+  countries: 'array',
+} as const satisfies FieldSchema;
+
+export const personCountryRowSchema = {
+  countryId: 'integer',
+  countryName: 'string',
+  countryIso: 'string',
+  mentions: 'integer',
+  articles: 'integer',
+  population: 'integer',
+  gdp: 'integer',
+  persistence: 'integer',
+  localDominance: 'number',
+  reach: 'number',
+  power: 'number',
+  sentiment: 'number',
+} as const satisfies FieldSchema;
+
+export const countrySchema = {
+  countryId: 'integer',
+  countryName: 'string',
+  countryIso: 'string',
+} as const satisfies FieldSchema;
+
+export const sourceSchema = {
+  sourceId: 'integer',
+  name: 'string',
+  url: 'string',
+  countryId: 'integer',
+  description: 'string',
+  lastCheckedDate: 'timestamp',
+  status: 'string',
+  linkFilter: 'string',
+  createdAt: 'timestamp',
+  updatedAt: 'timestamp',
+  country: 'object?',
+} as const satisfies FieldSchema;
+
+export const sourceLinksSchema = {
+  source: 'object',
+  allLinks: 'string[]',
+  matchedLinks: 'string[]',
+  unmatchedLinks: 'string[]',
+} as const satisfies FieldSchema;
+
+export const postSchema = {
+  postId: 'integer',
+  title: 'string',
+  slug: 'string',
+  content: 'string',
+  summary: 'string',
+  imagePath: 'string',
+  status: 'string',
+  view: 'string',
+  createdAt: 'timestamp',
+  updatedAt: 'timestamp',
+} as const satisfies FieldSchema;
+
+export const articleBaseSchema = {
+  articleHash: 'biginteger',
+  url: 'string',
+  title: 'string',
+  sourceId: 'integer',
+  people: 'string',
+} as const satisfies FieldSchema;
+
+/** Added when includeSourceContext is true (contract rule 4). */
+export const articleSourceContextSchema = {
+  sourceName: 'string',
+  sourceStatus: 'string',
+  countryId: 'integer',
+  countryName: 'string',
+  countryIso: 'string',
+} as const satisfies FieldSchema;
+
+export const articleSchema = { ...articleBaseSchema, ...articleSourceContextSchema } as const satisfies FieldSchema;
+
+export const articleStatsSchema = {
+  days: 'integer',
+  totalArticles: 'integer',
+  totalSources: 'integer',
+  totalCountries: 'integer',
+} as const satisfies FieldSchema;
+
+export const articleStatsAllTimeSchema = {
+  totalArticles: 'integer',
+  totalSources: 'integer',
+  totalCountries: 'integer',
+} as const satisfies FieldSchema;
+
+export const internationalAttentionSchema = {
+  countryId: 'integer',
+  percentage: 'number',
+  rank: 'integer',
+  outOf: 'integer',
+  median: 'number',
+} as const satisfies FieldSchema;
+
+export const domesticFocusSchema = {
+  countryId: 'integer',
+  startWeek: 'integer',
+  endWeek: 'integer',
+  focusPercent: 'number',
+  rank: 'integer',
+  outOf: 'integer',
+  median: 'number',
+} as const satisfies FieldSchema;
+
+/** The 400 problem-details body. */
+export const problemDetailsSchema = {
+  type: 'string',
+  title: 'string',
+  status: 'integer',
+  traceId: 'string',
+} as const satisfies FieldSchema;
+
+export type WeekInfo = Resource<typeof weekInfoSchema>;
+export type Person = Resource<typeof personSchema>;
+export type PersonStats = Resource<typeof personStatsSchema>;
+/** Context fields are absent when includeContext=false (shape then: not shown by the contract). */
+export type PersonLink = Resource<typeof personLinkBaseSchema> & Partial<Resource<typeof personLinkContextSchema>>;
+export type PersonCountryRow = Resource<typeof personCountryRowSchema>;
+export type PersonCountryStats = Omit<Resource<typeof personCountryStatsSchema>, 'countries'> & {
+  countries: PersonCountryRow[];
+};
+export type Country = Resource<typeof countrySchema>;
+export type Source = Resource<typeof sourceSchema>;
+export type SourceLinks = Omit<Resource<typeof sourceLinksSchema>, 'source'> & {
+  source: { sourceId: number; name: string };
+};
+export type Post = Resource<typeof postSchema>;
+/** Source context fields are absent when includeSourceContext=false. */
+export type Article = Resource<typeof articleBaseSchema> & Partial<Resource<typeof articleSourceContextSchema>>;
+export type ArticleStats = Resource<typeof articleStatsSchema>;
+export type ArticleStatsAllTime = Resource<typeof articleStatsAllTimeSchema>;
+export type InternationalAttention = Resource<typeof internationalAttentionSchema>;
+export type DomesticFocus = Resource<typeof domesticFocusSchema>;
+export type ProblemDetails = Resource<typeof problemDetailsSchema>;
+
+/** Field names of a schema, in contract order. */
+export function fieldsOf(schema: FieldSchema): string[] {
+  return Object.keys(schema);
+}
+
+// Query parameters, as the contract names them.
+
+export interface PeopleSearchParams {
+  q?: string;
+  personHash?: string;
+  fullName?: string;
+  exactName?: boolean;
+  countryId?: number;
+  gender?: number;
+  /** 1-100 */
+  limit?: number;
+}
+
+export type SortBy = 'mentions' | 'dominance';
+
+export interface WeekRange {
+  startWeek?: number;
+  endWeek?: number;
+}
+
+export interface PeopleTopParams extends WeekRange {
+  limit?: number;
+  fresh?: boolean;
+  countryId?: number;
+  fromCountryId?: number;
+  gender?: number;
+  minAge?: number;
+  maxAge?: number;
+  newsCategory?: string;
+  sortBy?: SortBy;
+}
+
+export interface PersonLinksParams {
+  /** 1-250 */
+  limit?: number;
+  /** default true */
+  includeContext?: boolean;
+}
+
+export interface ArticlesRecentParams {
+  /** 1-500 */
+  limit?: number;
+  /** default true */
+  includeSourceContext?: boolean;
+}
+
+/** The contract's bounds on query parameters (its Limits table). */
+export const BOUNDS = {
+  searchLimit: { min: 1, max: 100 },
+  linksLimit: { min: 1, max: 250 },
+  postsCount: { min: 1, max: 50 },
+  articlesLimit: { min: 1, max: 500 },
+  statsDays: { min: 1, max: 365 },
+} as const;

@@ -1,0 +1,165 @@
+/**
+ * ISO-8601 weeks written as YYYYWW integers, and the `--weeks` grammar.
+ *
+ * Everything here is pure: the CLI resolves specs that depend on "now" (current, lastN, last4)
+ * against the week info the API reports, never against the local clock, so a client in another
+ * time zone than the service still asks for the service's weeks.
+ */
+
+const DAY_MS = 86_400_000;
+const WEEK_MS = 7 * DAY_MS;
+
+export class WeekError extends Error {
+  override name = 'WeekError';
+}
+
+/** Monday 00:00 UTC of ISO week 1 of `year`: the week that holds January 4th. */
+function mondayOfWeekOne(year: number): number {
+  const jan4 = Date.UTC(year, 0, 4);
+  const isoDayIndex = (new Date(jan4).getUTCDay() + 6) % 7; // Monday = 0
+  return jan4 - isoDayIndex * DAY_MS;
+}
+
+/** 52 or 53. December 28th always lies in the last ISO week of its year. */
+export function weeksInYear(year: number): 52 | 53 {
+  return (isoWeekOf(new Date(Date.UTC(year, 11, 28))) % 100) as 52 | 53;
+}
+
+/** The ISO week (YYYYWW) that holds the given instant, read in UTC. */
+export function isoWeekOf(date: Date): number {
+  const day = Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate());
+  const isoDayIndex = (new Date(day).getUTCDay() + 6) % 7;
+  // The Thursday of a week decides which year the week belongs to.
+  const thursday = day + (3 - isoDayIndex) * DAY_MS;
+  const year = new Date(thursday).getUTCFullYear();
+  const week = Math.floor((thursday - mondayOfWeekOne(year)) / WEEK_MS) + 1;
+  return year * 100 + week;
+}
+
+export function weekYear(week: number): number {
+  return Math.floor(week / 100);
+}
+
+export function weekNumber(week: number): number {
+  return week % 100;
+}
+
+/** True for a YYYYWW integer that names a real ISO week (202553 is not one: 2025 has 52). */
+export function isValidWeek(week: number): boolean {
+  if (!Number.isSafeInteger(week)) return false;
+  const year = weekYear(week);
+  const number = weekNumber(week);
+  return year >= 1000 && year <= 9999 && number >= 1 && number <= weeksInYear(year);
+}
+
+/** Monday 00:00 UTC of the week, as a Date. */
+export function mondayOf(week: number): Date {
+  return new Date(mondayOfWeekOne(weekYear(week)) + (weekNumber(week) - 1) * WEEK_MS);
+}
+
+/** The week `count` weeks after `week` (before, when negative), across year ends. */
+export function addWeeks(week: number, count: number): number {
+  return isoWeekOf(new Date(mondayOf(week).getTime() + count * WEEK_MS));
+}
+
+/** How many weeks `to` lies after `from` (negative when before). */
+export function weeksBetween(from: number, to: number): number {
+  return Math.round((mondayOf(to).getTime() - mondayOf(from).getTime()) / WEEK_MS);
+}
+
+/** Every week from `start` to `end`, both included. */
+export function listWeeks(start: number, end: number): number[] {
+  const count = weeksBetween(start, end);
+  return Array.from({ length: count + 1 }, (_, index) => addWeeks(start, index));
+}
+
+/** Parses "202647" into 202647, rejecting anything that is not a real ISO week. */
+export function parseWeek(text: string): number {
+  if (!/^\d{6}$/.test(text)) {
+    throw new WeekError(`"${text}" is not a week: write YYYYWW, for example 202647`);
+  }
+  const week = Number(text);
+  if (!isValidWeek(week)) {
+    const year = weekYear(week);
+    throw new WeekError(
+      `${text} is not an ISO week: ${year} has weeks ${year}01 to ${year}${weeksInYear(year)}`,
+    );
+  }
+  return week;
+}
+
+/** A parsed `--weeks` value, before it is resolved against the service's current week. */
+export type WeekSpec =
+  | { kind: 'current' }
+  /** The service's own last-4 window: last4StartWeek..currentWeek. */
+  | { kind: 'last4' }
+  /** N weeks ending at currentWeek. */
+  | { kind: 'last'; count: number }
+  | { kind: 'range'; startWeek: number; endWeek: number };
+
+export const WEEK_SPEC_GRAMMAR = 'current, last4, lastN (N weeks to the current one), YYYYWW or YYYYWW..YYYYWW';
+
+/** Longest lastN accepted: ten years of weeks is already more than any ranking needs. */
+export const MAX_LAST_WEEKS = 520;
+
+export function parseWeekSpec(text: string): WeekSpec {
+  const spec = text.trim().toLowerCase();
+  if (spec === 'current') return { kind: 'current' };
+  if (spec === 'last4') return { kind: 'last4' };
+  const last = /^last(\d+)$/.exec(spec);
+  if (last) {
+    const count = Number(last[1]);
+    if (count < 1 || count > MAX_LAST_WEEKS) {
+      throw new WeekError(`"${text}": lastN takes N from 1 to ${MAX_LAST_WEEKS}`);
+    }
+    return { kind: 'last', count };
+  }
+  const range = /^(\d+)\.\.(\d+)$/.exec(spec);
+  if (range) {
+    const startWeek = parseWeek(range[1]!);
+    const endWeek = parseWeek(range[2]!);
+    if (startWeek > endWeek) {
+      throw new WeekError(`"${text}": the range is reversed (${startWeek} comes after ${endWeek})`);
+    }
+    return { kind: 'range', startWeek, endWeek };
+  }
+  if (/^\d+$/.test(spec)) {
+    const week = parseWeek(spec);
+    return { kind: 'range', startWeek: week, endWeek: week };
+  }
+  throw new WeekError(`"${text}" is not a week spec: use ${WEEK_SPEC_GRAMMAR}`);
+}
+
+/** True when resolving the spec needs the service's week info. */
+export function needsWeekInfo(spec: WeekSpec): boolean {
+  return spec.kind !== 'range';
+}
+
+export interface WeekWindow {
+  startWeek: number;
+  endWeek: number;
+}
+
+export function resolveWeekWindow(
+  spec: WeekSpec,
+  info?: { currentWeek: number; last4StartWeek: number },
+): WeekWindow {
+  if (spec.kind === 'range') return { startWeek: spec.startWeek, endWeek: spec.endWeek };
+  if (!info) throw new WeekError(`resolving "${spec.kind}" needs the service's current week`);
+  switch (spec.kind) {
+    case 'current':
+      return { startWeek: info.currentWeek, endWeek: info.currentWeek };
+    case 'last4':
+      return { startWeek: info.last4StartWeek, endWeek: info.currentWeek };
+    case 'last':
+      return { startWeek: addWeeks(info.currentWeek, -(spec.count - 1)), endWeek: info.currentWeek };
+  }
+}
+
+/** Builds a window from --start/--end flags; both are needed, in order. */
+export function windowFromBounds(start: number, end: number): WeekWindow {
+  if (start > end) {
+    throw new WeekError(`--start ${start} comes after --end ${end}`);
+  }
+  return { startWeek: start, endWeek: end };
+}
