@@ -1,0 +1,190 @@
+/**
+ * Every error the library throws is a NewsStatsError, so callers (and the CLI's one exit-code map)
+ * can tell ours from bugs with a single instanceof. Messages are one line and never hold the API key:
+ * requests carry the key only in a header, and `url` fields are the path and query alone.
+ *
+ * This file imports nothing at run time: the CLI loads it at startup to map errors to exit codes,
+ * long before (or without ever) loading the HTTP core.
+ */
+import type { ProblemDetails } from './types.js';
+
+export class NewsStatsError extends Error {
+  override name = 'NewsStatsError';
+}
+
+/** A configuration value is absent or unusable. Which one, and why, is in the fields. */
+export type ConfigurationSetting = 'baseUrl' | 'apiKey';
+export type ConfigurationProblem = 'missing' | 'invalid' | 'insecure';
+
+export class ConfigurationError extends NewsStatsError {
+  override name = 'ConfigurationError';
+  readonly setting: ConfigurationSetting;
+  readonly problem: ConfigurationProblem;
+
+  constructor(setting: ConfigurationSetting, problem: ConfigurationProblem, message: string) {
+    super(message);
+    this.setting = setting;
+    this.problem = problem;
+  }
+}
+
+/**
+ * A parameter is outside the contract's bounds or a required combination is missing. Thrown before
+ * any request is sent, so an obviously wrong call costs no round trip (and no rate-limit budget).
+ */
+export class InvalidParameterError extends NewsStatsError {
+  override name = 'InvalidParameterError';
+  readonly parameter: string;
+  readonly min: number | undefined;
+  readonly max: number | undefined;
+
+  constructor(parameter: string, message: string, bounds?: { min: number; max: number }) {
+    super(message);
+    this.parameter = parameter;
+    this.min = bounds?.min;
+    this.max = bounds?.max;
+  }
+}
+
+export interface ApiErrorInit {
+  status: number;
+  method: string;
+  /** Path and query only. */
+  url: string;
+  /** How many attempts were made, retries included. */
+  attempts?: number;
+  /** The response body read as problem details, when it was one. */
+  problem?: Partial<ProblemDetails>;
+  cause?: unknown;
+}
+
+/** The server answered with a status that is not a success. */
+export class ApiError extends NewsStatsError {
+  override name = 'ApiError';
+  readonly status: number;
+  readonly method: string;
+  readonly url: string;
+  readonly attempts: number;
+  readonly problem: Partial<ProblemDetails> | undefined;
+
+  constructor(init: ApiErrorInit, message?: string) {
+    super(message ?? `${init.method} ${init.url} failed with HTTP ${init.status}${problemSuffix(init.problem)}`,
+      init.cause === undefined ? undefined : { cause: init.cause });
+    this.status = init.status;
+    this.method = init.method;
+    this.url = init.url;
+    this.attempts = init.attempts ?? 1;
+    this.problem = init.problem;
+  }
+}
+
+/** 400: an invalid range or query combination. The problem's title says which; traceId finds it in the server's logs. */
+export class BadRequestError extends ApiError {
+  override name = 'BadRequestError';
+
+  constructor(init: ApiErrorInit) {
+    const title = init.problem?.title;
+    const traceId = init.problem?.traceId;
+    const detail = title ? `: ${title}` : ` (${init.method} ${init.url})`;
+    super(init, `bad request${detail}${traceId ? ` (traceId ${traceId})` : ''}`);
+  }
+}
+
+/** 401: the API key is missing or invalid. */
+export class AuthenticationError extends ApiError {
+  override name = 'AuthenticationError';
+
+  constructor(init: ApiErrorInit) {
+    super(init, `authentication failed (HTTP 401): the API key is missing or invalid${problemSuffix(init.problem)}`);
+  }
+}
+
+/** 404: the person, country, source or post addressed by the path does not exist. */
+export class NotFoundError extends ApiError {
+  override name = 'NotFoundError';
+  /** What was looked for, e.g. `person "abc-123"`; undefined for raw requests. */
+  readonly description: string | undefined;
+
+  constructor(init: ApiErrorInit & { description?: string }) {
+    super(init, init.description ? `${init.description} not found` : `not found: ${init.method} ${init.url}`);
+    this.description = init.description;
+  }
+}
+
+/** 429, still refused after every retry. */
+export class RateLimitError extends ApiError {
+  override name = 'RateLimitError';
+
+  constructor(init: ApiErrorInit) {
+    super(init, `rate limited (HTTP 429) on ${init.method} ${init.url}${attemptsSuffix(init.attempts)}`);
+  }
+}
+
+/** 5xx, still failing after every retry. */
+export class ServerError extends ApiError {
+  override name = 'ServerError';
+
+  constructor(init: ApiErrorInit) {
+    super(init, `server error (HTTP ${init.status}) on ${init.method} ${init.url}${attemptsSuffix(init.attempts)}${problemSuffix(init.problem)}`);
+  }
+}
+
+/** A 200 whose body is not the JSON the contract promises (a proxy's HTML page, a cut-off body). */
+export class ResponseFormatError extends ApiError {
+  override name = 'ResponseFormatError';
+
+  constructor(init: ApiErrorInit, reason: string) {
+    super(init, `invalid JSON in the response to ${init.method} ${init.url}: ${reason}`);
+  }
+}
+
+export interface ConnectionErrorInit {
+  method: string;
+  url: string;
+  /** host:port of the service. */
+  host: string;
+  /** The system or undici error code, e.g. ECONNREFUSED, when there is one. */
+  code?: string;
+  attempts?: number;
+  cause?: unknown;
+}
+
+/** The service could not be reached, or the connection broke before a response arrived. */
+export class ConnectionError extends NewsStatsError {
+  override name = 'ConnectionError';
+  readonly method: string;
+  readonly url: string;
+  readonly host: string;
+  readonly code: string | undefined;
+  readonly attempts: number;
+
+  constructor(init: ConnectionErrorInit, message?: string) {
+    super(message ?? `cannot reach ${init.host}${init.code ? ` (${init.code})` : ''} for ${init.method} ${init.url}${attemptsSuffix(init.attempts)}`,
+      init.cause === undefined ? undefined : { cause: init.cause });
+    this.method = init.method;
+    this.url = init.url;
+    this.host = init.host;
+    this.code = init.code;
+    this.attempts = init.attempts ?? 1;
+  }
+}
+
+/** No complete response within the per-attempt timeout. */
+export class TimeoutError extends ConnectionError {
+  override name = 'TimeoutError';
+  readonly timeoutMs: number;
+
+  constructor(init: ConnectionErrorInit & { timeoutMs: number }) {
+    super(init, `${init.method} ${init.url} to ${init.host} timed out after ${init.timeoutMs} ms${attemptsSuffix(init.attempts)}`);
+    this.timeoutMs = init.timeoutMs;
+  }
+}
+
+function attemptsSuffix(attempts: number | undefined): string {
+  return attempts !== undefined && attempts > 1 ? ` after ${attempts} attempts` : '';
+}
+
+function problemSuffix(problem: Partial<ProblemDetails> | undefined): string {
+  if (!problem?.title) return '';
+  return `: ${problem.title}${problem.traceId ? ` (traceId ${problem.traceId})` : ''}`;
+}

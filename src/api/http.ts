@@ -1,0 +1,382 @@
+/**
+ * The request core: base URL, headers, timeouts, retries and error mapping, on undici.
+ * The only module that imports undici, so nothing pays for loading it until a request is due.
+ */
+import { isIPv4 } from 'node:net';
+import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import { LosslessNumber } from 'lossless-json';
+import {
+  ApiError,
+  type ApiErrorInit,
+  AuthenticationError,
+  BadRequestError,
+  ConfigurationError,
+  ConnectionError,
+  type ConnectionErrorInit,
+  NotFoundError,
+  RateLimitError,
+  ResponseFormatError,
+  ServerError,
+  TimeoutError,
+} from './errors.js';
+import { parseJson, type NumberMode } from './json.js';
+import { HTTP_DEFAULTS, type HttpClientOptions, type RequestEvent } from './options.js';
+import type { ProblemDetails } from './types.js';
+import { VERSION } from '../version.js';
+
+export { HTTP_DEFAULTS, type HttpClientOptions, type RequestEvent } from './options.js';
+
+export type QueryScalar = string | number | boolean | bigint | LosslessNumber;
+/** Query parameters; undefined and null are left out, arrays repeat the key. */
+export type Query = Readonly<Record<string, QueryScalar | readonly QueryScalar[] | null | undefined>>;
+
+export interface RequestOptions {
+  query?: Query;
+  /** What the path addresses, e.g. `person "abc-123"`: a 404 then says that it was not found. */
+  notFound?: string;
+  /** Cancels the request (and its retries); the promise rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+export interface HttpResponse {
+  status: number;
+  text: string;
+  /** Path and query as sent. */
+  url: string;
+}
+
+/** Where requests go, split the way undici wants it; checked once at construction. */
+export interface ServiceAddress {
+  origin: string;
+  /** Path under the origin where the service lives ('' for the root), no trailing slash. */
+  pathPrefix: string;
+  /** host:port, for messages. */
+  hostPort: string;
+}
+
+const API_ROOT = '/api/data';
+
+/**
+ * Checks and normalises the service base URL. The key travels in a header, so a plain-http URL would
+ * put it on the wire in clear text: allowed only to loopback, or when the caller opts in.
+ */
+export function resolveServiceAddress(baseUrl: string | undefined, allowInsecureHttp: boolean): ServiceAddress {
+  const text = baseUrl?.trim() ?? '';
+  if (text === '') {
+    throw new ConfigurationError('baseUrl', 'missing',
+      'no base URL is set: give the service base, e.g. https://stats.example.com (profile key base-url)');
+  }
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ConfigurationError('baseUrl', 'invalid', `base URL ${JSON.stringify(text)} is not a URL: write it in full, e.g. https://stats.example.com`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new ConfigurationError('baseUrl', 'invalid', `base URL must start with https:// (got ${url.protocol}//)`);
+  }
+  if (url.username !== '' || url.password !== '') {
+    // Credentials in the URL would end up in logs and messages; the key has its own setting.
+    throw new ConfigurationError('baseUrl', 'invalid', 'base URL must not contain a user name or password');
+  }
+  if (url.search !== '' || url.hash !== '') {
+    throw new ConfigurationError('baseUrl', 'invalid', 'base URL must not contain a query (?) or fragment (#)');
+  }
+  if (url.protocol === 'http:' && !allowInsecureHttp && !isLoopbackHost(url.hostname)) {
+    throw new ConfigurationError('baseUrl', 'insecure',
+      `refusing to send the API key over plain http to ${url.host}: use an https:// base URL, ` +
+      'or set the profile key allow-insecure-http to true to accept the risk');
+  }
+  let pathPrefix = url.pathname.replace(/\/+$/, '');
+  // People paste the API root as often as the service base; both mean the same service.
+  if (pathPrefix.endsWith(API_ROOT)) pathPrefix = pathPrefix.slice(0, -API_ROOT.length);
+  const port = url.port !== '' ? url.port : url.protocol === 'https:' ? '443' : '80';
+  return { origin: url.origin, pathPrefix, hostPort: `${url.hostname}:${port}` };
+}
+
+/** 127.0.0.0/8, ::1 and localhost: traffic that never leaves the machine. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  if (host === 'localhost' || host === '::1' || host === '[::1]') return true;
+  return isIPv4(host) && host.startsWith('127.');
+}
+
+/** Encodes a query the same way for every value type; LosslessNumber and bigint keep their digits. */
+export function buildQueryString(query: Query | undefined): string {
+  if (!query) return '';
+  const parts: string[] = [];
+  for (const [name, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue;
+    const values = Array.isArray(value) ? value : [value as QueryScalar];
+    for (const item of values) {
+      parts.push(`${encodeURIComponent(name)}=${encodeURIComponent(queryValueText(item))}`);
+    }
+  }
+  return parts.length === 0 ? '' : `?${parts.join('&')}`;
+}
+
+function queryValueText(value: QueryScalar): string {
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : invalidQueryNumber(value);
+  return value.toString();
+}
+
+function invalidQueryNumber(value: number): never {
+  throw new TypeError(`query value ${value} is not a finite number`);
+}
+
+/** Retry-After as milliseconds from now: delta-seconds or an HTTP-date; undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | string[] | undefined, nowMs: number = Date.now()): number | undefined {
+  const text = (Array.isArray(value) ? value[0] : value)?.trim();
+  if (!text) return undefined;
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
+}
+
+/** Exponential backoff with full jitter: anywhere in [0, min(cap, base * 2^retryIndex)]. */
+export function backoffDelayMs(retryIndex: number, baseMs: number, capMs: number, random: () => number): number {
+  const ceiling = Math.min(capMs, baseMs * 2 ** retryIndex);
+  return Math.floor(random() * ceiling);
+}
+
+const RETRYABLE_STATUSES = new Set([408, 429]);
+
+function isRetryableStatus(status: number): boolean {
+  return RETRYABLE_STATUSES.has(status) || (status >= 500 && status <= 599);
+}
+
+/** Failures a moment later may not repeat. DNS misses (ENOTFOUND) and TLS failures would, so they are not retried. */
+const TRANSIENT_CONNECTION_CODES = new Set([
+  'ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN',
+  'ENETUNREACH', 'ENETDOWN', 'EHOSTUNREACH', 'EHOSTDOWN',
+  'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_REQ_RETRY',
+]);
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+/** undici's complaints about the request itself: bugs, not network trouble. */
+const PROGRAMMING_ERROR_CODES = new Set(['UND_ERR_INVALID_ARG', 'UND_ERR_NOT_SUPPORTED']);
+
+/** The code of a network error, looking through undici's and happy-eyeballs' wrappers. */
+function errorCode(error: unknown): string | undefined {
+  const candidates: unknown[] = [error];
+  for (let i = 0; i < candidates.length && i < 8; i++) {
+    const candidate = candidates[i];
+    if (typeof candidate !== 'object' || candidate === null) continue;
+    const { code, cause, errors } = candidate as { code?: unknown; cause?: unknown; errors?: unknown };
+    if (typeof code === 'string') return code;
+    if (cause !== undefined) candidates.push(cause);
+    if (Array.isArray(errors)) candidates.push(...errors);
+  }
+  return undefined;
+}
+
+/** Any case, any of the three: the proxy agent also honours NO_PROXY alone, which a plain Agent ignores. */
+function proxyVariablesSet(env: NodeJS.ProcessEnv): boolean {
+  return Object.entries(env).some(([name, value]) =>
+    value !== undefined && value !== '' && ['https_proxy', 'http_proxy', 'no_proxy'].includes(name.toLowerCase()));
+}
+
+/** Keeps a problem field printable on one line and free of the key, whatever the server echoed. */
+function cleanProblemText(value: unknown, apiKey: string): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  let text = value.replace(/\s+/g, ' ').trim();
+  if (apiKey !== '') text = text.split(apiKey).join('***');
+  return text.length > 300 ? `${text.slice(0, 299)}…` : text;
+}
+
+function readProblem(text: string, apiKey: string): Partial<ProblemDetails> | undefined {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const record = body as Record<string, unknown>;
+  const problem: Partial<ProblemDetails> = {};
+  const type = cleanProblemText(record.type, apiKey);
+  const title = cleanProblemText(record.title, apiKey);
+  const traceId = cleanProblemText(record.traceId, apiKey);
+  if (type !== undefined) problem.type = type;
+  if (title !== undefined) problem.title = title;
+  if (traceId !== undefined) problem.traceId = traceId;
+  if (typeof record.status === 'number') problem.status = record.status;
+  return Object.keys(problem).length > 0 ? problem : undefined;
+}
+
+function errorForStatus(init: ApiErrorInit, notFound: string | undefined): ApiError {
+  const { status } = init;
+  if (status === 400) return new BadRequestError(init);
+  if (status === 401) return new AuthenticationError(init);
+  if (status === 404) return new NotFoundError(notFound === undefined ? init : { ...init, description: notFound });
+  if (status === 429) return new RateLimitError(init);
+  if (status >= 500 && status <= 599) return new ServerError(init);
+  return new ApiError(init);
+}
+
+const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Marks an abort as ours (the per-attempt timeout) rather than the caller's. */
+class AttemptTimeout extends Error {
+  override name = 'AttemptTimeout';
+}
+
+type AttemptOutcome =
+  | { kind: 'response'; status: number; text: string; retryAfterMs: number | undefined }
+  | { kind: 'failure'; error: ConnectionError; retryable: boolean };
+
+export class HttpClient {
+  readonly address: ServiceAddress;
+  readonly #apiKey: string;
+  readonly #userAgent: string;
+  readonly #timeoutMs: number;
+  readonly #maxRetries: number;
+  readonly #retryBaseDelayMs: number;
+  readonly #maxRetryDelayMs: number;
+  readonly #maxRetryAfterMs: number;
+  readonly #onEvent: ((event: RequestEvent) => void) | undefined;
+  readonly #random: () => number;
+  readonly #sleep: (ms: number) => Promise<void>;
+  readonly #injectedDispatcher: Dispatcher | undefined;
+  #ownDispatcher: Dispatcher | undefined;
+
+  constructor(options: HttpClientOptions) {
+    const allowInsecureHttp = options.allowInsecureHttp ?? HTTP_DEFAULTS.allowInsecureHttp;
+    this.address = resolveServiceAddress(options.baseUrl, allowInsecureHttp);
+    const apiKey = options.apiKey ?? '';
+    if (apiKey === '') {
+      throw new ConfigurationError('apiKey', 'missing', 'no API key is set: run `newsstats auth login` or set NEWSSTATS_API_KEY');
+    }
+    if (!/^[\x21-\x7e]+$/.test(apiKey)) {
+      // A header cannot carry it; say so without echoing it.
+      throw new ConfigurationError('apiKey', 'invalid', 'the API key contains spaces, line breaks or non-ASCII characters');
+    }
+    this.#apiKey = apiKey;
+    this.#userAgent = options.userAgent ?? `newsstats/${VERSION}`;
+    this.#timeoutMs = nonNegative('timeoutMs', options.timeoutMs ?? HTTP_DEFAULTS.timeoutMs);
+    this.#maxRetries = Math.floor(nonNegative('maxRetries', options.maxRetries ?? HTTP_DEFAULTS.maxRetries));
+    this.#retryBaseDelayMs = nonNegative('retryBaseDelayMs', options.retryBaseDelayMs ?? HTTP_DEFAULTS.retryBaseDelayMs);
+    this.#maxRetryDelayMs = nonNegative('maxRetryDelayMs', options.maxRetryDelayMs ?? HTTP_DEFAULTS.maxRetryDelayMs);
+    this.#maxRetryAfterMs = nonNegative('maxRetryAfterMs', options.maxRetryAfterMs ?? HTTP_DEFAULTS.maxRetryAfterMs);
+    this.#onEvent = options.onEvent;
+    this.#random = options.random ?? Math.random;
+    this.#sleep = options.sleep ?? defaultSleep;
+    this.#injectedDispatcher = options.dispatcher;
+  }
+
+  /** GET `path` (which starts with /api/data); resolves for 2xx, throws the mapped error otherwise. */
+  async getText(path: string, options: RequestOptions = {}): Promise<HttpResponse> {
+    const url = `${this.address.pathPrefix}${path}${buildQueryString(options.query)}`;
+    const method = 'GET';
+    for (let attempt = 1; ; attempt++) {
+      options.signal?.throwIfAborted();
+      const started = performance.now();
+      const outcome = await this.#attempt(method, url, options.signal);
+      const ms = Math.round(performance.now() - started);
+      const canRetry = attempt <= this.#maxRetries;
+
+      if (outcome.kind === 'failure') {
+        const retryInMs = canRetry && outcome.retryable ? this.#backoff(attempt) : undefined;
+        this.#onEvent?.({ method, url, attempt, ms, error: outcome.error, ...(retryInMs === undefined ? {} : { retryInMs }) });
+        if (retryInMs === undefined) throw withAttempts(outcome.error, attempt, this.#timeoutMs);
+        await this.#sleep(retryInMs);
+        continue;
+      }
+
+      const { status, text } = outcome;
+      if (status >= 200 && status <= 299) {
+        this.#onEvent?.({ method, url, attempt, ms, status });
+        return { status, text, url };
+      }
+      const retryInMs = canRetry && isRetryableStatus(status)
+        ? outcome.retryAfterMs !== undefined ? Math.min(outcome.retryAfterMs, this.#maxRetryAfterMs) : this.#backoff(attempt)
+        : undefined;
+      const problem = readProblem(text, this.#apiKey);
+      const error = errorForStatus({ status, method, url, attempts: attempt, ...(problem ? { problem } : {}) }, options.notFound);
+      this.#onEvent?.({ method, url, attempt, ms, status, error, ...(retryInMs === undefined ? {} : { retryInMs }) });
+      if (retryInMs === undefined) throw error;
+      await this.#sleep(retryInMs);
+    }
+  }
+
+  /** GET and parse the JSON body in the given number mode. */
+  async getJson(path: string, mode: NumberMode, options: RequestOptions = {}): Promise<unknown> {
+    const response = await this.getText(path, options);
+    try {
+      if (response.text.trim() === '') throw new SyntaxError('the body is empty');
+      return parseJson(response.text, mode);
+    } catch (error) {
+      if (!(error instanceof SyntaxError)) throw error;
+      throw new ResponseFormatError({ status: response.status, method: 'GET', url: response.url, cause: error },
+        error.message.replace(/\s+/g, ' ').slice(0, 200));
+    }
+  }
+
+  /** Closes the connections this client opened, so a CLI process can exit at once. Reusable afterwards. */
+  async close(): Promise<void> {
+    const dispatcher = this.#ownDispatcher;
+    this.#ownDispatcher = undefined;
+    await dispatcher?.close();
+  }
+
+  #dispatcher(): Dispatcher {
+    if (this.#injectedDispatcher) return this.#injectedDispatcher;
+    this.#ownDispatcher ??= proxyVariablesSet(process.env)
+      ? new EnvHttpProxyAgent({ keepAliveTimeout: 10_000 })
+      : new Agent({ keepAliveTimeout: 10_000 });
+    return this.#ownDispatcher;
+  }
+
+  #backoff(attempt: number): number {
+    return backoffDelayMs(attempt - 1, this.#retryBaseDelayMs, this.#maxRetryDelayMs, this.#random);
+  }
+
+  async #attempt(method: string, url: string, callerSignal: AbortSignal | undefined): Promise<AttemptOutcome> {
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(new AttemptTimeout()), this.#timeoutMs);
+    const signal = callerSignal ? AbortSignal.any([callerSignal, timeout.signal]) : timeout.signal;
+    try {
+      const response = await this.#dispatcher().request({
+        origin: this.address.origin,
+        path: url,
+        method,
+        headers: {
+          'x-api-key': this.#apiKey,
+          accept: 'application/json',
+          'user-agent': this.#userAgent,
+        },
+        signal,
+      });
+      // Read every body, errors included: it may hold problem details, and an unread body pins the socket.
+      const text = await response.body.text();
+      return { kind: 'response', status: response.statusCode, text, retryAfterMs: parseRetryAfter(response.headers['retry-after']) };
+    } catch (error) {
+      if (callerSignal?.aborted) throw callerSignal.reason;
+      const code = errorCode(error);
+      if (code !== undefined && PROGRAMMING_ERROR_CODES.has(code)) throw error;
+      const init: ConnectionErrorInit = { method, url, host: this.address.hostPort, cause: error, ...(code ? { code } : {}) };
+      if (timeout.signal.aborted || (code !== undefined && TIMEOUT_CODES.has(code))) {
+        return { kind: 'failure', error: new TimeoutError({ ...init, timeoutMs: this.#timeoutMs }), retryable: true };
+      }
+      return { kind: 'failure', error: new ConnectionError(init), retryable: code === undefined || TRANSIENT_CONNECTION_CODES.has(code) };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+/** The final error reports how many attempts were made; the per-attempt one was built before that was known. */
+function withAttempts(error: ConnectionError, attempts: number, timeoutMs: number): ConnectionError {
+  if (attempts === 1) return error;
+  const init: ConnectionErrorInit = {
+    method: error.method, url: error.url, host: error.host, attempts, cause: error.cause,
+    ...(error.code ? { code: error.code } : {}),
+  };
+  return error instanceof TimeoutError ? new TimeoutError({ ...init, timeoutMs }) : new ConnectionError(init);
+}
+
+function nonNegative(name: string, value: number): number {
+  if (!Number.isFinite(value) || value < 0) throw new RangeError(`${name} must be a non-negative number (got ${value})`);
+  return value;
+}

@@ -1,0 +1,58 @@
+/**
+ * The request core's options and their defaults, stated once. Kept apart from http.ts so the CLI can
+ * show the defaults in its help without loading undici.
+ */
+import type { Dispatcher } from 'undici';
+
+/** One attempt of one request, reported for `--verbose`. Never holds the API key. */
+export interface RequestEvent {
+  method: string;
+  /** Path and query only. */
+  url: string;
+  /** 1 for the first try, 2 for the first retry, ... */
+  attempt: number;
+  /** The response status, when a response arrived. */
+  status?: number;
+  /** How long the attempt took. */
+  ms: number;
+  /** Why the attempt failed, when it did. */
+  error?: Error;
+  /** When the request will be tried again: the wait before the next attempt. */
+  retryInMs?: number;
+}
+
+export interface HttpClientOptions {
+  /** The service base, {base_url} in the contract, e.g. https://stats.example.com. A trailing `/api/data` is accepted and dropped. */
+  baseUrl: string;
+  apiKey: string;
+  /** Per attempt, from sending the request to the end of the body. */
+  timeoutMs?: number;
+  /** Retries after the first attempt; 0 disables retrying. */
+  maxRetries?: number;
+  /** Sent as User-Agent; default `newsstats/<version>`. */
+  userAgent?: string;
+  /** Allow a plain http:// base URL that is not loopback (the key then crosses the network in clear text). */
+  allowInsecureHttp?: boolean;
+  onEvent?: (event: RequestEvent) => void;
+  /** The first backoff ceiling; it doubles with each retry. */
+  retryBaseDelayMs?: number;
+  /** The largest backoff ceiling. */
+  maxRetryDelayMs?: number;
+  /** A server's Retry-After is honoured up to this long. */
+  maxRetryAfterMs?: number;
+  /** A caller-owned undici dispatcher (tests, custom TLS); the client then never closes it. */
+  dispatcher?: Dispatcher;
+  /** Returns a number in [0, 1); injected for deterministic tests. */
+  random?: () => number;
+  /** Waits; injected so tests do not sleep. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export const HTTP_DEFAULTS = {
+  timeoutMs: 30_000,
+  maxRetries: 3,
+  allowInsecureHttp: false,
+  retryBaseDelayMs: 250,
+  maxRetryDelayMs: 8_000,
+  maxRetryAfterMs: 60_000,
+} as const;
