@@ -73,7 +73,8 @@ export function resolveServiceAddress(baseUrl: string | undefined, allowInsecure
     throw new ConfigurationError('baseUrl', 'invalid', `base URL ${JSON.stringify(text)} is not a URL: write it in full, e.g. https://stats.example.com`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new ConfigurationError('baseUrl', 'invalid', `base URL must start with https:// (got ${url.protocol}//)`);
+    // `localhost:8080` parses as scheme "localhost:", so name the whole text rather than the scheme.
+    throw new ConfigurationError('baseUrl', 'invalid', `base URL ${JSON.stringify(text)} must start with https:// (or http:// for loopback)`);
   }
   if (url.username !== '' || url.password !== '') {
     // Credentials in the URL would end up in logs and messages; the key has its own setting.

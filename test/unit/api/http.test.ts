@@ -1,0 +1,116 @@
+import { LosslessNumber } from 'lossless-json';
+import { describe, expect, it } from 'vitest';
+import { ConfigurationError } from '../../../src/api/errors.js';
+import {
+  backoffDelayMs,
+  buildQueryString,
+  HTTP_DEFAULTS,
+  HttpClient,
+  isLoopbackHost,
+  parseRetryAfter,
+  resolveServiceAddress,
+} from '../../../src/api/http.js';
+
+function configurationErrorOf(action: () => unknown): ConfigurationError {
+  try {
+    action();
+  } catch (error) {
+    if (error instanceof ConfigurationError) return error;
+    throw error;
+  }
+  throw new Error('expected a ConfigurationError');
+}
+
+describe('resolveServiceAddress', () => {
+  it('takes the service base with or without a trailing slash or /api/data', () => {
+    for (const base of ['https://stats.example.com', 'https://stats.example.com/', 'https://stats.example.com/api/data', 'https://stats.example.com/api/data/']) {
+      expect(resolveServiceAddress(base, false)).toEqual({ origin: 'https://stats.example.com', pathPrefix: '', hostPort: 'stats.example.com:443' });
+    }
+    expect(resolveServiceAddress('https://example.com:8443/news//', false))
+      .toEqual({ origin: 'https://example.com:8443', pathPrefix: '/news', hostPort: 'example.com:8443' });
+  });
+
+  it('refuses plain http to a non-loopback host, naming https:// and allow-insecure-http', () => {
+    const error = configurationErrorOf(() => resolveServiceAddress('http://example.com', false));
+    expect(error.setting).toBe('baseUrl');
+    expect(error.problem).toBe('insecure');
+    expect(error.message).toContain('https://');
+    expect(error.message).toContain('allow-insecure-http');
+    expect(error.message).not.toContain('\n');
+  });
+
+  it('allows plain http to loopback, and anywhere when opted in', () => {
+    for (const base of ['http://127.0.0.1:8080', 'http://127.9.9.9', 'http://localhost:3000', 'http://LOCALHOST', 'http://[::1]:8080']) {
+      expect(() => resolveServiceAddress(base, false), base).not.toThrow();
+    }
+    expect(resolveServiceAddress('http://example.com', true).hostPort).toBe('example.com:80');
+  });
+
+  it('says which setting is missing or invalid', () => {
+    expect(configurationErrorOf(() => resolveServiceAddress(undefined, false))).toMatchObject({ setting: 'baseUrl', problem: 'missing' });
+    expect(configurationErrorOf(() => resolveServiceAddress('  ', false))).toMatchObject({ setting: 'baseUrl', problem: 'missing' });
+    for (const base of ['stats.example.com', 'localhost:8080', 'ftp://example.com', 'https://user:pw@example.com', 'https://example.com/?a=1']) {
+      expect(configurationErrorOf(() => resolveServiceAddress(base, false)), base).toMatchObject({ setting: 'baseUrl', problem: 'invalid' });
+    }
+  });
+});
+
+describe('isLoopbackHost', () => {
+  it('knows 127.0.0.0/8, ::1 and localhost, and nothing else', () => {
+    expect(['127.0.0.1', '127.255.0.1', '::1', '[::1]', 'localhost'].every(isLoopbackHost)).toBe(true);
+    expect(['128.0.0.1', '10.0.0.1', 'example.com', 'localhost.example.com', '127.example.com'].some(isLoopbackHost)).toBe(false);
+  });
+});
+
+describe('HttpClient construction', () => {
+  it('throws before any network use for a refused URL or a missing key', () => {
+    // Construction is synchronous and opens nothing: the throw itself proves no request went out.
+    expect(configurationErrorOf(() => new HttpClient({ baseUrl: 'http://example.com', apiKey: 'k' })).problem).toBe('insecure');
+    expect(configurationErrorOf(() => new HttpClient({ baseUrl: 'https://example.com', apiKey: '' }))).toMatchObject({ setting: 'apiKey', problem: 'missing' });
+    const invalid = configurationErrorOf(() => new HttpClient({ baseUrl: 'https://example.com', apiKey: 'secret key\n' }));
+    expect(invalid).toMatchObject({ setting: 'apiKey', problem: 'invalid' });
+    expect(invalid.message).not.toContain('secret');
+  });
+
+  it('states its defaults in one place', () => {
+    expect(HTTP_DEFAULTS).toEqual({
+      timeoutMs: 30_000, maxRetries: 3, allowInsecureHttp: false, retryBaseDelayMs: 250, maxRetryDelayMs: 8_000, maxRetryAfterMs: 60_000,
+    });
+  });
+});
+
+describe('buildQueryString', () => {
+  it('skips absent values and writes every kind of value as text', () => {
+    expect(buildQueryString({
+      a: undefined, b: null, yes: true, no: false, n: 7, x: 1.5,
+      big: 1152921504606846977n, exact: new LosslessNumber('1.50'), list: ['a', 'b'],
+    })).toBe('?yes=true&no=false&n=7&x=1.5&big=1152921504606846977&exact=1.50&list=a&list=b');
+  });
+
+  it('percent-encodes names and values (spaces as %20, not +)', () => {
+    expect(buildQueryString({ q: 'José & co+1=2' })).toBe('?q=Jos%C3%A9%20%26%20co%2B1%3D2');
+    expect(buildQueryString({})).toBe('');
+    expect(buildQueryString(undefined)).toBe('');
+  });
+});
+
+describe('parseRetryAfter', () => {
+  it('reads delta-seconds and HTTP-dates', () => {
+    expect(parseRetryAfter('0')).toBe(0);
+    expect(parseRetryAfter(' 2 ')).toBe(2000);
+    const now = Date.parse('2025-01-01T00:00:00Z');
+    expect(parseRetryAfter('Wed, 01 Jan 2025 00:00:05 GMT', now)).toBe(5000);
+    expect(parseRetryAfter('Tue, 31 Dec 2024 23:00:00 GMT', now)).toBe(0);
+    expect(parseRetryAfter('soon')).toBeUndefined();
+    expect(parseRetryAfter(undefined)).toBeUndefined();
+  });
+});
+
+describe('backoffDelayMs', () => {
+  it('draws from [0, min(cap, base * 2^retry)]', () => {
+    expect(backoffDelayMs(0, 250, 8000, () => 0)).toBe(0);
+    expect(backoffDelayMs(0, 250, 8000, () => 0.5)).toBe(125);
+    expect(backoffDelayMs(2, 250, 8000, () => 0.5)).toBe(500);
+    expect(backoffDelayMs(10, 250, 8000, () => 0.999_999)).toBe(7999);
+  });
+});
