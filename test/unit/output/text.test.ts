@@ -1,0 +1,51 @@
+import { describe, expect, test } from 'vitest';
+import { displayWidth, padToWidth, printable, truncateToWidth } from '../../../src/output/text.js';
+
+describe('displayWidth', () => {
+  test.each([
+    ['', 0],
+    ['Ada', 3],
+    ['習近平', 6],
+    ['한국어', 6],
+    ['ＡＢ', 4],
+    ['e\u0301', 1], // e + combining acute
+    ['Zoë', 3],
+    ['😀', 2],
+    ['👨‍👩‍👧', 2], // one ZWJ family glyph
+    ['🇬🇧', 2],
+    ['…', 1],
+    ['a\u200bb', 2],
+  ])('%j is %i columns', (text, width) => {
+    expect(displayWidth(text)).toBe(width);
+  });
+});
+
+describe('truncateToWidth', () => {
+  test('leaves text that fits', () => {
+    expect(truncateToWidth('Ada', 3, '…')).toBe('Ada');
+  });
+
+  test('cuts and ends with the ellipsis within the width', () => {
+    expect(truncateToWidth('Lovelace', 5, '…')).toBe('Love…');
+    expect(truncateToWidth('習近平主席', 6, '…')).toBe('習近…');
+    expect(displayWidth(truncateToWidth('習近平主席', 6, '…'))).toBeLessThanOrEqual(6);
+  });
+
+  test('never splits a wide character over the edge', () => {
+    expect(truncateToWidth('習近平', 4, '…')).toBe('習…');
+  });
+
+  test('keeps combining marks with their letter', () => {
+    expect(truncateToWidth('e\u0301e\u0301e\u0301', 2, '…')).toBe('e\u0301…');
+  });
+});
+
+test('padToWidth pads by display width', () => {
+  expect(padToWidth('習', 4)).toBe('習  ');
+  expect(padToWidth('7', 3, 'right')).toBe('  7');
+});
+
+test('printable turns line breaks and tabs into spaces and drops escape sequences', () => {
+  expect(printable('a\tb\nc\r\nd')).toBe('a b c  d');
+  expect(printable('\x1b[31mred')).toBe('\uFFFD[31mred');
+});
