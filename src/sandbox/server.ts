@@ -1,0 +1,339 @@
+/**
+ * The sandbox's HTTP server: the contract's 20 GET endpoints over synthetic data, with the
+ * contract's errors (400/401/404) plus 405, and optional injected faults for testing clients.
+ * Plain node:http, keep-alive. Behaviour and choices are documented in docs/sandbox-server.md.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { createSandboxModel } from './data/index.js';
+import type { SandboxModel } from './model.js';
+import { FaultInjector, RateLimiter, type FaultKind } from './http/faults.js';
+import { stringifyJson } from './http/json.js';
+import { RequestLog, queryForLog } from './http/log.js';
+import { BodyCache } from './http/lru.js';
+import { readQuery } from './http/params.js';
+import { HttpProblem, TraceIds, problemBody } from './http/problem.js';
+import { findRoute, type RouteContext } from './http/routes.js';
+
+export interface SandboxOptions {
+  /** Interface to listen on. Default 127.0.0.1 (loopback only). */
+  host?: string;
+  /** 0 picks a free port. Default 0. */
+  port?: number;
+  /** The API key clients must send in X-Api-Key. Default 'sandbox'. */
+  key?: string;
+  /** Seed of the data, the faults and the trace ids. Default 1. */
+  seed?: number;
+  /** Decides the current week. Default: the time of the call. */
+  now?: Date;
+  /** Share of authenticated requests, 0 to 1, that fail (500, 503 or dropped connection). Default 0. */
+  failRate?: number;
+  /** Mean added delay in ms (uniform +-50%). Default 0. */
+  latencyMs?: number;
+  /** Most requests admitted in any 1-second window; more get 429. Default: no limit. */
+  rateLimit?: number;
+  /** Appends one JSON line per request to this file. */
+  logFile?: string;
+  /** Serve this model instead of generating one from seed and now (tests of the server alone). */
+  model?: SandboxModel;
+}
+
+export interface RunningSandbox {
+  /** Base URL, e.g. http://127.0.0.1:8787; the API root is url + '/api/data'. */
+  url: string;
+  key: string;
+  /** Stops listening, ends open connections and flushes the log. */
+  close(): Promise<void>;
+}
+
+/** A bad option value: the CLI reports it as a usage error. */
+export class SandboxOptionError extends Error {
+  override name = 'SandboxOptionError';
+}
+
+export const SANDBOX_OPTION_DEFAULTS = {
+  host: '127.0.0.1',
+  port: 0,
+  key: 'sandbox',
+  seed: 1,
+  failRate: 0,
+  latencyMs: 0,
+} as const;
+
+/** Longest injected mean latency: beyond a minute a client's own timeout is what gets tested. */
+export const MAX_LATENCY_MS = 60_000;
+
+interface ResolvedOptions {
+  host: string;
+  port: number;
+  key: string;
+  seed: number;
+  now: Date;
+  failRate: number;
+  latencyMs: number;
+  rateLimit: number | undefined;
+  logFile: string | undefined;
+}
+
+/** Fills in defaults and checks every value; throws SandboxOptionError naming the bad one. */
+export function resolveSandboxOptions(options: SandboxOptions = {}): ResolvedOptions {
+  const resolved: ResolvedOptions = {
+    host: options.host ?? SANDBOX_OPTION_DEFAULTS.host,
+    port: options.port ?? SANDBOX_OPTION_DEFAULTS.port,
+    key: options.key ?? SANDBOX_OPTION_DEFAULTS.key,
+    seed: options.seed ?? SANDBOX_OPTION_DEFAULTS.seed,
+    now: options.now ?? new Date(),
+    failRate: options.failRate ?? SANDBOX_OPTION_DEFAULTS.failRate,
+    latencyMs: options.latencyMs ?? SANDBOX_OPTION_DEFAULTS.latencyMs,
+    rateLimit: options.rateLimit,
+    logFile: options.logFile,
+  };
+  const fail = (message: string): never => {
+    throw new SandboxOptionError(message);
+  };
+  if (resolved.host.trim() === '') fail('host must not be empty');
+  if (!Number.isInteger(resolved.port) || resolved.port < 0 || resolved.port > 65535) {
+    fail(`port must be an integer from 0 to 65535, not ${resolved.port}`);
+  }
+  // Header values are visible ASCII; anything else could never be sent by a client.
+  if (!/^[\x21-\x7e]+$/.test(resolved.key)) fail('key must be non-empty visible ASCII without spaces');
+  if (!Number.isSafeInteger(resolved.seed)) fail(`seed must be an integer, not ${resolved.seed}`);
+  if (Number.isNaN(resolved.now.getTime())) fail('now must be a valid date');
+  if (!(resolved.failRate >= 0 && resolved.failRate <= 1)) {
+    fail(`failRate must be a number from 0 to 1, not ${resolved.failRate}`);
+  }
+  if (!(resolved.latencyMs >= 0 && resolved.latencyMs <= MAX_LATENCY_MS)) {
+    fail(`latencyMs must be a number from 0 to ${MAX_LATENCY_MS}, not ${resolved.latencyMs}`);
+  }
+  if (resolved.rateLimit !== undefined && !(Number.isInteger(resolved.rateLimit) && resolved.rateLimit >= 1)) {
+    fail(`rateLimit must be an integer of at least 1, not ${resolved.rateLimit}`);
+  }
+  if (resolved.logFile !== undefined && resolved.logFile.trim() === '') fail('logFile must not be empty');
+  return resolved;
+}
+
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+const ALLOWED_METHODS = 'GET, HEAD';
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  const settings = resolveSandboxOptions(options);
+  const model = options.model ?? createSandboxModel({ seed: settings.seed, now: settings.now });
+  const log = settings.logFile === undefined ? undefined : await RequestLog.open(settings.logFile);
+  const handler = new SandboxHandler(model, settings, log);
+  const server = createServer({ keepAlive: true, noDelay: true }, (req, res) => handler.handle(req, res));
+  // Longer than undici's default keep-alive (4 s), so the client, not the server, ends idle sockets.
+  server.keepAliveTimeout = 5_000;
+
+  try {
+    await listen(server, settings.host, settings.port);
+  } catch (error) {
+    await log?.close();
+    throw error;
+  }
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${host}:${address.port}`,
+    key: settings.key,
+    close() {
+      closing ??= (async () => {
+        handler.stop();
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          // close() waits for open keep-alive sockets; a sandbox stops at once instead.
+          server.closeAllConnections();
+        });
+        await log?.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+function listen(server: Server, host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      const where = `${host}:${port}`;
+      const reason =
+        error.code === 'EADDRINUSE' ? `port ${port} is already in use` :
+        error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND' ? `${host} is not an address of this machine` :
+        error.code === 'EACCES' ? `no permission to listen on port ${port}` :
+        error.message;
+      reject(Object.assign(new Error(`sandbox cannot listen on ${where}: ${reason}`), { code: error.code }));
+    };
+    server.once('error', onError);
+    server.listen({ host, port }, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+}
+
+class SandboxHandler {
+  private readonly context: RouteContext;
+  private readonly keyDigest: Buffer;
+  private readonly faults: FaultInjector;
+  private readonly rateLimiter: RateLimiter | undefined;
+  private readonly traceIds: TraceIds;
+  private readonly cache = new BodyCache();
+  private readonly pendingDelays = new Set<NodeJS.Timeout>();
+
+  constructor(
+    model: SandboxModel,
+    private readonly settings: ResolvedOptions,
+    private readonly log: RequestLog | undefined,
+  ) {
+    // Week info is fixed for the life of the model (now is fixed), and every windowed route needs it.
+    this.context = { model, weekInfo: model.weekInfo() };
+    this.keyDigest = digest(settings.key);
+    this.faults = new FaultInjector(settings.seed, settings.failRate, settings.latencyMs);
+    this.rateLimiter = settings.rateLimit === undefined ? undefined : new RateLimiter(settings.rateLimit);
+    this.traceIds = new TraceIds(settings.seed);
+  }
+
+  stop(): void {
+    for (const timer of this.pendingDelays) clearTimeout(timer);
+    this.pendingDelays.clear();
+  }
+
+  handle(req: IncomingMessage, res: ServerResponse): void {
+    const exchange = new Exchange(req, res, this.log && { log: this.log, key: this.settings.key });
+
+    // Authentication comes first, on every path, so an unknown path tells a keyless caller nothing.
+    // 401s get no faults, delay or rate limit: a misconfigured client should learn so at once.
+    const keyProblem = this.checkKey(req.headers['x-api-key']);
+    if (keyProblem) return this.finish(exchange, this.problem(401, keyProblem));
+
+    const plan = this.faults.next();
+    if (this.rateLimiter && !this.rateLimiter.tryAdmit(exchange.arrival)) {
+      const limit = this.settings.rateLimit;
+      const problem = new HttpProblem(429, `Too many requests: at most ${limit} a second`, { 'retry-after': '1' });
+      return this.finish(exchange, this.problem(problem.status, problem.title, problem.headers), 'rate-limited');
+    }
+    if (plan.delayMs === 0) return this.answer(exchange, plan.fault);
+    const timer = setTimeout(() => {
+      this.pendingDelays.delete(timer);
+      this.answer(exchange, plan.fault);
+    }, plan.delayMs);
+    this.pendingDelays.add(timer);
+  }
+
+  private answer(exchange: Exchange, fault: FaultKind | undefined): void {
+    if (exchange.res.destroyed) return;
+    switch (fault) {
+      case 'error':
+        return this.finish(exchange, this.problem(500, 'Injected failure (sandbox fail rate)'), fault);
+      case 'unavailable':
+        // Retry-After 0: the sandbox wants retries tested, not waited for.
+        return this.finish(
+          exchange,
+          this.problem(503, 'Injected unavailability (sandbox fail rate)', { 'retry-after': '0' }),
+          fault,
+        );
+      case 'dropped':
+        exchange.req.socket.destroy();
+        return exchange.record(null, fault);
+      case undefined:
+        return this.finish(exchange, this.route(exchange));
+    }
+  }
+
+  private route(exchange: Exchange): Reply {
+    try {
+      const match = findRoute(exchange.pathname);
+      if (!match) throw new HttpProblem(404, `No endpoint at ${exchange.pathname}`);
+      const method = exchange.req.method;
+      if (method !== 'GET' && method !== 'HEAD') {
+        throw new HttpProblem(405, `Method ${method} is not allowed: the API is read-only (GET)`, {
+          allow: ALLOWED_METHODS,
+        });
+      }
+      const resolved = match.resolve(this.context, readQuery(exchange.search));
+      let body = this.cache.get(resolved.key);
+      if (body === undefined) {
+        body = Buffer.from(stringifyJson(resolved.produce()), 'utf8');
+        this.cache.set(resolved.key, body);
+      }
+      return { status: 200, body, headers: {} };
+    } catch (error) {
+      if (error instanceof HttpProblem) return this.problem(error.status, error.title, error.headers);
+      const message = error instanceof Error ? error.message : String(error);
+      return this.problem(500, `The sandbox failed: ${message}`);
+    }
+  }
+
+  private problem(status: number, title: string, headers: Readonly<Record<string, string>> = {}): Reply {
+    const body = Buffer.from(stringifyJson(problemBody(status, title, this.traceIds.next())), 'utf8');
+    return { status, body, headers };
+  }
+
+  private finish(exchange: Exchange, reply: Reply, fault?: FaultKind | 'rate-limited'): void {
+    const { res } = exchange;
+    if (res.destroyed) return;
+    res.writeHead(reply.status, {
+      'content-type': JSON_CONTENT_TYPE,
+      'content-length': reply.body.length,
+      ...reply.headers,
+    });
+    // For HEAD, node:http sends the headers and drops the body.
+    res.end(reply.body);
+    exchange.record(reply.status, fault);
+  }
+
+  /** undefined when the key is right, else the 401 title. Never echoes what was sent. */
+  private checkKey(header: string | string[] | undefined): string | undefined {
+    if (header === undefined || header === '') return 'Missing API key: send it in the X-Api-Key header';
+    const sent = Array.isArray(header) ? header.join(', ') : header;
+    // Compare digests in constant time, so response timing does not leak the key's prefix.
+    if (!timingSafeEqual(digest(sent), this.keyDigest)) return 'Invalid API key';
+    return undefined;
+  }
+}
+
+interface Reply {
+  status: number;
+  body: Buffer;
+  headers: Readonly<Record<string, string>>;
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
+}
+
+/** One request and its answer, with what the log needs. */
+class Exchange {
+  readonly arrival = performance.now();
+  readonly pathname: string;
+  readonly search: string;
+  private readonly arrivedAt: string | undefined;
+
+  constructor(
+    readonly req: IncomingMessage,
+    readonly res: ServerResponse,
+    /** Set only when logging; the key is needed to redact it from the logged query. */
+    private readonly logging: { log: RequestLog; key: string } | undefined,
+  ) {
+    const url = req.url ?? '/';
+    const mark = url.indexOf('?');
+    this.pathname = mark === -1 ? url : url.slice(0, mark);
+    this.search = mark === -1 ? '' : url.slice(mark + 1);
+    this.arrivedAt = logging === undefined ? undefined : new Date().toISOString();
+  }
+
+  record(status: number | null, fault: FaultKind | 'rate-limited' | undefined): void {
+    if (this.logging === undefined) return;
+    this.logging.log.write({
+      time: this.arrivedAt!,
+      method: this.req.method ?? '',
+      path: this.pathname,
+      query: queryForLog(this.search, this.logging.key),
+      status,
+      ms: Math.round((performance.now() - this.arrival) * 10) / 10,
+      ...(fault ? { fault } : {}),
+    });
+  }
+}
