@@ -1,0 +1,24 @@
+import { cacheDirectory, clearCache } from '../cache.js';
+import { verb, type NounSpec } from '../spec.js';
+
+const path = verb({
+  name: 'path',
+  summary: 'Print the cache directory',
+  examples: ['cache path'],
+  async run(ctx) {
+    ctx.io.stdout.write(`${cacheDirectory(ctx.env)}\n`);
+  },
+});
+
+const clear = verb({
+  name: 'clear',
+  summary: 'Delete every cached list',
+  examples: ['cache clear'],
+  async run(ctx) {
+    ctx.note(`Cleared ${await clearCache(ctx.env)}.`);
+  },
+});
+
+const cache: NounSpec = { name: 'cache', summary: 'Show or clear the cache of countries and sources', verbs: [path, clear] };
+
+export default cache;

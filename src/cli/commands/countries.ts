@@ -1,0 +1,67 @@
+import { countrySchema, domesticFocusSchema, fieldsOf, internationalAttentionSchema } from '../../api/types.js';
+import { parseCountryQuery } from '../country-match.js';
+import type { Context, WeekWindowFlags } from '../context.js';
+import { weekWindowOptions } from '../options.js';
+import { verb, type NounSpec } from '../spec.js';
+
+/** `countries get` answers with the service's own record, by id or by slug, never a local copy. */
+async function fetchCountry(ctx: Context, text: string): Promise<unknown> {
+  const client = await ctx.client();
+  const query = parseCountryQuery(text);
+  if (query.kind === 'id') return client.countries.get(query.countryId);
+  return client.countries.get(await ctx.resolveCountryId(text));
+}
+
+const list = verb({
+  name: 'list',
+  summary: 'Every country, with id and ISO code',
+  examples: ['countries list', 'countries list --format csv --output countries.csv'],
+  view: { fields: fieldsOf(countrySchema) },
+  async run(ctx) {
+    return { data: await (await ctx.client()).countries.list() };
+  },
+});
+
+const get = verb({
+  name: 'get',
+  summary: 'One country by id, ISO code (DE, de), name or slug',
+  arguments: '<country>',
+  examples: ['countries get DE', 'countries get united-kingdom', 'countries get 12'],
+  view: { fields: fieldsOf(countrySchema), single: true },
+  async run(ctx, [country]) {
+    return { data: await fetchCountry(ctx, country!) };
+  },
+});
+
+const attention = verb({
+  name: 'attention',
+  summary: 'How much of other countries\' news is about a country\'s people',
+  arguments: '<country>',
+  examples: ['countries attention FR'],
+  view: { fields: fieldsOf(internationalAttentionSchema), single: true },
+  async run(ctx, [country]) {
+    const countryId = await ctx.resolveCountryId(country!);
+    return { data: await (await ctx.client()).countries.attention(countryId) };
+  },
+});
+
+const focus = verb<WeekWindowFlags>({
+  name: 'focus',
+  summary: 'How much of a country\'s own news is about its own people, over a week window',
+  arguments: '<country>',
+  options: () => weekWindowOptions(),
+  examples: ['countries focus DE --weeks last4', 'countries focus japan --weeks 202601..202626'],
+  view: { fields: fieldsOf(domesticFocusSchema), single: true },
+  async run(ctx, [country], flags) {
+    const [countryId, window] = await Promise.all([ctx.resolveCountryId(country!), ctx.resolveWindow(flags)]);
+    return { data: await (await ctx.client()).countries.focus(countryId, window ?? {}) };
+  },
+});
+
+const countries: NounSpec = {
+  name: 'countries',
+  summary: 'Countries: list, get, international attention, domestic focus',
+  verbs: [list, get, attention, focus],
+};
+
+export default countries;

@@ -1,0 +1,118 @@
+import { Option } from 'commander';
+import { BOUNDS, fieldsOf, personCountryRowSchema, personLinkBaseSchema, personLinkSchema } from '../../api/types.js';
+import { forEachInOrder } from '../concurrency.js';
+import type { Context, WeekWindowFlags } from '../context.js';
+import { integerOption, weekWindowOptions } from '../options.js';
+import { startProgress } from '../progress.js';
+import { rankingOptions, rankingParams, validateRanking, type RankingFlags } from '../ranking.js';
+import { verb, type NounSpec, type Row } from '../spec.js';
+import { countryStatsRows } from './people.js';
+
+type BulkFlags = RankingFlags & WeekWindowFlags & { top: number; concurrency: number };
+
+/** --top and --limit mean the same thing here; --limit stays for links, where it counts links. */
+function bulkOptions(): Option[] {
+  return [
+    ...weekWindowOptions(),
+    integerOption('--top <n>', 'how many people, from the top of the ranking', { min: 1, max: 10_000 }).default(10),
+    integerOption('--concurrency <n>', 'requests in flight', { min: 1, max: 32 }).default(4),
+    ...rankingOptions().filter((option) => option.long !== '--limit'),
+  ];
+}
+
+/**
+ * The ranking that decides who is exported, over an explicit window: without --weeks the service's
+ * last-4 window is pinned once, so the ranking and every per-person request agree on the weeks.
+ */
+async function rankedPeople(ctx: Context, flags: BulkFlags) {
+  const window = (await ctx.resolveWindow(flags)) ?? (await ctx.resolveWindow({ weeks: { kind: 'last4' } }))!;
+  const client = await ctx.client();
+  const ranking = (await client.people.top({ ...(await rankingParams(ctx, flags, window)), limit: flags.top })) as Row[];
+  return { client, window, ranking };
+}
+
+/** Runs one request per ranked person, at most --concurrency at once, emitting rows in rank order. */
+async function exportPerPerson(
+  ctx: Context,
+  label: string,
+  ranking: Row[],
+  concurrency: number,
+  fetchRows: (person: Row) => Promise<Row[]>,
+  emit: (row: Row) => Promise<void>,
+): Promise<void> {
+  const progress = startProgress(ctx, label, ranking.length);
+  try {
+    await forEachInOrder(ranking, concurrency, fetchRows, async (rows) => {
+      for (const row of rows) await emit(row);
+      progress.tick();
+    });
+  } finally {
+    progress.done();
+  }
+}
+
+const countryStats = verb<BulkFlags>({
+  name: 'country-stats',
+  summary: 'Per-country statistics of the top N people, one row a person and country, in rank order',
+  options: bulkOptions,
+  examples: [
+    'export country-stats --top 200 --weeks last4 --output country-stats.csv',
+    'export country-stats --top 50 --weeks 202640..202652 --from-country DE --format ndjson',
+  ],
+  view: {
+    fields: ['rank', 'fullName', 'personHash', 'startWeek', 'endWeek', ...fieldsOf(personCountryRowSchema)],
+    tableFields: ['rank', 'fullName', 'countryIso', 'mentions', 'localDominance', 'sentiment'],
+  },
+  validate: (_args, flags) => validateRanking(flags),
+  async run(ctx, _args, flags) {
+    const { client, window, ranking } = await rankedPeople(ctx, flags);
+    return {
+      stream: (emit) =>
+        exportPerPerson(ctx, 'country-stats', ranking, flags.concurrency, async (person) => {
+          const personHash = String(person.personHash);
+          const stats = (await client.people.countryStats(personHash, window)) as Row;
+          return countryStatsRows(personHash, stats).map((row) => ({ rank: person.rank, fullName: person.fullName, ...row }));
+        }, emit),
+    };
+  },
+});
+
+type LinksFlags = BulkFlags & { limit?: number; context: boolean };
+
+const links = verb<LinksFlags>({
+  name: 'links',
+  summary: 'Article links of the top N people, newest first per person, in rank order',
+  options: () => [
+    ...bulkOptions(),
+    integerOption('--limit <n>', 'links per person', BOUNDS.linksLimit),
+    new Option('--no-context', 'only the link fields, without article, source and country context'),
+  ],
+  examples: ['export links --top 20 --weeks last4 --limit 50 --output links.csv'],
+  view: {
+    fields: ['rank', 'fullName', ...fieldsOf(personLinkSchema)],
+    tableFields: ['rank', 'fullName', 'mentionDate', 'sourceName', 'articleTitle'],
+  },
+  validate: (_args, flags) => validateRanking(flags),
+  async run(ctx, _args, flags) {
+    const { client, ranking } = await rankedPeople(ctx, flags);
+    return {
+      view: flags.context ? {} : { fields: ['rank', 'fullName', ...fieldsOf(personLinkBaseSchema)] },
+      stream: (emit) =>
+        exportPerPerson(ctx, 'links', ranking, flags.concurrency, async (person) => {
+          const personLinks = (await client.people.links(String(person.personHash), {
+            limit: flags.limit,
+            includeContext: flags.context,
+          })) as Row[];
+          return personLinks.map((link) => ({ rank: person.rank, fullName: person.fullName, ...link }));
+        }, emit),
+    };
+  },
+});
+
+const exportNoun: NounSpec = {
+  name: 'export',
+  summary: 'Bulk exports over the top N people: country stats, article links',
+  verbs: [countryStats, links],
+};
+
+export default exportNoun;

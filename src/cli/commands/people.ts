@@ -1,0 +1,247 @@
+import { Option } from 'commander';
+import {
+  BOUNDS,
+  fieldsOf,
+  personCountryRowSchema,
+  personLinkBaseSchema,
+  personLinkSchema,
+  personSchema,
+  personStatsSchema,
+} from '../../api/types.js';
+import { listWeeks, type WeekWindow } from '../../weeks.js';
+import { mapInOrder } from '../concurrency.js';
+import { toNumber, type Context, type WeekWindowFlags } from '../context.js';
+import { UsageError } from '../errors.js';
+import { integerOption, weekWindowOptions } from '../options.js';
+import { rankingOptions, rankingParams, sortField, validateRanking, type RankingFlags } from '../ranking.js';
+import { verb, type NounSpec, type Row } from '../spec.js';
+
+const personFields = fieldsOf(personSchema);
+const rankedFields = fieldsOf(personStatsSchema);
+const rankedTableFields = ['rank', 'fullName', 'mentionCount', 'dominance', 'sentiment', 'persistence', 'reach', 'power', 'fromCountryName'];
+const panelFields = ['week', ...rankedFields];
+const countryRowFields = ['personHash', 'startWeek', 'endWeek', ...fieldsOf(personCountryRowSchema)];
+const trendFields = ['week', 'mentions', 'globalDominance', 'globalSentiment', 'globalReach', 'globalPower', 'persistence', 'countries'];
+const TREND_METRICS = trendFields.slice(1);
+
+/** Requests in flight for week panels and trends: the same bound as bulk exports' default. */
+const WEEKLY_CONCURRENCY = 4;
+
+/** Weekly series longer than this are almost certainly a typo (a range across decades). */
+const MAX_WEEKLY_WEEKS = 260;
+
+async function weeklyWindows(ctx: Context, flags: WeekWindowFlags, fallback: string): Promise<number[]> {
+  const window = await ctx.resolveWindow(flags);
+  if (!window) throw new UsageError(`this needs a week window`, `add --weeks, e.g. --weeks ${fallback}`);
+  const weeks = listWeeks(window.startWeek, window.endWeek);
+  if (weeks.length > MAX_WEEKLY_WEEKS) {
+    throw new UsageError(`${weeks.length} weeks is more than the ${MAX_WEEKLY_WEEKS} a weekly series takes`);
+  }
+  return weeks;
+}
+
+/** Exact sum of integer mention counts: they arrive as digit strings and are added as bigints. */
+function sumIntegers(values: unknown[]): bigint {
+  return values.reduce<bigint>((total, value) => total + BigInt(String(value ?? 0)), 0n);
+}
+
+type TopFlags = RankingFlags & WeekWindowFlags & { perWeek?: boolean };
+
+const top = verb<TopFlags>({
+  name: 'top',
+  summary: 'People ranked by mentions or dominance over a week window',
+  options: () => [
+    ...weekWindowOptions(),
+    ...rankingOptions('how many people (per week with --per-week)'),
+    new Option('--per-week', 'one ranking per week of the window, as one table with a leading week column'),
+  ],
+  examples: [
+    'people top --weeks last4',
+    'people top --weeks 202640..202652 --per-week --limit 10 --format csv --output panel.csv',
+    'people top --weeks last4 --country DE --sort dominance --format chart',
+  ],
+  view: { fields: rankedFields, tableFields: rankedTableFields, chart: { label: 'fullName', value: 'mentionCount' } },
+  validate: (_args, flags) => validateRanking(flags),
+  async run(ctx, _args, flags) {
+    const client = await ctx.client();
+    const chart = { label: 'fullName', value: sortField(flags.sort) };
+    if (!flags.perWeek) {
+      const window = await ctx.resolveWindow(flags);
+      const data = await client.people.top(await rankingParams(ctx, flags, window));
+      return { data, view: { chart } };
+    }
+    const weeks = await weeklyWindows(ctx, flags, 'last12');
+    const params = await rankingParams(ctx, flags, undefined);
+    const rankings = await mapInOrder(weeks, WEEKLY_CONCURRENCY, (week) =>
+      client.people.top({ ...params, startWeek: week, endWeek: week }),
+    );
+    const rows = rankings.flatMap((ranking, index) =>
+      (ranking as Row[]).map((item) => ({ week: weeks[index], ...item })),
+    );
+    return {
+      data: rows,
+      view: { fields: panelFields, tableFields: ['week', ...rankedTableFields], chart: undefined },
+    };
+  },
+});
+
+const list = verb({
+  name: 'list',
+  summary: 'Every person the service tracks',
+  examples: ['people list --fields personHash,fullName,countryName --format csv'],
+  view: { fields: personFields, tableFields: ['personHash', 'fullName', 'countryName', 'category', 'birthDate'] },
+  async run(ctx) {
+    return { data: await (await ctx.client()).people.list() };
+  },
+});
+
+const get = verb({
+  name: 'get',
+  summary: 'One person by personHash',
+  arguments: '<personHash>',
+  examples: ['people get ada-okafor-1a2b'],
+  view: { fields: personFields, single: true },
+  async run(ctx, [personHash]) {
+    return { data: await (await ctx.client()).people.get(personHash!) };
+  },
+});
+
+type SearchFlags = { hash?: string; name?: string; exact?: boolean; country?: string; gender?: number; limit?: number };
+
+const search = verb<SearchFlags>({
+  name: 'search',
+  summary: 'Find people by free text, personHash or name',
+  arguments: '[query]',
+  options: () => [
+    new Option('--hash <personHash>', 'match the personHash'),
+    new Option('--name <fullName>', 'match the full name'),
+    new Option('--exact', 'the name must match exactly'),
+    new Option('--country <country>', 'only people from this country (id, ISO code, name or slug)'),
+    integerOption('--gender <n>', 'only people of this gender code', { min: 0 }),
+    integerOption('--limit <n>', 'at most this many people', BOUNDS.searchLimit),
+  ],
+  examples: ['people search "okafor"', 'people search --name "Ada Okafor" --exact', 'people search ana --country BR --limit 5'],
+  view: { fields: personFields, tableFields: ['personHash', 'fullName', 'countryName', 'category', 'birthDate'] },
+  validate([query], flags) {
+    if (!query && !flags.hash && !flags.name) {
+      throw new UsageError('people search needs a query, --hash or --name');
+    }
+    if (flags.exact && !flags.name) throw new UsageError('--exact goes with --name');
+  },
+  async run(ctx, [query], flags) {
+    const client = await ctx.client();
+    const countryId = flags.country === undefined ? undefined : await ctx.resolveCountryId(flags.country);
+    const data = await client.people.search({
+      q: query,
+      personHash: flags.hash,
+      fullName: flags.name,
+      exactName: flags.exact || undefined,
+      countryId,
+      gender: flags.gender,
+      limit: flags.limit,
+    });
+    return { data };
+  },
+});
+
+type LinksFlags = { limit?: number; context: boolean };
+
+const links = verb<LinksFlags>({
+  name: 'links',
+  summary: 'A person\'s article links, newest first, with article, source and country context',
+  arguments: '<personHash>',
+  options: () => [
+    integerOption('--limit <n>', 'at most this many links', BOUNDS.linksLimit),
+    new Option('--no-context', 'only the link fields, without article, source and country context'),
+  ],
+  examples: ['people links ada-okafor-1a2b --limit 20', 'people links ada-okafor-1a2b --format csv --output links.csv'],
+  view: {
+    fields: fieldsOf(personLinkSchema),
+    tableFields: ['mentionDate', 'sourceName', 'countryIso', 'sentiment', 'articleTitle'],
+  },
+  async run(ctx, [personHash], flags) {
+    const data = await (await ctx.client()).people.links(personHash!, { limit: flags.limit, includeContext: flags.context });
+    if (flags.context) return { data };
+    return {
+      data,
+      view: { fields: fieldsOf(personLinkBaseSchema), tableFields: ['mentionDate', 'sentiment', 'articleHash', 'snippet'] },
+    };
+  },
+});
+
+/** One row a country, with the person and window first, as spreadsheets and pandas want them. */
+export function countryStatsRows(personHash: string, stats: Row): Row[] {
+  const countries = (stats.countries as Row[] | undefined) ?? [];
+  return countries.map((country) => ({
+    personHash,
+    startWeek: stats.startWeek,
+    endWeek: stats.endWeek,
+    ...country,
+  }));
+}
+
+export const countryStatsFields = countryRowFields;
+
+const countries = verb<WeekWindowFlags>({
+  name: 'countries',
+  summary: 'A person\'s statistics per country over a week window (country-stats)',
+  arguments: '<personHash>',
+  options: () => weekWindowOptions(),
+  examples: ['people countries ada-okafor-1a2b --weeks last4', 'people countries ada-okafor-1a2b --weeks 202601..202652 --format csv'],
+  view: {
+    fields: countryRowFields,
+    tableFields: ['countryName', 'countryIso', 'mentions', 'articles', 'localDominance', 'reach', 'power', 'sentiment'],
+  },
+  async run(ctx, [personHash], flags) {
+    const window = await ctx.resolveWindow(flags);
+    const data = await (await ctx.client()).people.countryStats(personHash!, window ?? {});
+    return { data, rows: countryStatsRows(personHash!, data as Row) };
+  },
+});
+
+/** One row a week from that week's country statistics. */
+export function trendRow(week: number, stats: Row): Row {
+  const countryRows = (stats.countries as Row[] | undefined) ?? [];
+  return {
+    week,
+    mentions: sumIntegers(countryRows.map((row) => row.mentions)),
+    globalDominance: stats.globalDominance,
+    globalSentiment: stats.globalSentiment,
+    globalReach: stats.globalReach,
+    globalPower: stats.globalPower,
+    persistence: stats.persistence,
+    countries: countryRows.length,
+  };
+}
+
+type TrendFlags = WeekWindowFlags & { metric: string };
+
+const trend = verb<TrendFlags>({
+  name: 'trend',
+  summary: 'A person\'s week-by-week mentions, dominance, sentiment, reach, power and persistence',
+  arguments: '<personHash>',
+  options: () => [
+    ...weekWindowOptions(),
+    new Option('--metric <name>', 'what --format chart draws').choices(TREND_METRICS).default('mentions'),
+  ],
+  examples: ['people trend ada-okafor-1a2b --weeks last12', 'people trend ada-okafor-1a2b --weeks last26 --format chart --metric globalSentiment'],
+  view: { fields: trendFields, chart: { label: 'week', value: 'mentions' }, sparklines: ['mentions', 'globalSentiment'] },
+  async run(ctx, [personHash], flags) {
+    const weeks = await weeklyWindows(ctx, flags, 'last12');
+    const client = await ctx.client();
+    // Fail on an unknown person with one 404, not one per week.
+    await client.people.get(personHash!);
+    const rows = await mapInOrder(weeks, WEEKLY_CONCURRENCY, async (week) =>
+      trendRow(week, (await client.people.countryStats(personHash!, { startWeek: week, endWeek: week } as WeekWindow)) as Row),
+    );
+    return { data: rows, view: { chart: { label: 'week', value: flags.metric } } };
+  },
+});
+
+const people: NounSpec = {
+  name: 'people',
+  summary: 'People: list, get, search, top rankings, trends, article links, per-country stats',
+  verbs: [top, list, get, search, links, countries, trend],
+};
+
+export default people;

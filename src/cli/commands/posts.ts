@@ -1,0 +1,29 @@
+import { BOUNDS, fieldsOf, postSchema } from '../../api/types.js';
+import { integerOption } from '../options.js';
+import { verb, type NounSpec } from '../spec.js';
+
+const recent = verb<{ count?: number }>({
+  name: 'recent',
+  summary: 'The most recent published posts',
+  options: () => [integerOption('--count <n>', 'how many posts', BOUNDS.postsCount)],
+  examples: ['posts recent --count 5'],
+  view: { fields: fieldsOf(postSchema), tableFields: ['postId', 'createdAt', 'slug', 'title', 'view'] },
+  async run(ctx, _args, flags) {
+    return { data: await (await ctx.client()).posts.recent({ count: flags.count }) };
+  },
+});
+
+const get = verb({
+  name: 'get',
+  summary: 'One post by slug',
+  arguments: '<slug>',
+  examples: ['posts get weekly-roundup-2026-47', 'posts get weekly-roundup-2026-47 --fields title,content -f json'],
+  view: { fields: fieldsOf(postSchema), single: true },
+  async run(ctx, [slug]) {
+    return { data: await (await ctx.client()).posts.get(slug!) };
+  },
+});
+
+const posts: NounSpec = { name: 'posts', summary: 'Published posts', verbs: [recent, get] };
+
+export default posts;

@@ -1,0 +1,16 @@
+import { fieldsOf, weekInfoSchema } from '../../api/types.js';
+import { verb, type NounSpec } from '../spec.js';
+
+const show = verb({
+  name: '',
+  summary: 'The current week and the start of the last-4 window (ISO weeks, YYYYWW)',
+  examples: ['weeks', 'weeks -f json | jq .currentWeek'],
+  view: { fields: fieldsOf(weekInfoSchema), single: true },
+  async run(ctx) {
+    return { data: await (await ctx.client()).weeks.current() };
+  },
+});
+
+const weeks: NounSpec = { name: 'weeks', summary: 'The current week and the start of the last-4 window', verbs: [show] };
+
+export default weeks;

@@ -1,0 +1,259 @@
+/**
+ * What every command is handed: where output goes, the global flags, and lazily built services.
+ * Nothing here is created before a command asks for it, so `newsstats config path` never loads undici
+ * and `newsstats weeks` never loads the profile store.
+ */
+import type { NewsStatsClient } from '../api/client.js';
+import type { ResolvedSettings } from '../config/resolve.js';
+import type { OutputFormat } from '../output/index.js';
+import { needsWeekInfo, resolveWeekWindow, windowFromBounds, type WeekSpec, type WeekWindow } from '../weeks.js';
+import { matchCountry, parseCountryQuery, type CountryEntry } from './country-match.js';
+import { MissingKeyError, UsageError } from './errors.js';
+
+export interface GlobalOptions {
+  format?: OutputFormat;
+  fields?: string[];
+  header: boolean;
+  output?: string;
+  profile?: string;
+  baseUrl?: string;
+  timeout?: number;
+  retries?: number;
+  color: boolean;
+  verbose: boolean;
+  quiet: boolean;
+  sandbox: boolean;
+  cache: boolean;
+}
+
+export interface Io {
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+  stdin: NodeJS.ReadStream;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  /** Colour on stdout: --no-color, NO_COLOR and FORCE_COLOR decided. */
+  color: boolean;
+  /** Terminal columns for tables and charts. */
+  width: number;
+  /** The locale is UTF-8: charts and sparklines may use block characters. */
+  unicode: boolean;
+}
+
+export function detectIo(env: NodeJS.ProcessEnv, colorFlag: boolean): Io {
+  const stdoutIsTTY = process.stdout.isTTY === true;
+  const forced = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
+  const color = colorFlag && env.NO_COLOR === undefined && (forced || (stdoutIsTTY && env.FORCE_COLOR === undefined));
+  const locale = env.LC_ALL || env.LC_CTYPE || env.LANG || '';
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    stdoutIsTTY,
+    stderrIsTTY: process.stderr.isTTY === true,
+    color,
+    width: process.stdout.columns || Number(env.COLUMNS) || 80,
+    unicode: /utf-?8/i.test(locale),
+  };
+}
+
+/** Numbers arrive as LosslessNumber in the CLI; arithmetic needs a plain number. */
+export function toNumber(value: unknown): number {
+  return typeof value === 'number' ? value : Number(String(value));
+}
+
+export interface WeekWindowFlags {
+  weeks?: WeekSpec;
+  start?: number;
+  end?: number;
+}
+
+export interface WeekInfoNumbers {
+  currentWeek: number;
+  last4StartWeek: number;
+}
+
+type Sandbox = { url: string; key: string; close(): Promise<void> };
+
+export class Context {
+  #settings?: ResolvedSettings;
+  #client?: Promise<NewsStatsClient<'lossless'>>;
+  #sandbox?: Promise<Sandbox>;
+  #weekInfo?: Promise<WeekInfoNumbers>;
+  #countries?: Promise<CountryEntry[]>;
+  readonly #cleanups: Array<() => Promise<void> | void> = [];
+
+  constructor(
+    readonly io: Io,
+    readonly globals: GlobalOptions,
+    readonly env: NodeJS.ProcessEnv,
+  ) {}
+
+  /** A message for the person at the terminal: stderr, and silent under --quiet. */
+  note(message: string): void {
+    if (!this.globals.quiet) this.io.stderr.write(`${message}\n`);
+  }
+
+  /** Detail for --verbose: stderr only. */
+  debug(message: string): void {
+    if (this.globals.verbose) this.io.stderr.write(`${message}\n`);
+  }
+
+  /** Runs at the end of the run, and on Ctrl-C. */
+  onCleanup(cleanup: () => Promise<void> | void): void {
+    this.#cleanups.push(cleanup);
+  }
+
+  async close(): Promise<void> {
+    const cleanups = this.#cleanups.splice(0).reverse();
+    for (const cleanup of cleanups) await cleanup();
+  }
+
+  async settings(): Promise<ResolvedSettings> {
+    if (!this.#settings) {
+      const { resolveSettings } = await import('../config/resolve.js');
+      this.#settings = resolveSettings({ flags: this.globals, env: this.env });
+    }
+    return this.#settings;
+  }
+
+  /** The in-process sandbox behind --sandbox, started on first use on an ephemeral loopback port. */
+  sandbox(): Promise<Sandbox> {
+    this.#sandbox ??= (async () => {
+      const { startSandbox } = await import('../sandbox/server.js');
+      const sandbox = await startSandbox({ port: 0 });
+      this.onCleanup(() => sandbox.close());
+      this.note('newsstats: using the built-in sandbox: the data is synthetic, not the real service.');
+      return sandbox;
+    })();
+    return this.#sandbox;
+  }
+
+  /** Base URL and key as the request core needs them; fails with how to set what is missing. */
+  async connection(): Promise<{ baseUrl: string; apiKey: string; settings: ResolvedSettings }> {
+    const settings = await this.settings();
+    if (this.globals.sandbox) {
+      const sandbox = await this.sandbox();
+      return { baseUrl: sandbox.url, apiKey: sandbox.key, settings };
+    }
+    if (!settings.baseUrl) {
+      throw new UsageError(
+        'no base URL is set',
+        'pass --base-url URL, set NEWSSTATS_BASE_URL, or run `newsstats config set base-url URL`; ' +
+          'add --sandbox to try newsstats on synthetic data',
+      );
+    }
+    if (!settings.apiKey) {
+      throw new MissingKeyError(`no API key for profile "${settings.profileName}"`);
+    }
+    return { baseUrl: settings.baseUrl, apiKey: settings.apiKey, settings };
+  }
+
+  client(): Promise<NewsStatsClient<'lossless'>> {
+    this.#client ??= this.connection().then((connection) => this.openClient(connection));
+    return this.#client;
+  }
+
+  /** A client for the given connection; `auth login` uses it to try a key before saving it. */
+  async openClient(connection: { baseUrl: string; apiKey: string; settings: ResolvedSettings }): Promise<NewsStatsClient<'lossless'>> {
+    const { baseUrl, apiKey, settings } = connection;
+    const [{ NewsStatsClient }, { VERSION }] = await Promise.all([import('../api/client.js'), import('../version.js')]);
+    const client = new NewsStatsClient({
+      baseUrl,
+      apiKey,
+      numbers: 'lossless',
+      userAgent: `newsstats/${VERSION}`,
+      allowInsecureHttp: settings.allowInsecureHttp,
+      ...(settings.timeoutSeconds !== undefined && { timeoutMs: settings.timeoutSeconds * 1000 }),
+      ...(settings.retries !== undefined && { maxRetries: settings.retries }),
+      ...(this.globals.verbose && {
+        onEvent: (event: { method: string; url: string; status?: number; ms: number; attempt: number; error?: unknown }) => {
+          const outcome = event.error ? `failed: ${String(event.error)}` : String(event.status);
+          const retry = event.attempt > 0 ? ` (retry ${event.attempt})` : '';
+          this.debug(`${event.method} ${event.url} ${outcome} ${Math.round(event.ms)}ms${retry}`);
+        },
+      }),
+    });
+    this.onCleanup(() => client.close());
+    return client;
+  }
+
+  /** The service's week info, fetched at most once per run. */
+  weekInfo(): Promise<WeekInfoNumbers> {
+    this.#weekInfo ??= (async () => {
+      const info = await (await this.client()).weeks.current();
+      return { currentWeek: toNumber(info.currentWeek), last4StartWeek: toNumber(info.last4StartWeek) };
+    })();
+    return this.#weekInfo;
+  }
+
+  /**
+   * The window the flags ask for, or undefined when they ask for none (the service then applies its
+   * own default). Relative specs are resolved against the service's current week, not the local clock.
+   */
+  async resolveWindow(flags: WeekWindowFlags): Promise<WeekWindow | undefined> {
+    if (flags.weeks) {
+      const info = needsWeekInfo(flags.weeks) ? await this.weekInfo() : undefined;
+      return resolveWeekWindow(flags.weeks, info);
+    }
+    if (flags.start !== undefined || flags.end !== undefined) {
+      if (flags.start === undefined || flags.end === undefined) {
+        throw new UsageError('--start and --end go together', 'or use --weeks, e.g. --weeks 202640..202652');
+      }
+      return windowFromBounds(flags.start, flags.end);
+    }
+    return undefined;
+  }
+
+  /**
+   * Runs `write` against the run's destination: stdout, or a temporary file beside --output that is
+   * renamed into place only when `write` succeeds. A failure or Ctrl-C leaves the target untouched.
+   */
+  async withOutput(plan: { outputPath?: string }, write: (stream: NodeJS.WritableStream) => Promise<void>): Promise<void> {
+    if (!plan.outputPath) {
+      await write(this.io.stdout);
+      return;
+    }
+    const { openAtomicFile } = await import('../output/atomic.js');
+    const file = await openAtomicFile(plan.outputPath);
+    let settled = false;
+    this.onCleanup(async () => {
+      if (!settled) await file.abort();
+    });
+    try {
+      await write(file.stream);
+      await file.commit();
+      settled = true;
+    } catch (error) {
+      settled = true;
+      await file.abort();
+      throw error;
+    }
+  }
+
+  /** The countries list, from the cache when fresh (see cache.ts), else from the API. */
+  countries(): Promise<CountryEntry[]> {
+    this.#countries ??= (async () => {
+      const client = await this.client();
+      const { cachedList } = await import('./cache.js');
+      const list = await cachedList(this, 'countries', () => client.countries.list());
+      return (list as Array<Record<string, unknown>>).map((country) => ({
+        countryId: toNumber(country.countryId),
+        countryName: String(country.countryName ?? ''),
+        countryIso: String(country.countryIso ?? ''),
+      }));
+    })();
+    return this.#countries;
+  }
+
+  /** An id, ISO code, name or slug, as a countryId. Ids are taken as given and cost no request. */
+  async resolveCountryId(text: string): Promise<number> {
+    const query = parseCountryQuery(text);
+    if (query.kind === 'id') return query.countryId;
+    const match = matchCountry(query.text, await this.countries());
+    if (match) return match.countryId;
+    // Not a code or a name we know: the service's slug endpoint is the authority on slugs.
+    const country = await (await this.client()).countries.getBySlug(query.text);
+    return toNumber(country.countryId);
+  }
+}

@@ -1,0 +1,192 @@
+/**
+ * The command tree, built from one table, and the run of one command: parse, validate before any
+ * request, run, write the output, map any failure to an exit code.
+ *
+ * Startup is kept light on purpose: only the noun being run is imported (`case 'env': await import`,
+ * as the Vercel CLI does), and `--version` answers before commander is even loaded.
+ */
+import { VERSION } from '../version.js';
+import type { Context, GlobalOptions, Io } from './context.js';
+import type { OutputPlan } from './output-plan.js';
+import type { CommandOutput, NounSpec, VerbSpec } from './spec.js';
+
+interface CommandEntry {
+  name: string;
+  summary: string;
+  load: () => Promise<{ default: NounSpec }>;
+}
+
+/** Every noun, in the order `--help` lists them. */
+export const COMMANDS: readonly CommandEntry[] = [
+  { name: 'people', summary: 'People: list, get, search, top rankings, trends, article links, per-country stats', load: () => import('./commands/people.js') },
+  { name: 'countries', summary: 'Countries: list, get, international attention, domestic focus', load: () => import('./commands/countries.js') },
+  { name: 'sources', summary: 'News sources and the links on their homepages', load: () => import('./commands/sources.js') },
+  { name: 'articles', summary: 'Recent articles and article counts', load: () => import('./commands/articles.js') },
+  { name: 'posts', summary: 'Published posts', load: () => import('./commands/posts.js') },
+  { name: 'weeks', summary: 'The current week and the start of the last-4 window', load: () => import('./commands/weeks.js') },
+  { name: 'export', summary: 'Bulk exports over the top N people: country stats, article links', load: () => import('./commands/export.js') },
+  { name: 'api', summary: 'Raw GET of any /api/data path, JSON out', load: () => import('./commands/api.js') },
+  { name: 'auth', summary: 'Log in with an API key, show status, log out', load: () => import('./commands/auth.js') },
+  { name: 'config', summary: 'Read and write profile settings', load: () => import('./commands/config.js') },
+  { name: 'cache', summary: 'Show or clear the cache of countries and sources', load: () => import('./commands/cache.js') },
+  { name: 'sandbox', summary: 'Serve the built-in synthetic API on loopback', load: () => import('./commands/sandbox.js') },
+  { name: 'completion', summary: 'Print a shell completion script (bash, zsh, fish)', load: () => import('./commands/completion.js') },
+  { name: 'help', summary: 'Help on a command or a topic: weeks, formats, exit-codes, environment', load: () => import('./commands/help.js') },
+];
+
+/** Global options that take a value: findNoun must skip the value too. */
+const VALUE_OPTIONS = new Set(['-f', '--format', '--fields', '-o', '--output', '--profile', '--base-url', '--timeout', '--retries']);
+
+/** The first word that is not an option, or an option's value: the noun being run. */
+export function findNoun(args: readonly string[]): string | undefined {
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index]!;
+    if (arg === '--') return args[index + 1];
+    if (arg.startsWith('-')) {
+      if (VALUE_OPTIONS.has(arg)) index += 1;
+      continue;
+    }
+    return arg;
+  }
+  return undefined;
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  const args = argv.slice(2);
+  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+
+  const { installEpipeGuard } = await import('../output/pipe.js');
+  installEpipeGuard(process.stdout);
+
+  const state: RunState = { exitCode: 0 };
+  try {
+    const program = await buildProgram(args, state);
+    await program.parseAsync([...argv]);
+  } catch (error) {
+    await fail(error, state);
+  } finally {
+    await state.context?.close();
+  }
+  return state.exitCode;
+}
+
+interface RunState {
+  exitCode: number;
+  context?: Context;
+}
+
+async function fail(error: unknown, state: RunState): Promise<void> {
+  const { describeFailure } = await import('./exit-codes.js');
+  const verbose = state.context?.globals.verbose ?? process.argv.includes('--verbose');
+  const failure = describeFailure(error, verbose);
+  // Belt and braces: no message may carry the key, whatever produced it.
+  const key = state.context ? (await state.context.settings().catch(() => undefined))?.apiKey : undefined;
+  for (const line of failure.lines) {
+    process.stderr.write(`${key ? line.split(key).join('••••') : line}\n`);
+  }
+  state.exitCode = failure.exitCode;
+}
+
+async function buildProgram(args: readonly string[], state: RunState) {
+  const { Command, Option } = await import('commander');
+  const { OUTPUT_FORMATS } = await import('../output/index.js');
+  const { parseFieldList, parseInteger, parseSeconds } = await import('./options.js');
+
+  const program = new Command('newsstats')
+    .description('Query and export statistics from the News-Mention Statistics Data API.')
+    .version(VERSION, '-V, --version')
+    .addOption(new Option('-f, --format <format>', 'output format (default: table on a terminal, else json; with --output, the extension)').choices(OUTPUT_FORMATS))
+    .option('--fields <list>', 'comma-separated fields to select and order', parseFieldList)
+    .option('--no-header', 'omit the header row (csv, tsv, table)')
+    .option('-o, --output <file>', 'write to FILE atomically (complete or untouched) instead of stdout')
+    .option('--profile <name>', 'config profile (default: $NEWSSTATS_PROFILE or "default")')
+    .option('--base-url <url>', 'service base URL (default: $NEWSSTATS_BASE_URL or the profile)')
+    .option('--timeout <seconds>', 'per-request timeout (default 30)', parseSeconds)
+    .option('--retries <n>', 'retries after a failed request (default 3)', (text: string) => parseInteger('--retries', text, { min: 0, max: 20 }))
+    .option('--no-color', 'no colour (also NO_COLOR)')
+    .option('--no-cache', 'bypass the countries and sources cache')
+    .option('-v, --verbose', 'each request\'s method, URL, status and time on stderr')
+    .option('-q, --quiet', 'no notes on stderr, only errors')
+    .option('--sandbox', 'run against an in-process sandbox with synthetic data')
+    .showSuggestionAfterError(true)
+    .helpCommand(false)
+    .exitOverride()
+    .addHelpText('after', '\nExamples:\n  $ newsstats --sandbox people top --weeks last4\n  $ newsstats people top --weeks last4 --format csv --output top.csv\n  $ newsstats help weeks');
+
+  const invoked = findNoun(args);
+  for (const entry of COMMANDS) {
+    if (entry.name !== invoked) {
+      // Listed for --help without importing the module.
+      program.command(entry.name).description(entry.summary).allowUnknownOption().allowExcessArguments();
+      continue;
+    }
+    const noun = (await entry.load()).default;
+    const nounCommand = program.command(noun.name).description(noun.summary);
+    for (const verbSpec of noun.verbs) {
+      const command = verbSpec.name ? nounCommand.command(verbSpec.name) : nounCommand;
+      command.description(verbSpec.summary);
+      if (verbSpec.arguments) command.arguments(verbSpec.arguments);
+      for (const option of verbSpec.options?.() ?? []) command.addOption(option);
+      if (verbSpec.examples.length > 0) {
+        command.addHelpText('after', `\nExamples:\n${verbSpec.examples.map((example) => `  $ newsstats ${example}`).join('\n')}`);
+      }
+      command.action(async (...actionArgs: unknown[]) => {
+        const self = actionArgs.at(-1) as InstanceType<typeof Command>;
+        const positional = self.processedArgs.filter((value) => value !== undefined).flat() as string[];
+        await runVerb(verbSpec, positional, self.opts(), self.optsWithGlobals() as GlobalOptions, state);
+      });
+    }
+  }
+  return program;
+}
+
+async function runVerb(
+  verbSpec: VerbSpec,
+  args: string[],
+  options: Record<string, unknown>,
+  globals: GlobalOptions,
+  state: RunState,
+): Promise<void> {
+  const [{ Context, detectIo }, { planOutput }] = await Promise.all([import('./context.js'), import('./output-plan.js')]);
+  const io: Io = detectIo(process.env, globals.color);
+  const ctx = new Context(io, globals, process.env);
+  state.context = ctx;
+  if (!verbSpec.handlesSignals) interruptCleanly(ctx);
+
+  // Everything that can be refused without asking the service is refused here, before any request.
+  const plan = planOutput(verbSpec, globals, io);
+  verbSpec.validate?.(args, options);
+
+  const output = await verbSpec.run(ctx, args, options);
+  if (output) await writeOutput(ctx, plan, verbSpec, output);
+}
+
+async function writeOutput(ctx: Context, plan: OutputPlan, verbSpec: VerbSpec, output: CommandOutput): Promise<void> {
+  const { renderView, openRowSink } = await import('../output/index.js');
+  const view = { ...verbSpec.view, ...output.view, fields: output.view?.fields ?? verbSpec.view?.fields ?? [] };
+  await ctx.withOutput(plan, async (stream) => {
+    if ('stream' in output) {
+      const sink = await openRowSink(stream, plan.render, view);
+      await output.stream((row) => sink.write(row));
+      await sink.end();
+    } else {
+      await renderView({ ...view, data: output.data, rows: output.rows }, plan.render, stream);
+    }
+  });
+}
+
+let interruptInstalled = false;
+
+/** Ctrl-C: remove any half-written --output file, then exit 130. */
+function interruptCleanly(ctx: Context): void {
+  if (interruptInstalled) return;
+  interruptInstalled = true;
+  const onSignal = (signal: NodeJS.Signals) => {
+    void ctx.close().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+}

@@ -1,0 +1,95 @@
+/**
+ * Flag parsers: each flag is parsed into its typed value once, with the contract's bounds, and the
+ * error names the flag and what it accepts. Commander reports them as usage errors before any request.
+ */
+import { InvalidArgumentError, Option } from 'commander';
+import { parseWeek, parseWeekSpec, WeekError, WEEK_SPEC_GRAMMAR } from '../weeks.js';
+import { UsageError } from './errors.js';
+
+export interface IntegerBounds {
+  min?: number;
+  max?: number;
+}
+
+function describeBounds(bounds: IntegerBounds): string {
+  if (bounds.min !== undefined && bounds.max !== undefined) return `an integer from ${bounds.min} to ${bounds.max}`;
+  if (bounds.min !== undefined) return `an integer of at least ${bounds.min}`;
+  if (bounds.max !== undefined) return `an integer of at most ${bounds.max}`;
+  return 'an integer';
+}
+
+/** Parses a whole decimal number within bounds; "1.5", "1e3" and "" are refused. */
+export function parseInteger(flag: string, text: string, bounds: IntegerBounds = {}): number {
+  const value = /^-?\d+$/.test(text.trim()) ? Number(text.trim()) : Number.NaN;
+  const inRange =
+    Number.isSafeInteger(value) &&
+    (bounds.min === undefined || value >= bounds.min) &&
+    (bounds.max === undefined || value <= bounds.max);
+  if (!inRange) throw new InvalidArgumentError(`${flag} takes ${describeBounds(bounds)}.`);
+  return value;
+}
+
+export function integerOption(flags: string, description: string, bounds: IntegerBounds = {}): Option {
+  const flag = longFlag(flags);
+  const range = bounds.min !== undefined && bounds.max !== undefined ? ` (${bounds.min}-${bounds.max})` : '';
+  return new Option(flags, description + range).argParser((text: string) => parseInteger(flag, text, bounds));
+}
+
+function longFlag(flags: string): string {
+  return /--[\w-]+/.exec(flags)?.[0] ?? flags;
+}
+
+function weekArgument<T>(parse: (text: string) => T) {
+  return (text: string): T => {
+    try {
+      return parse(text);
+    } catch (error) {
+      if (error instanceof WeekError) throw new InvalidArgumentError(`${error.message}.`);
+      throw error;
+    }
+  };
+}
+
+/** --weeks SPEC | --start W --end W, shared by every command that takes a week window. */
+export function weekWindowOptions(): Option[] {
+  return [
+    new Option('--weeks <spec>', `week window: ${WEEK_SPEC_GRAMMAR}`).argParser(weekArgument(parseWeekSpec)),
+    new Option('--start <week>', 'first week of the window (YYYYWW); needs --end')
+      .argParser(weekArgument(parseWeek))
+      .conflicts('weeks'),
+    new Option('--end <week>', 'last week of the window (YYYYWW); needs --start')
+      .argParser(weekArgument(parseWeek))
+      .conflicts('weeks'),
+  ];
+}
+
+/** Splits "a,b , c" into ["a","b","c"]; an empty list is refused. */
+export function parseFieldList(text: string): string[] {
+  const fields = text.split(',').map((field) => field.trim()).filter((field) => field.length > 0);
+  if (fields.length === 0) throw new InvalidArgumentError('--fields takes a comma-separated list of field names.');
+  return fields;
+}
+
+/** Collects repeated --param key=value into a list of pairs, keeping order and repeats. */
+export function collectKeyValue(text: string, previous: Array<[string, string]> = []): Array<[string, string]> {
+  const separator = text.indexOf('=');
+  if (separator <= 0) throw new InvalidArgumentError(`--param takes key=value (got "${text}").`);
+  return [...previous, [text.slice(0, separator), text.slice(separator + 1)]];
+}
+
+export function parseSeconds(text: string): number {
+  const seconds = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text.trim()) || !(seconds > 0) || seconds > 3600) {
+    throw new InvalidArgumentError('--timeout takes a number of seconds greater than 0, at most 3600.');
+  }
+  return seconds;
+}
+
+/** A positional id such as <sourceId>: digits only, so "17abc" is refused rather than read as 17. */
+export function parseIdArgument(name: string, text: string): number {
+  const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new UsageError(`<${name}> takes a positive integer id (got "${text}")`);
+  }
+  return value;
+}

@@ -1,0 +1,52 @@
+/**
+ * Decides, before any request, what a run will write and where: the format, the fields, and whether a
+ * terminal is there to see it. Pure, so every rule is a one-line unit test.
+ */
+import { formatFromPath, selectFields, type OutputFormat, type RenderOptions } from '../output/index.js';
+import type { GlobalOptions, Io } from './context.js';
+import { UsageError } from './errors.js';
+import type { VerbSpec } from './spec.js';
+
+export interface OutputPlan {
+  render: RenderOptions;
+  /** Where the output goes: a file written atomically, or stdout when absent. */
+  outputPath?: string;
+}
+
+export function chooseFormat(globals: Pick<GlobalOptions, 'format' | 'output'>, io: Pick<Io, 'stdoutIsTTY'>, prefersJson = false): OutputFormat {
+  if (globals.format) return globals.format;
+  if (globals.output) return formatFromPath(globals.output) ?? 'json';
+  if (prefersJson) return 'json';
+  return io.stdoutIsTTY ? 'table' : 'json';
+}
+
+export function planOutput(verbSpec: Pick<VerbSpec, 'view' | 'prefersJson'>, globals: GlobalOptions, io: Io): OutputPlan {
+  const format = chooseFormat(globals, io, verbSpec.prefersJson);
+  const toTerminal = io.stdoutIsTTY && !globals.output;
+
+  if (format === 'chart') {
+    if (!verbSpec.view?.chart) {
+      throw new UsageError('--format chart is for ranked lists and trends', 'use --format table or --format csv');
+    }
+    if (!toTerminal) {
+      throw new UsageError('--format chart draws on a terminal only', 'use --format table or --format csv for files and pipes');
+    }
+  }
+
+  const knownFields = verbSpec.view?.fields ?? [];
+  // Where the shape is only known from the data (the raw api command), the renderer checks later.
+  const fields = globals.fields && knownFields.length > 0 ? selectFields(globals.fields, [...knownFields]) : globals.fields;
+
+  return {
+    outputPath: globals.output,
+    render: {
+      format,
+      fields,
+      header: globals.header,
+      color: io.color && !globals.output,
+      isTTY: toTerminal,
+      width: io.width,
+      unicode: io.unicode,
+    },
+  };
+}

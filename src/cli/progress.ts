@@ -1,0 +1,54 @@
+/**
+ * A one-line progress bar for long exports: done/total, rate and ETA, redrawn in place on stderr.
+ * Only when stderr is a terminal (and not --quiet): logs and cron mail never get carriage returns.
+ */
+import type { Context } from './context.js';
+
+export interface Progress {
+  tick(): void;
+  done(): void;
+}
+
+const QUIET: Progress = { tick() {}, done() {} };
+
+/** "1m05s" / "42s": short enough to fit beside the bar. */
+export function formatDuration(seconds: number): string {
+  if (!Number.isFinite(seconds)) return '?';
+  const whole = Math.max(0, Math.round(seconds));
+  return whole >= 60 ? `${Math.floor(whole / 60)}m${String(whole % 60).padStart(2, '0')}s` : `${whole}s`;
+}
+
+export function progressLine(done: number, total: number, elapsedSeconds: number, barWidth: number, unicode: boolean): string {
+  const share = total === 0 ? 1 : done / total;
+  const filled = Math.round(share * barWidth);
+  const [full, empty] = unicode ? ['█', '░'] : ['#', '-'];
+  const rate = elapsedSeconds > 0 ? done / elapsedSeconds : 0;
+  const eta = rate > 0 ? (total - done) / rate : Number.POSITIVE_INFINITY;
+  return `${full.repeat(filled)}${empty.repeat(barWidth - filled)} ${done}/${total}  ${rate.toFixed(1)}/s  ETA ${formatDuration(eta)}`;
+}
+
+export function startProgress(ctx: Context, label: string, total: number): Progress {
+  if (!ctx.io.stderrIsTTY || ctx.globals.quiet) return QUIET;
+  const started = performance.now();
+  let done = 0;
+  let lastDraw = 0;
+  const draw = () => {
+    const elapsed = (performance.now() - started) / 1000;
+    ctx.io.stderr.write(`\r\x1b[K${label} ${progressLine(done, total, elapsed, 24, ctx.io.unicode)}`);
+  };
+  draw();
+  return {
+    tick() {
+      done += 1;
+      // Redrawing on every row would cost more than the rows themselves on fast exports.
+      const now = performance.now();
+      if (now - lastDraw > 100 || done === total) {
+        lastDraw = now;
+        draw();
+      }
+    },
+    done() {
+      ctx.io.stderr.write('\r\x1b[K');
+    },
+  };
+}
