@@ -145,6 +145,10 @@ export interface ConnectionErrorInit {
   host: string;
   /** The system or undici error code, e.g. ECONNREFUSED, when there is one. */
   code?: string;
+  /** A short reason when the code alone says little (undici's own errors). One line, never the key. */
+  detail?: string;
+  /** The request went through a proxy from HTTPS_PROXY/HTTP_PROXY: the failure may be the proxy's. */
+  viaProxy?: boolean;
   attempts?: number;
   cause?: unknown;
 }
@@ -156,15 +160,20 @@ export class ConnectionError extends NewsStatsError {
   readonly url: string;
   readonly host: string;
   readonly code: string | undefined;
+  readonly detail: string | undefined;
+  readonly viaProxy: boolean;
   readonly attempts: number;
 
   constructor(init: ConnectionErrorInit, message?: string) {
-    super(message ?? `cannot reach ${init.host}${init.code ? ` (${init.code})` : ''} for ${init.method} ${init.url}${attemptsSuffix(init.attempts)}`,
+    super(message ?? `cannot reach ${init.host}${init.code ? ` (${init.code})` : ''}${init.detail ? `: ${init.detail}` : ''}` +
+      ` for ${init.method} ${init.url}${attemptsSuffix(init.attempts)}${init.viaProxy ? ' (through the proxy set in HTTPS_PROXY/HTTP_PROXY)' : ''}`,
       init.cause === undefined ? undefined : { cause: init.cause });
     this.method = init.method;
     this.url = init.url;
     this.host = init.host;
     this.code = init.code;
+    this.detail = init.detail;
+    this.viaProxy = init.viaProxy ?? false;
     this.attempts = init.attempts ?? 1;
   }
 }
@@ -175,7 +184,8 @@ export class TimeoutError extends ConnectionError {
   readonly timeoutMs: number;
 
   constructor(init: ConnectionErrorInit & { timeoutMs: number }) {
-    super(init, `${init.method} ${init.url} to ${init.host} timed out after ${init.timeoutMs} ms${attemptsSuffix(init.attempts)}`);
+    super(init, `${init.method} ${init.url} to ${init.host} timed out after ${init.timeoutMs} ms${attemptsSuffix(init.attempts)}` +
+      `${init.viaProxy ? ' (through the proxy set in HTTPS_PROXY/HTTP_PROXY)' : ''}`);
     this.timeoutMs = init.timeoutMs;
   }
 }

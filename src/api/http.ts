@@ -172,10 +172,15 @@ function errorCode(error: unknown): string | undefined {
   return undefined;
 }
 
-/** Any case, any of the three: the proxy agent also honours NO_PROXY alone, which a plain Agent ignores. */
-function proxyVariablesSet(env: NodeJS.ProcessEnv): boolean {
-  return Object.entries(env).some(([name, value]) =>
-    value !== undefined && value !== '' && ['https_proxy', 'http_proxy', 'no_proxy'].includes(name.toLowerCase()));
+/** Which of the proxy variables are set, in any case. */
+function proxyVariablesSet(env: NodeJS.ProcessEnv, names: readonly string[]): boolean {
+  return Object.entries(env).some(([name, value]) => value !== undefined && value !== '' && names.includes(name.toLowerCase()));
+}
+
+/** undici's error codes say little on their own ("UND_ERR_ABORTED"); their messages say what happened. */
+function connectionDetail(error: unknown, code: string | undefined, apiKey: string): string | undefined {
+  if (code !== undefined && !code.startsWith('UND_ERR_')) return undefined;
+  return error instanceof Error ? cleanProblemText(error.message, apiKey)?.slice(0, 200) : undefined;
 }
 
 /** Keeps a problem field printable on one line and free of the key, whatever the server echoed. */
@@ -241,6 +246,7 @@ export class HttpClient {
   readonly #sleep: (ms: number) => Promise<void>;
   readonly #injectedDispatcher: Dispatcher | undefined;
   #ownDispatcher: Dispatcher | undefined;
+  #viaProxy = false;
 
   constructor(options: HttpClientOptions) {
     const allowInsecureHttp = options.allowInsecureHttp ?? HTTP_DEFAULTS.allowInsecureHttp;
@@ -323,9 +329,15 @@ export class HttpClient {
 
   #dispatcher(): Dispatcher {
     if (this.#injectedDispatcher) return this.#injectedDispatcher;
-    this.#ownDispatcher ??= proxyVariablesSet(process.env)
-      ? new EnvHttpProxyAgent({ keepAliveTimeout: 10_000 })
-      : new Agent({ keepAliveTimeout: 10_000 });
+    if (!this.#ownDispatcher) {
+      // NO_PROXY alone still needs the proxy agent: it is the one that reads it. (Whether a given host
+      // is excluded is its decision; viaProxy only hints that a proxy may be involved.)
+      const useProxyAgent = proxyVariablesSet(process.env, ['https_proxy', 'http_proxy', 'no_proxy']);
+      this.#viaProxy = proxyVariablesSet(process.env, ['https_proxy', 'http_proxy']);
+      this.#ownDispatcher = useProxyAgent
+        ? new EnvHttpProxyAgent({ keepAliveTimeout: 10_000 })
+        : new Agent({ keepAliveTimeout: 10_000 });
+    }
     return this.#ownDispatcher;
   }
 
@@ -356,7 +368,11 @@ export class HttpClient {
       if (callerSignal?.aborted) throw callerSignal.reason;
       const code = errorCode(error);
       if (code !== undefined && PROGRAMMING_ERROR_CODES.has(code)) throw error;
-      const init: ConnectionErrorInit = { method, url, host: this.address.hostPort, cause: error, ...(code ? { code } : {}) };
+      const detail = connectionDetail(error, code, this.#apiKey);
+      const init: ConnectionErrorInit = {
+        method, url, host: this.address.hostPort, cause: error,
+        ...(code ? { code } : {}), ...(detail ? { detail } : {}), ...(this.#viaProxy ? { viaProxy: true } : {}),
+      };
       if (timeout.signal.aborted || (code !== undefined && TIMEOUT_CODES.has(code))) {
         return { kind: 'failure', error: new TimeoutError({ ...init, timeoutMs: this.#timeoutMs }), retryable: true };
       }
@@ -371,8 +387,8 @@ export class HttpClient {
 function withAttempts(error: ConnectionError, attempts: number, timeoutMs: number): ConnectionError {
   if (attempts === 1) return error;
   const init: ConnectionErrorInit = {
-    method: error.method, url: error.url, host: error.host, attempts, cause: error.cause,
-    ...(error.code ? { code: error.code } : {}),
+    method: error.method, url: error.url, host: error.host, attempts, cause: error.cause, viaProxy: error.viaProxy,
+    ...(error.code ? { code: error.code } : {}), ...(error.detail ? { detail: error.detail } : {}),
   };
   return error instanceof TimeoutError ? new TimeoutError({ ...init, timeoutMs }) : new ConnectionError(init);
 }

@@ -440,6 +440,9 @@ describe('proxy', () => {
       cleanups.push(() => client.close());
       const error = await rejection(client.countries.list());
       expect(error).toBeInstanceOf(ConnectionError);
+      expect((error as ConnectionError).viaProxy).toBe(true);
+      expect(error.message).toContain('403');
+      expect(error.message).toContain('through the proxy');
       expect(error.message).not.toContain(API_KEY);
     } finally {
       process.env = saved;
