@@ -64,7 +64,8 @@ export const personStatsSchema = {
   gender: 'integer',
   fromCountryId: 'integer',
   fromCountryName: 'string',
-  birthDate: 'timestamp',
+  /** Nullable as Person.birthDate is: the ranked list repeats the person's record. */
+  birthDate: 'timestamp?',
   persistence: 'integer',
   dominance: 'number',
   reach: 'number',

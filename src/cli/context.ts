@@ -4,6 +4,7 @@
  * and `newsstats weeks` never loads the profile store.
  */
 import type { NewsStatsClient } from '../api/client.js';
+import type { RequestEvent } from '../api/options.js';
 import type { ResolvedSettings } from '../config/resolve.js';
 import type { OutputFormat } from '../output/index.js';
 import { needsWeekInfo, resolveWeekWindow, windowFromBounds, type WeekSpec, type WeekWindow } from '../weeks.js';
@@ -167,10 +168,12 @@ export class Context {
       ...(settings.timeoutSeconds !== undefined && { timeoutMs: settings.timeoutSeconds * 1000 }),
       ...(settings.retries !== undefined && { maxRetries: settings.retries }),
       ...(this.globals.verbose && {
-        onEvent: (event: { method: string; url: string; status?: number; ms: number; attempt: number; error?: unknown }) => {
-          const outcome = event.error ? `failed: ${String(event.error)}` : String(event.status);
-          const retry = event.attempt > 0 ? ` (retry ${event.attempt})` : '';
-          this.debug(`${event.method} ${event.url} ${outcome} ${Math.round(event.ms)}ms${retry}`);
+        onEvent: (event: RequestEvent) => {
+          const outcome = event.error ? `failed: ${event.error.message}` : String(event.status);
+          // attempt counts from 1: the first retry is attempt 2.
+          const retry = event.attempt > 1 ? ` (retry ${event.attempt - 1})` : '';
+          const next = event.retryInMs !== undefined ? `, retrying in ${Math.round(event.retryInMs)}ms` : '';
+          this.debug(`${event.method} ${baseUrl}${event.url} ${outcome} ${Math.round(event.ms)}ms${retry}${next}`);
         },
       }),
     });

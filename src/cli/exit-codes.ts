@@ -12,6 +12,7 @@ import {
   InvalidParameterError,
   NotFoundError,
   RateLimitError,
+  ResponseFormatError,
   ServerError,
 } from '../api/errors.js';
 import { ConfigFileError } from '../config/resolve.js';
@@ -74,7 +75,12 @@ export function describeFailure(error: unknown, verbose: boolean): Failure {
   }
   if (error instanceof MissingKeyError || error instanceof AuthenticationError) return failure(EXIT.auth, LOGIN_HINT);
   if (error instanceof NotFoundError) return failure(EXIT.notFound);
-  if (error instanceof ServerError || error instanceof RateLimitError || error instanceof ConnectionError) {
+  if (
+    error instanceof ServerError ||
+    error instanceof RateLimitError ||
+    error instanceof ResponseFormatError ||
+    error instanceof ConnectionError
+  ) {
     return failure(EXIT.unavailable);
   }
   if (error instanceof ApiError) {

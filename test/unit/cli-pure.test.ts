@@ -1,0 +1,215 @@
+import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { forEachInOrder, mapInOrder } from '../../src/cli/concurrency.js';
+import { matchCountry, parseCountryQuery, slugify } from '../../src/cli/country-match.js';
+import { findNoun } from '../../src/cli/main.js';
+import { chooseFormat } from '../../src/cli/output-plan.js';
+import { formatDuration, progressLine } from '../../src/cli/progress.js';
+import { parseInteger } from '../../src/cli/options.js';
+import { resolveSettings } from '../../src/config/resolve.js';
+import { maskKey } from '../../src/config/store.js';
+import { validateSetting } from '../../src/cli/commands/config.js';
+import { sourceLinkRows } from '../../src/cli/commands/sources.js';
+import { countryStatsRows, trendRow } from '../../src/cli/commands/people.js';
+
+const countries = [
+  { countryId: 1, countryName: 'Germany', countryIso: 'DE' },
+  { countryId: 2, countryName: "Côte d'Ivoire", countryIso: 'CI' },
+  { countryId: 3, countryName: 'United Kingdom', countryIso: 'GB' },
+];
+
+describe('country arguments', () => {
+  it('reads digits as an id without a lookup', () => {
+    expect(parseCountryQuery(' 42 ')).toEqual({ kind: 'id', countryId: 42 });
+    expect(parseCountryQuery('de')).toEqual({ kind: 'text', text: 'de' });
+  });
+
+  it('matches ISO codes, names and slugs, case-insensitively', () => {
+    expect(matchCountry('de', countries)?.countryId).toBe(1);
+    expect(matchCountry('germany', countries)?.countryId).toBe(1);
+    expect(matchCountry('cote-d-ivoire', countries)?.countryId).toBe(2);
+    expect(matchCountry('united-kingdom', countries)?.countryId).toBe(3);
+    expect(matchCountry('atlantis', countries)).toBeUndefined();
+  });
+
+  it('slugifies names to ASCII words', () => {
+    expect(slugify("Côte d'Ivoire")).toBe('cote-d-ivoire');
+    expect(slugify('  São Tomé & Príncipe ')).toBe('sao-tome-principe');
+  });
+});
+
+describe('forEachInOrder', () => {
+  it('emits in input order whatever order tasks finish in, with bounded concurrency', async () => {
+    const delays = [30, 5, 20, 1, 10, 2, 15, 3];
+    let running = 0;
+    let peak = 0;
+    const emitted: number[] = [];
+    await forEachInOrder(
+      delays,
+      3,
+      async (delay, index) => {
+        running += 1;
+        peak = Math.max(peak, running);
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        running -= 1;
+        return index;
+      },
+      (index) => {
+        emitted.push(index);
+      },
+    );
+    expect(emitted).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(peak).toBe(3);
+  });
+
+  it('never runs further ahead than the window behind the oldest unfinished task', async () => {
+    let started = 0;
+    let releaseFirst!: () => void;
+    const first = new Promise<void>((resolve) => (releaseFirst = resolve));
+    const run = mapInOrder(
+      Array.from({ length: 50 }, (_, index) => index),
+      2,
+      async (index) => {
+        started += 1;
+        if (index === 0) await first;
+        return index;
+      },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(started).toBe(8); // window = 4 x concurrency
+    releaseFirst();
+    expect(await run).toHaveLength(50);
+  });
+
+  it('rejects with the first failure and starts nothing after it', async () => {
+    let started = 0;
+    await expect(
+      mapInOrder([1, 2, 3, 4, 5, 6], 1, async (value) => {
+        started += 1;
+        if (value === 3) throw new Error('third failed');
+        return value;
+      }),
+    ).rejects.toThrow('third failed');
+    expect(started).toBe(3);
+  });
+
+  it('handles an empty list', async () => {
+    expect(await mapInOrder([], 4, async () => 1)).toEqual([]);
+  });
+});
+
+describe('findNoun', () => {
+  it('skips global options and their values', () => {
+    expect(findNoun(['--format', 'csv', '--sandbox', 'people', 'top'])).toBe('people');
+    expect(findNoun(['-o', 'x.csv', '--fields=a,b', 'countries'])).toBe('countries');
+    expect(findNoun(['--help'])).toBeUndefined();
+  });
+});
+
+describe('chooseFormat', () => {
+  it('prefers the flag, then the output extension, then the terminal', () => {
+    expect(chooseFormat({ format: 'csv', output: 'x.json' }, { stdoutIsTTY: true })).toBe('csv');
+    expect(chooseFormat({ output: 'x.TSV' }, { stdoutIsTTY: true })).toBe('tsv');
+    expect(chooseFormat({ output: 'x.jsonl' }, { stdoutIsTTY: false })).toBe('ndjson');
+    expect(chooseFormat({ output: 'x.data' }, { stdoutIsTTY: true })).toBe('json');
+    expect(chooseFormat({}, { stdoutIsTTY: true })).toBe('table');
+    expect(chooseFormat({}, { stdoutIsTTY: false })).toBe('json');
+    expect(chooseFormat({}, { stdoutIsTTY: true }, true)).toBe('json');
+  });
+});
+
+describe('parseInteger', () => {
+  it('takes whole numbers within bounds and names the flag otherwise', () => {
+    expect(parseInteger('--limit', '100', { min: 1, max: 100 })).toBe(100);
+    expect(() => parseInteger('--limit', '101', { min: 1, max: 100 })).toThrow('--limit takes an integer from 1 to 100.');
+    expect(() => parseInteger('--limit', '1.5', { min: 1, max: 100 })).toThrow('--limit takes an integer from 1 to 100.');
+    expect(() => parseInteger('--limit', '', { min: 1 })).toThrow('--limit takes an integer of at least 1.');
+  });
+});
+
+describe('progress', () => {
+  it('shows done/total, rate and ETA', () => {
+    expect(progressLine(50, 200, 10, 8, false)).toBe('##------ 50/200  5.0/s  ETA 30s');
+    expect(progressLine(0, 10, 0, 4, true)).toBe('░░░░ 0/10  0.0/s  ETA ?');
+    expect(formatDuration(65)).toBe('1m05s');
+  });
+});
+
+describe('settings resolution', () => {
+  const configHome = mkdtempSync(join(tmpdir(), 'newsstats-config-'));
+  mkdirSync(join(configHome, 'newsstats'));
+  writeFileSync(
+    join(configHome, 'newsstats', 'config.json'),
+    JSON.stringify({
+      profiles: {
+        default: { 'base-url': 'https://profile.example', 'api-key': 'profile-key-1234', retries: '5' },
+        staging: { 'base-url': 'https://staging.example', 'allow-insecure-http': 'true' },
+      },
+    }),
+  );
+
+  it('takes flag over environment over profile', () => {
+    const env = { XDG_CONFIG_HOME: configHome };
+    const fromProfile = resolveSettings({ flags: {}, env });
+    expect(fromProfile).toMatchObject({ baseUrl: 'https://profile.example', keySource: 'profile', retries: 5, profileName: 'default' });
+    const fromEnv = resolveSettings({ flags: {}, env: { ...env, NEWSSTATS_BASE_URL: 'https://env.example', NEWSSTATS_API_KEY: 'env-key' } });
+    expect(fromEnv).toMatchObject({ baseUrl: 'https://env.example', baseUrlSource: 'NEWSSTATS_BASE_URL', apiKey: 'env-key', keySource: 'NEWSSTATS_API_KEY' });
+    const fromFlag = resolveSettings({ flags: { baseUrl: 'https://flag.example', retries: 1 }, env: { ...env, NEWSSTATS_BASE_URL: 'https://env.example' } });
+    expect(fromFlag).toMatchObject({ baseUrl: 'https://flag.example', baseUrlSource: '--base-url', retries: 1 });
+  });
+
+  it('picks the profile from --profile, then NEWSSTATS_PROFILE', () => {
+    const env = { XDG_CONFIG_HOME: configHome, NEWSSTATS_PROFILE: 'staging' };
+    expect(resolveSettings({ flags: {}, env })).toMatchObject({ profileName: 'staging', allowInsecureHttp: true, keySource: 'none' });
+    expect(resolveSettings({ flags: { profile: 'default' }, env }).profileName).toBe('default');
+  });
+});
+
+describe('config values', () => {
+  it('masks keys to their last four characters', () => {
+    expect(maskKey('abcdefgh12345678')).toBe('••••5678');
+    expect(maskKey('short')).toBe('••••');
+  });
+
+  it('refuses the key on the command line and bad values', () => {
+    expect(() => validateSetting('api-key', 'secret')).toThrow('the key is not set with config');
+    expect(() => validateSetting('base-url', 'ftp://x')).toThrow('base-url must start with https://');
+    expect(validateSetting('base-url', 'https://stats.example.com/')).toBe('https://stats.example.com');
+    expect(() => validateSetting('retries', '-1')).toThrow('retries takes an integer from 0 to 20');
+  });
+});
+
+describe('row shaping', () => {
+  it('gives one row a link with a matched column', () => {
+    const rows = sourceLinkRows({
+      source: { sourceId: 7, name: 'Daily' },
+      allLinks: ['https://a/1', 'https://a/2'],
+      matchedLinks: ['https://a/2'],
+      unmatchedLinks: ['https://a/1'],
+    });
+    expect(rows).toEqual([
+      { sourceId: 7, sourceName: 'Daily', url: 'https://a/1', matched: false },
+      { sourceId: 7, sourceName: 'Daily', url: 'https://a/2', matched: true },
+    ]);
+  });
+
+  it('puts person and window first in country rows', () => {
+    const rows = countryStatsRows('p-1', { startWeek: 202601, endWeek: 202604, countries: [{ countryId: 1, mentions: 3 }] });
+    expect(Object.keys(rows[0]!)).toEqual(['personHash', 'startWeek', 'endWeek', 'countryId', 'mentions']);
+  });
+
+  it('sums mentions exactly in a trend row', () => {
+    const row = trendRow(202601, {
+      globalDominance: 1.5,
+      globalSentiment: -0.25,
+      globalReach: 2,
+      globalPower: 3,
+      persistence: 1,
+      countries: [{ mentions: '9007199254740993' }, { mentions: '1' }],
+    });
+    expect(row.mentions).toBe(9007199254740994n);
+    expect(row.countries).toBe(2);
+  });
+});
