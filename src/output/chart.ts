@@ -1,0 +1,89 @@
+/**
+ * A horizontal bar chart, one line a row: the label (cut to fit), the bar, then the value exactly
+ * as sent, right-aligned.
+ *
+ * Bars are drawn from a zero axis: with negative values present, the axis moves right by the share
+ * of the range below zero, negative bars grow left from it and positive bars right, so a bar's
+ * length is always proportional to its value's size. (Clamping negatives to 0 would draw -5 like 0.)
+ * Positive bars use eighth blocks (▏▎▍▌▋▊▉█) for sub-cell precision when unicode is on, else '#';
+ * negative bars use whole cells, as there are no right-aligned eighth blocks to end them with.
+ */
+import { cellText, numericValue } from './flatten.js';
+import { displayWidth, padToWidth, printable, truncateToWidth } from './text.js';
+import { bufferingSink, fieldValue, rowsOf, type FormatRenderer, type RenderOptions, type View } from './view.js';
+import { OutputUsageError } from './errors.js';
+import type { TextWriter } from './writer.js';
+
+const EIGHTHS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
+/** Labels take at most this share of the line, so long names leave room for the bars. */
+const MAX_LABEL_SHARE = 0.4;
+const MIN_BAR_WIDTH = 10;
+
+/** A bar `cells` long (fractional), growing right. */
+function positiveBar(cells: number, unicode: boolean): string {
+  if (!unicode) return '#'.repeat(Math.round(cells));
+  let whole = Math.floor(cells);
+  let eighths = Math.round((cells - whole) * 8);
+  if (eighths === 8) {
+    whole += 1;
+    eighths = 0;
+  }
+  return '█'.repeat(whole) + EIGHTHS[eighths];
+}
+
+function negativeBar(cells: number, unicode: boolean): string {
+  return (unicode ? '█' : '#').repeat(Math.round(cells));
+}
+
+export function chartLines(view: View, options: RenderOptions): string[] {
+  if (!view.chart) throw new OutputUsageError('--format chart is not available for this command; use table, json, ndjson, csv or tsv');
+  const { label: labelField, value: valueField } = view.chart;
+  const points = rowsOf(view).map((row) => ({
+    label: printable(cellText(fieldValue(row, labelField))),
+    valueText: printable(cellText(fieldValue(row, valueField))),
+    value: numericValue(fieldValue(row, valueField)),
+  }));
+  const values = points.map((point) => point.value).filter(Number.isFinite);
+  const low = Math.min(0, ...values);
+  const high = Math.max(0, ...values);
+  const span = high - low || 1;
+
+  const ellipsis = options.unicode ? '…' : '~';
+  const valueWidth = Math.max(0, ...points.map((point) => displayWidth(point.valueText)));
+  // Labels give way first: to their share of the line, then to the bars' minimum.
+  const labelWidth = Math.max(0, Math.min(
+    Math.max(0, ...points.map((point) => displayWidth(point.label))),
+    Math.floor(options.width * MAX_LABEL_SHARE),
+    options.width - valueWidth - 2 - MIN_BAR_WIDTH,
+  ));
+  const barWidth = Math.max(MIN_BAR_WIDTH, options.width - labelWidth - valueWidth - 2);
+  const axis = Math.round((barWidth * -low) / span);
+  const colorBar = options.color ? (text: string) => `\x1b[36m${text}\x1b[39m` : (text: string) => text;
+
+  return points.map((point) => {
+    // Bars are plain block characters, one column each, so string length is display width here.
+    let offset = axis;
+    let barText = '';
+    if (point.value < 0) {
+      barText = negativeBar(Math.min(axis, (-point.value / span) * barWidth), options.unicode);
+      offset = axis - barText.length;
+    } else if (point.value > 0) {
+      barText = positiveBar(Math.min(barWidth - axis, (point.value / span) * barWidth), options.unicode);
+    }
+    const label = padToWidth(truncateToWidth(point.label, labelWidth, ellipsis), labelWidth);
+    const trailing = ' '.repeat(Math.max(0, barWidth - offset - barText.length));
+    const value = padToWidth(point.valueText, valueWidth, 'right');
+    return `${label} ${' '.repeat(offset)}${barText === '' ? '' : colorBar(barText)}${trailing} ${value}`;
+  });
+}
+
+async function renderChart(view: View, options: RenderOptions, writer: TextWriter): Promise<void> {
+  for (const line of chartLines(view, options)) await writer.write(line + '\n');
+}
+
+export const chartRenderer: FormatRenderer = {
+  render: renderChart,
+  openSink(spec, options, writer) {
+    return bufferingSink(spec, (view) => renderChart(view, options, writer), writer);
+  },
+};

@@ -1,0 +1,19 @@
+/** Output errors that are the user's to fix: the CLI maps them to exit code 2 (usage). */
+export class OutputUsageError extends Error {
+  override name = 'OutputUsageError';
+}
+
+/** --fields named a field the view does not have. */
+export class FieldError extends OutputUsageError {
+  override name = 'FieldError';
+
+  constructor(
+    message: string,
+    /** The requested names that are not fields. */
+    readonly unknownFields: readonly string[],
+    /** Every field the user could have asked for, in contract order. */
+    readonly validFields: readonly string[],
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * The output format names, apart from the renderers so that option parsing can list them without
+ * loading any output code.
+ */
+export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv' | 'tsv' | 'chart';
+
+export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson', 'csv', 'tsv', 'chart'];
+
+export function isOutputFormat(text: string): text is OutputFormat {
+  return (OUTPUT_FORMATS as readonly string[]).includes(text);
+}
+
+const FORMAT_BY_EXTENSION: Readonly<Record<string, OutputFormat>> = {
+  '.csv': 'csv',
+  '.tsv': 'tsv',
+  '.json': 'json',
+  '.ndjson': 'ndjson',
+  '.jsonl': 'ndjson',
+};
+
+/** The format a --output path implies by its extension (case-insensitive); undefined if none. */
+export function formatFromPath(path: string): OutputFormat | undefined {
+  const match = /\.[^./\\]+$/.exec(path);
+  return match ? FORMAT_BY_EXTENSION[match[0].toLowerCase()] : undefined;
+}

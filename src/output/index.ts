@@ -1,0 +1,110 @@
+/**
+ * The one entry to output (docs/design.md "Output"). Commands hand over a View and never format;
+ * renderers never fetch.
+ *
+ * Renderers are imported on first use, so a run pays only for its own format: JSON output never
+ * loads the table or chart code.
+ *
+ *   renderView(view, options, out)        everything at once (most commands)
+ *   openRowSink(out, options, spec)       row by row, for exports that page through the API
+ *   openAtomicFile(path)                  --output FILE: temp file renamed into place on commit
+ *   installEpipeGuard(process.stdout)     `| head` ends the process quietly with exit 0
+ *
+ * Neither renderView nor a sink ends `out`: stdout must stay open, and an atomic file is ended by
+ * its commit().
+ */
+import { FieldError } from './errors.js';
+import type { OutputFormat } from './formats.js';
+import type { FormatRenderer, RenderOptions, RowSink, RowSinkSpec, View } from './view.js';
+import { TextWriter } from './writer.js';
+
+export { FieldError, OutputUsageError } from './errors.js';
+export { openAtomicFile, type AtomicFile } from './atomic.js';
+export { OUTPUT_FORMATS, formatFromPath, isOutputFormat, type OutputFormat } from './formats.js';
+export { installEpipeGuard } from './pipe.js';
+export { rowsOf } from './view.js';
+export type { RenderOptions, Row, RowSink, RowSinkSpec, View } from './view.js';
+
+/**
+ * --fields checked against a view's fields: names trimmed, empty names and repeats dropped, the
+ * user's order kept. Throws FieldError naming every unknown field and listing the valid ones.
+ */
+export function selectFields(requested: readonly string[], valid: readonly string[]): string[] {
+  const selected = [...new Set(requested.map((name) => name.trim()).filter((name) => name !== ''))];
+  if (selected.length === 0) {
+    throw new FieldError(`--fields needs at least one field. Valid fields: ${valid.join(', ')}`, [], valid);
+  }
+  const validSet = new Set(valid);
+  const unknown = selected.filter((name) => !validSet.has(name));
+  if (unknown.length > 0) {
+    const hints = unknown
+      .map((name) => valid.find((field) => field.toLowerCase() === name.toLowerCase()))
+      .filter((field): field is string => field !== undefined);
+    const didYouMean = hints.length > 0 ? ` (did you mean ${hints.join(', ')}?)` : '';
+    const noun = unknown.length === 1 ? 'field' : 'fields';
+    throw new FieldError(
+      `Unknown ${noun} ${unknown.map((name) => `"${name}"`).join(', ')}${didYouMean}. Valid fields: ${valid.join(', ')}`,
+      unknown,
+      valid,
+    );
+  }
+  return selected;
+}
+
+async function loadRenderer(format: OutputFormat): Promise<FormatRenderer> {
+  switch (format) {
+    case 'json':
+      return (await import('./json.js')).jsonRenderer;
+    case 'ndjson':
+      return (await import('./json.js')).ndjsonRenderer;
+    case 'csv':
+      return (await import('./csv.js')).csvRenderer;
+    case 'tsv':
+      return (await import('./csv.js')).tsvRenderer;
+    case 'table':
+      return (await import('./table.js')).tableRenderer;
+    case 'chart':
+      return (await import('./chart.js')).chartRenderer;
+  }
+}
+
+function withSelectedFields(options: RenderOptions, validFields: readonly string[]): RenderOptions {
+  return options.fields ? { ...options, fields: selectFields(options.fields, validFields) } : options;
+}
+
+/** Renders a whole view to `out`, waiting on backpressure; resolves once all is handed to `out`. */
+export async function renderView(view: View, options: RenderOptions, out: NodeJS.WritableStream): Promise<void> {
+  const resolved = withSelectedFields(options, view.fields);
+  const renderer = await loadRenderer(resolved.format);
+  const writer = new TextWriter(out);
+  await renderer.render(view, resolved, writer);
+  await writer.flush();
+}
+
+/**
+ * A sink for rows that arrive over time. json writes `[` ... `]` element by element (the same bytes
+ * renderView would), ndjson/csv/tsv a line a row; table and chart need every row to lay out, so
+ * they print at end(). Output is flushed after each burst of writes, so rows show up page by page.
+ * Throws FieldError at once for bad --fields, before anything is written.
+ */
+export async function openRowSink(
+  out: NodeJS.WritableStream,
+  options: RenderOptions,
+  spec: RowSinkSpec,
+): Promise<RowSink> {
+  const resolved = withSelectedFields(options, spec.fields);
+  const renderer = await loadRenderer(resolved.format);
+  const sink = renderer.openSink(spec, resolved, new TextWriter(out));
+  let ended = false;
+  return {
+    write(row) {
+      if (ended) return Promise.reject(new Error('row sink already ended'));
+      return sink.write(row);
+    },
+    end() {
+      if (ended) return Promise.resolve();
+      ended = true;
+      return sink.end();
+    },
+  };
+}

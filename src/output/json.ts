@@ -1,0 +1,109 @@
+/**
+ * JSON (pretty, two spaces) and NDJSON (one compact value a line), through lossless-json so that
+ * LosslessNumber and bigint values print the exact digits the API sent.
+ *
+ * Without --fields both print the API's value (`view.data`), unknown and null fields kept. With
+ * --fields they print the rows projected to the selected keys, in that order; a selected key that
+ * a row lacks prints as null, so every object has the same keys (what jq and spreadsheets want).
+ */
+import { stringify } from 'lossless-json';
+import { fieldValue, rowsOf, type FormatRenderer, type Row, type RowSink, type View } from './view.js';
+import type { TextWriter } from './writer.js';
+
+const INDENT = '  ';
+
+/** JSON text of a value; undefined (no JSON representation) prints as null. */
+function jsonText(value: unknown, pretty: boolean): string {
+  return stringify(value, null, pretty ? INDENT : undefined) ?? 'null';
+}
+
+/** A row reduced to `fields`, in that order; absent fields become null. */
+export function projectRow(row: Row, fields: readonly string[]): Row {
+  const projected: Row = {};
+  for (const field of fields) projected[field] = fieldValue(row, field) ?? null;
+  return projected;
+}
+
+/** The value json/ndjson print: the API's value, or the projected rows with --fields. */
+function printedValue(view: View, fields: readonly string[] | undefined): unknown {
+  if (!fields) return view.data;
+  const rows = rowsOf(view);
+  if (view.single) return rows[0] === undefined ? null : projectRow(rows[0], fields);
+  return rows.map((row) => projectRow(row, fields));
+}
+
+/**
+ * Writes a pretty JSON array element by element, byte for byte what stringify(array, null, 2)
+ * gives, without building the whole text in memory. The sink and renderView share it, so a
+ * streamed export and a buffered one are identical.
+ */
+class PrettyArrayWriter {
+  private count = 0;
+
+  constructor(private readonly writer: TextWriter) {}
+
+  async element(value: unknown): Promise<void> {
+    // JSON strings hold no raw line breaks, so every '\n' in the text is layout and can be indented.
+    const indented = INDENT + jsonText(value, true).replaceAll('\n', `\n${INDENT}`);
+    await this.writer.write((this.count === 0 ? '[\n' : ',\n') + indented);
+    this.count += 1;
+  }
+
+  async end(): Promise<void> {
+    await this.writer.write(this.count === 0 ? '[]\n' : '\n]\n');
+  }
+}
+
+function selectedOrWhole(fields: readonly string[] | undefined): (row: Row) => unknown {
+  return fields ? (row) => projectRow(row, fields) : (row) => row;
+}
+
+export const jsonRenderer: FormatRenderer = {
+  async render(view, options, writer) {
+    const value = printedValue(view, options.fields);
+    if (!Array.isArray(value)) {
+      await writer.write(jsonText(value, true) + '\n');
+      return;
+    }
+    const array = new PrettyArrayWriter(writer);
+    for (const element of value) await array.element(element);
+    await array.end();
+  },
+
+  openSink(_spec, options, writer): RowSink {
+    const array = new PrettyArrayWriter(writer);
+    const printed = selectedOrWhole(options.fields);
+    return {
+      async write(row) {
+        await array.element(printed(row));
+        writer.flushSoon();
+      },
+      async end() {
+        await array.end();
+        await writer.flush();
+      },
+    };
+  },
+};
+
+export const ndjsonRenderer: FormatRenderer = {
+  async render(view, options, writer) {
+    const value = printedValue(view, options.fields);
+    for (const element of Array.isArray(value) ? value : [value]) {
+      await writer.write(jsonText(element, false) + '\n');
+    }
+  },
+
+  openSink(_spec, options, writer): RowSink {
+    const printed = selectedOrWhole(options.fields);
+    return {
+      async write(row) {
+        await writer.write(jsonText(printed(row), false) + '\n');
+        writer.flushSoon();
+      },
+      async end() {
+        await writer.flush();
+      },
+    };
+  },
+};

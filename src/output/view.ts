@@ -1,0 +1,98 @@
+/**
+ * The shapes shared by the output entry and its renderers. No runtime dependencies, so the entry
+ * can import it without loading any renderer.
+ */
+import type { OutputFormat } from './formats.js';
+import type { TextWriter } from './writer.js';
+
+export type Row = Record<string, unknown>;
+
+/** What a command returns; see docs/design.md "Output". */
+export interface View {
+  /** What json / ndjson print when --fields is not given: the API's value. */
+  data: unknown;
+  /** The tabular view. Default: `data` when an array, `[data]` when an object. */
+  rows?: readonly Row[];
+  /** Every field a row can have, in contract order: validates --fields, orders CSV columns. */
+  fields: readonly string[];
+  /** Default table columns (a subset of fields). */
+  tableFields?: readonly string[];
+  /** One object: tables print it as field/value pairs, json with --fields prints one object. */
+  single?: boolean;
+  /** What --format chart draws: the label field and the numeric value field. */
+  chart?: { label: string; value: string };
+  /** Numeric fields drawn as a sparkline under a terminal table (e.g. mentions per week). */
+  sparklines?: readonly string[];
+}
+
+/** What a streaming sink needs to know up front: a View without its data. */
+export type RowSinkSpec = Omit<View, 'data' | 'rows' | 'single'>;
+
+export interface RenderOptions {
+  format: OutputFormat;
+  /** --fields as the user gave them; validated against the view's fields. */
+  fields?: readonly string[];
+  /** false for --no-header (csv, tsv, table). */
+  header: boolean;
+  /** ANSI colour allowed (a terminal, NO_COLOR unset). */
+  color: boolean;
+  /** The output is a terminal: tables get borders and truncation, else tab-separated lines. */
+  isTTY: boolean;
+  /** Terminal columns, for table and chart. */
+  width: number;
+  /** The terminal can draw box lines, `…` and block elements; else ASCII. */
+  unicode: boolean;
+}
+
+export interface RowSink {
+  /** Writes one row (or buffers it, for table and chart); resolves when the output can take more. */
+  write(row: Row): Promise<void>;
+  /** Writes whatever is left (closing `]`, a buffered table) and flushes. Does not end the stream. */
+  end(): Promise<void>;
+}
+
+/**
+ * What each renderer module provides to the entry. Renderers receive `options.fields` already
+ * validated and de-duplicated by the entry (selectFields), in the user's order.
+ */
+export interface FormatRenderer {
+  render(view: View, options: RenderOptions, writer: TextWriter): Promise<void>;
+  openSink(spec: RowSinkSpec, options: RenderOptions, writer: TextWriter): RowSink;
+}
+
+export function isRecord(value: unknown): value is Row {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The rows of a view: its own, else the data when an array, else the data object as one row. */
+export function rowsOf(view: View): readonly Row[] {
+  if (view.rows) return view.rows;
+  if (Array.isArray(view.data)) return view.data as readonly Row[];
+  return isRecord(view.data) ? [view.data] : [];
+}
+
+/** A row's value for a field; rows that are not objects (a bug upstream) read as empty. */
+export function fieldValue(row: Row, field: string): unknown {
+  return isRecord(row) ? row[field] : undefined;
+}
+
+/**
+ * A sink for formats that need every row before printing anything (table, chart): rows are kept
+ * and the whole view rendered at end().
+ */
+export function bufferingSink(
+  spec: RowSinkSpec,
+  render: (view: View) => Promise<void>,
+  writer: TextWriter,
+): RowSink {
+  const rows: Row[] = [];
+  return {
+    async write(row) {
+      rows.push(row);
+    },
+    async end() {
+      await render({ ...spec, data: rows, rows });
+      await writer.flush();
+    },
+  };
+}

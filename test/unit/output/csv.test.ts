@@ -1,0 +1,62 @@
+import { parse } from 'csv-parse/sync';
+import { LosslessNumber } from 'lossless-json';
+import { describe, expect, test } from 'vitest';
+import { BIG, peopleFields, peopleView } from './fixtures.js';
+import { render } from './helpers.js';
+
+function parseDelimited(text: string, delimiter: ',' | '\t'): string[][] {
+  return parse(text, { delimiter, relax_column_count: false }) as string[][];
+}
+
+describe.each([
+  ['csv', ','],
+  ['tsv', '\t'],
+] as const)('%s', (format, delimiter) => {
+  test('parses back: header, quotes, commas, newlines, unicode, exact numbers, formula guard', async () => {
+    const text = await render(peopleView, { format });
+    const records = parseDelimited(text, delimiter);
+    expect(records[0]).toEqual(peopleFields);
+    expect(records[1]).toEqual([
+      '1', 'p1', 'Lovelace, "Ada"', BIG, '-0.25', '#ff0000', `'=HYPERLINK("http://evil")`, 'line one\nline two;x',
+    ]);
+    expect(records[2]).toEqual(['2', 'p2', '習近平', '12', '1.50', '#00ff00', '', '']);
+    expect(records).toHaveLength(3);
+  });
+
+  test('lines end with \\n only, no BOM', async () => {
+    const text = await render({ data: [{ a: 'x' }], fields: ['a'] }, { format });
+    expect(text).toBe('a\nx\n');
+  });
+
+  test('--no-header drops the header row', async () => {
+    const text = await render({ data: [{ a: 'x' }], fields: ['a'] }, { format, header: false });
+    expect(text).toBe('x\n');
+  });
+
+  test('--fields selects and orders columns', async () => {
+    const records = parseDelimited(await render(peopleView, { format, fields: ['sentiment', 'rank'] }), delimiter);
+    expect(records).toEqual([['sentiment', 'rank'], ['-0.25', '1'], ['1.50', '2']]);
+  });
+
+  test('keys the contract does not list are appended in first-seen order', async () => {
+    const view = { data: [{ a: 1, z: 'new' }, { a: 2, y: true }], fields: ['a', 'b'] };
+    const records = parseDelimited(await render(view, { format }), delimiter);
+    expect(records).toEqual([['a', 'b', 'z', 'y'], ['1', '', 'new', ''], ['2', '', '', 'true']]);
+  });
+
+  test('a carriage return and the delimiter are quoted', async () => {
+    const view = { data: [{ a: 'one\rtwo', b: `x${delimiter}y` }], fields: ['a', 'b'] };
+    const text = await render(view, { format });
+    expect(text).toBe(`a${delimiter}b\n"one\rtwo"${delimiter}"x${delimiter}y"\n`);
+    expect(parseDelimited(text, delimiter)[1]).toEqual(['one\rtwo', `x${delimiter}y`]);
+  });
+
+  test('objects print as compact JSON, negative numbers unguarded', async () => {
+    const view = {
+      data: [{ country: { id: new LosslessNumber('7'), name: 'X' }, delta: new LosslessNumber('-0.25'), note: '-0.25' }],
+      fields: ['country', 'delta', 'note'],
+    };
+    const records = parseDelimited(await render(view, { format }), delimiter);
+    expect(records[1]).toEqual(['{"id":7,"name":"X"}', '-0.25', "'-0.25"]);
+  });
+});
