@@ -10,9 +10,8 @@
  */
 import { cellText, numericValue } from './flatten.js';
 import { displayWidth, padToWidth, printable, truncateToWidth } from './text.js';
-import { bufferingSink, fieldValue, rowsOf, type FormatRenderer, type RenderOptions, type View } from './view.js';
 import { OutputUsageError } from './errors.js';
-import type { TextWriter } from './writer.js';
+import { fieldValue, laidOutRenderer, rowsOf, type RenderOptions, type View } from './view.js';
 
 const EIGHTHS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
 /** Labels take at most this share of the line, so long names leave room for the bars. */
@@ -77,13 +76,4 @@ export function chartLines(view: View, options: RenderOptions): string[] {
   });
 }
 
-async function renderChart(view: View, options: RenderOptions, writer: TextWriter): Promise<void> {
-  for (const line of chartLines(view, options)) await writer.write(line + '\n');
-}
-
-export const chartRenderer: FormatRenderer = {
-  render: renderChart,
-  openSink(spec, options, writer) {
-    return bufferingSink(spec, (view) => renderChart(view, options, writer), writer);
-  },
-};
+export const chartRenderer = laidOutRenderer(chartLines);

@@ -15,7 +15,6 @@
  */
 import { csvCellText } from './flatten.js';
 import { fieldValue, isRecord, rowsOf, type FormatRenderer, type Row, type RowSink } from './view.js';
-import type { TextWriter } from './writer.js';
 
 const NEEDS_QUOTES_CSV = /[",\r\n]/;
 const NEEDS_QUOTES_TSV = /[\t"\r\n]/;

@@ -10,9 +10,8 @@
 import { cellText, isNumericValue, numericValue } from './flatten.js';
 import { displayWidth, padToWidth, printable, truncateToWidth } from './text.js';
 import {
-  bufferingSink, fieldValue, rowsOf, type FormatRenderer, type RenderOptions, type Row, type View,
+  fieldValue, laidOutRenderer, rowsOf, type RenderOptions, type Row, type View,
 } from './view.js';
-import type { TextWriter } from './writer.js';
 
 /** Narrowest a column is cut to before columns are dropped: two characters and the ellipsis. */
 const MIN_COLUMN_WIDTH = 3;
@@ -244,13 +243,4 @@ export function tableLines(view: View, options: RenderOptions): string[] {
   return [...drawGrid(gridOf(view, rows, options), options), ...sparklineLines(view, rows, options)];
 }
 
-async function renderTable(view: View, options: RenderOptions, writer: TextWriter): Promise<void> {
-  for (const line of tableLines(view, options)) await writer.write(line + '\n');
-}
-
-export const tableRenderer: FormatRenderer = {
-  render: renderTable,
-  openSink(spec, options, writer) {
-    return bufferingSink(spec, (view) => renderTable(view, options, writer), writer);
-  },
-};
+export const tableRenderer = laidOutRenderer(tableLines);

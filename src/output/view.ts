@@ -77,22 +77,26 @@ export function fieldValue(row: Row, field: string): unknown {
 }
 
 /**
- * A sink for formats that need every row before printing anything (table, chart): rows are kept
- * and the whole view rendered at end().
+ * A renderer for formats laid out from every row at once (table, chart): `layout` gives the lines,
+ * and its sink keeps the rows it is given and prints at end().
  */
-export function bufferingSink(
-  spec: RowSinkSpec,
-  render: (view: View) => Promise<void>,
-  writer: TextWriter,
-): RowSink {
-  const rows: Row[] = [];
+export function laidOutRenderer(layout: (view: View, options: RenderOptions) => string[]): FormatRenderer {
+  const render = async (view: View, options: RenderOptions, writer: TextWriter) => {
+    for (const line of layout(view, options)) await writer.write(line + '\n');
+  };
   return {
-    async write(row) {
-      rows.push(row);
-    },
-    async end() {
-      await render({ ...spec, data: rows, rows });
-      await writer.flush();
+    render,
+    openSink(spec, options, writer) {
+      const rows: Row[] = [];
+      return {
+        async write(row) {
+          rows.push(row);
+        },
+        async end() {
+          await render({ ...spec, data: rows, rows }, options, writer);
+          await writer.flush();
+        },
+      };
     },
   };
 }
