@@ -13,7 +13,7 @@
  *   order first seen. Buffered output scans every row for such keys; a streaming sink writes its
  *   header with the first row, so it can only add the first row's extra keys.
  */
-import { csvCellText } from './flatten.js';
+import { csvCellText, guardFormula } from './flatten.js';
 import { fieldValue, isRecord, rowsOf, type FormatRenderer, type Row, type RowSink } from './view.js';
 
 const NEEDS_QUOTES_CSV = /[",\r\n]/;
@@ -27,6 +27,11 @@ export function quoteField(text: string, delimiter: ',' | '\t'): string {
 /** One record line, `\n`-terminated, from raw cell texts. */
 function recordLine(texts: readonly string[], delimiter: ',' | '\t'): string {
   return texts.map((text) => quoteField(text, delimiter)).join(delimiter) + '\n';
+}
+
+/** The header: names past the contract's come from the API's keys, so they are guarded too. */
+function headerLine(columns: readonly string[], delimiter: ',' | '\t'): string {
+  return recordLine(columns.map(guardFormula), delimiter);
 }
 
 function rowLine(row: Row, columns: readonly string[], delimiter: ',' | '\t'): string {
@@ -48,7 +53,7 @@ function delimitedRenderer(delimiter: ',' | '\t'): FormatRenderer {
     async render(view, options, writer) {
       const rows = rowsOf(view);
       const columns = options.fields ?? columnsWithExtraKeys(view.fields, rows);
-      if (options.header) await writer.write(recordLine(columns, delimiter));
+      if (options.header) await writer.write(headerLine(columns, delimiter));
       for (const row of rows) await writer.write(rowLine(row, columns, delimiter));
     },
 
@@ -57,7 +62,7 @@ function delimitedRenderer(delimiter: ',' | '\t'): FormatRenderer {
       const startWith = async (firstRow: Row | undefined): Promise<readonly string[]> => {
         const chosen = options.fields ?? columnsWithExtraKeys(spec.fields, firstRow ? [firstRow] : []);
         columns = chosen;
-        if (options.header) await writer.write(recordLine(chosen, delimiter));
+        if (options.header) await writer.write(headerLine(chosen, delimiter));
         return chosen;
       };
       return {

@@ -68,13 +68,21 @@ async function loadRenderer(format: OutputFormat): Promise<FormatRenderer> {
   }
 }
 
-function withSelectedFields(options: RenderOptions, validFields: readonly string[]): RenderOptions {
-  return options.fields ? { ...options, fields: selectFields(options.fields, validFields) } : options;
+/** A terminal that reports no usable width is laid out as the customary 80 columns. */
+const FALLBACK_WIDTH = 80;
+
+/** Options as renderers get them: --fields validated, a usable width. */
+function resolveOptions(options: RenderOptions, validFields: readonly string[]): RenderOptions {
+  return {
+    ...options,
+    width: Number.isFinite(options.width) && options.width > 0 ? Math.floor(options.width) : FALLBACK_WIDTH,
+    ...(options.fields ? { fields: selectFields(options.fields, validFields) } : {}),
+  };
 }
 
 /** Renders a whole view to `out`, waiting on backpressure; resolves once all is handed to `out`. */
 export async function renderView(view: View, options: RenderOptions, out: NodeJS.WritableStream): Promise<void> {
-  const resolved = withSelectedFields(options, view.fields);
+  const resolved = resolveOptions(options, view.fields);
   const renderer = await loadRenderer(resolved.format);
   const writer = new TextWriter(out);
   await renderer.render(view, resolved, writer);
@@ -92,7 +100,7 @@ export async function openRowSink(
   options: RenderOptions,
   spec: RowSinkSpec,
 ): Promise<RowSink> {
-  const resolved = withSelectedFields(options, spec.fields);
+  const resolved = resolveOptions(options, spec.fields);
   const renderer = await loadRenderer(resolved.format);
   const sink = renderer.openSink(spec, resolved, new TextWriter(out));
   let ended = false;

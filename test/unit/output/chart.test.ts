@@ -61,3 +61,9 @@ describe('chart', () => {
     await expect(render({ data: [], fields: ['a'] }, { format: 'chart' })).rejects.toBeInstanceOf(OutputUsageError);
   });
 });
+
+test('a width the terminal did not report lays out as 80 columns', async () => {
+  const text = await render(view, { format: 'chart', isTTY: true, width: Number.NaN });
+  expect(text).toBe(await render(view, { format: 'chart', isTTY: true, width: 80 }));
+  expect(text.split('\n')[0]).toHaveLength(80);
+});

@@ -60,3 +60,8 @@ describe.each([
     expect(records[1]).toEqual(['{"id":7,"name":"X"}', '-0.25', "'-0.25"]);
   });
 });
+
+test('header names that came from the API are guarded like cells', async () => {
+  const text = await render({ data: [{ a: 1, '=evil': 2 }], fields: ['a'] }, { format: 'csv' });
+  expect(text).toBe("a,'=evil\n1,2\n");
+});
