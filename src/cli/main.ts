@@ -157,11 +157,13 @@ async function runVerb(
   if (!verbSpec.handlesSignals) interruptCleanly(ctx);
 
   // Everything that can be refused without asking the service is refused here, before any request.
-  const plan = planOutput(verbSpec, globals, io);
+  // A verb whose columns depend on its flags (people top --per-week) gives that view before planning.
+  const spec = { ...verbSpec, view: verbSpec.viewFor?.(options) ?? verbSpec.view };
+  const plan = planOutput(spec, globals, io);
   verbSpec.validate?.(args, options);
 
   const output = await verbSpec.run(ctx, args, options);
-  if (output) await writeOutput(ctx, plan, verbSpec, output);
+  if (output) await writeOutput(ctx, plan, spec, output);
 }
 
 async function writeOutput(ctx: Context, plan: OutputPlan, verbSpec: VerbSpec, output: CommandOutput): Promise<void> {

@@ -53,6 +53,8 @@ export interface VerbSpec<Options extends VerbOptions = VerbOptions> {
   /** Shown under "Examples:" in --help: real invocations, without the leading "newsstats". */
   examples: string[];
   view?: ViewSpec;
+  /** The view for these flags, where they change the columns (people top --per-week adds `week`). */
+  viewFor?: (options: Options) => ViewSpec | undefined;
   /** Output is JSON unless --format says otherwise, even on a terminal (the raw api command). */
   prefersJson?: boolean;
   /** The verb stops itself on SIGINT/SIGTERM (the sandbox server) rather than exiting 130. */

@@ -61,6 +61,8 @@ const top = verb<TopFlags>({
     'people top --weeks last4 --country DE --sort dominance --format chart',
   ],
   view: { fields: rankedFields, tableFields: rankedTableFields, chart: { label: 'fullName', value: 'mentionCount' } },
+  // A panel has a leading week column (valid in --fields) and is not one ranking to chart.
+  viewFor: (flags) => (flags.perWeek ? { fields: panelFields, tableFields: ['week', ...rankedTableFields] } : undefined),
   validate: (_args, flags) => validateRanking(flags),
   async run(ctx, _args, flags) {
     const client = await ctx.client();
@@ -78,10 +80,7 @@ const top = verb<TopFlags>({
     const rows = rankings.flatMap((ranking, index) =>
       (ranking as Row[]).map((item) => ({ week: weeks[index], ...item })),
     );
-    return {
-      data: rows,
-      view: { fields: panelFields, tableFields: ['week', ...rankedTableFields], chart: undefined },
-    };
+    return { data: rows };
   },
 });
 
