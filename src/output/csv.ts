@@ -14,7 +14,7 @@
  *   header with the first row, so it can only add the first row's extra keys.
  */
 import { csvCellText, guardFormula } from './flatten.js';
-import { fieldValue, isRecord, rowsOf, type FormatRenderer, type Row, type RowSink } from './view.js';
+import { fieldValue, fieldsWithRowKeys, rowsOf, type FormatRenderer, type Row, type RowSink } from './view.js';
 
 const NEEDS_QUOTES_CSV = /[",\r\n]/;
 const NEEDS_QUOTES_TSV = /[\t"\r\n]/;
@@ -38,21 +38,11 @@ function rowLine(row: Row, columns: readonly string[], delimiter: ',' | '\t'): s
   return recordLine(columns.map((column) => csvCellText(fieldValue(row, column))), delimiter);
 }
 
-/** `fields` followed by keys of `rows` not among them, in first-seen order. */
-export function columnsWithExtraKeys(fields: readonly string[], rows: Iterable<Row>): string[] {
-  const columns = new Set(fields);
-  for (const row of rows) {
-    if (!isRecord(row)) continue;
-    for (const key of Object.keys(row)) columns.add(key);
-  }
-  return [...columns];
-}
-
 function delimitedRenderer(delimiter: ',' | '\t'): FormatRenderer {
   return {
     async render(view, options, writer) {
       const rows = rowsOf(view);
-      const columns = options.fields ?? columnsWithExtraKeys(view.fields, rows);
+      const columns = options.fields ?? fieldsWithRowKeys(view.fields, rows);
       if (options.header) await writer.write(headerLine(columns, delimiter));
       for (const row of rows) await writer.write(rowLine(row, columns, delimiter));
     },
@@ -60,7 +50,7 @@ function delimitedRenderer(delimiter: ',' | '\t'): FormatRenderer {
     openSink(spec, options, writer): RowSink {
       let columns: readonly string[] | undefined;
       const startWith = async (firstRow: Row | undefined): Promise<readonly string[]> => {
-        const chosen = options.fields ?? columnsWithExtraKeys(spec.fields, firstRow ? [firstRow] : []);
+        const chosen = options.fields ?? fieldsWithRowKeys(spec.fields, firstRow ? [firstRow] : []);
         columns = chosen;
         if (options.header) await writer.write(headerLine(chosen, delimiter));
         return chosen;

@@ -15,7 +15,7 @@
  */
 import { FieldError } from './errors.js';
 import type { OutputFormat } from './formats.js';
-import type { FormatRenderer, RenderOptions, RowSink, RowSinkSpec, View } from './view.js';
+import { fieldsWithRowKeys, rowsOf, type FormatRenderer, type RenderOptions, type RowSink, type RowSinkSpec, type View } from './view.js';
 import { TextWriter } from './writer.js';
 
 export { FieldError, OutputUsageError } from './errors.js';
@@ -82,7 +82,9 @@ function resolveOptions(options: RenderOptions, validFields: readonly string[]):
 
 /** Renders a whole view to `out`, waiting on backpressure; resolves once all is handed to `out`. */
 export async function renderView(view: View, options: RenderOptions, out: NodeJS.WritableStream): Promise<void> {
-  const resolved = resolveOptions(options, view.fields);
+  // Fields the API sent beyond the contract's (or all of them, for a view that lists none, like the
+  // raw api command) can be selected too.
+  const resolved = resolveOptions(options, options.fields ? fieldsWithRowKeys(view.fields, rowsOf(view)) : view.fields);
   const renderer = await loadRenderer(resolved.format);
   const writer = new TextWriter(out);
   await renderer.render(view, resolved, writer);

@@ -71,6 +71,16 @@ export function rowsOf(view: View): readonly Row[] {
   return isRecord(view.data) ? [view.data] : [];
 }
 
+/** `fields` followed by the keys of `rows` not among them, in first-seen order. */
+export function fieldsWithRowKeys(fields: readonly string[], rows: Iterable<Row>): string[] {
+  const all = new Set(fields);
+  for (const row of rows) {
+    if (!isRecord(row)) continue;
+    for (const key of Object.keys(row)) all.add(key);
+  }
+  return [...all];
+}
+
 /** A row's value for a field; rows that are not objects (a bug upstream) read as empty. */
 export function fieldValue(row: Row, field: string): unknown {
   return isRecord(row) ? row[field] : undefined;

@@ -129,3 +129,9 @@ test('renderView waits for the stream to drain rather than queueing everything',
   // Never more than one 64 KiB chunk (plus the one in flight) waiting in the stream.
   expect(out.maxQueued).toBeLessThan(2 * 64 * 1024 + 1024);
 });
+
+test('--fields may name keys the rows have beyond the view\'s fields (the raw api command lists none)', async () => {
+  const view = { data: [{ a: 1, later: 'x' }], fields: [] };
+  expect(await render(view, { format: 'csv', fields: ['later', 'a'] })).toBe('later,a\nx,1\n');
+  await expect(render(view, { format: 'csv', fields: ['b'] })).rejects.toThrow('Valid fields: a, later');
+});
