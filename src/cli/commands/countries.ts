@@ -18,7 +18,9 @@ const list = verb({
   examples: ['countries list', 'countries list --format csv --output countries.csv'],
   view: { fields: fieldsOf(countrySchema) },
   async run(ctx) {
-    return { data: await (await ctx.client()).countries.list() };
+    const client = await ctx.client();
+    const { cachedList } = await import('../cache.js');
+    return { data: await cachedList(ctx, 'countries', () => client.countries.list()) };
   },
 });
 

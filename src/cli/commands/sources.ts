@@ -1,5 +1,6 @@
 import { Option } from 'commander';
 import { fieldsOf, sourceSchema } from '../../api/types.js';
+import type { CachedListName } from '../cache.js';
 import { parseIdArgument } from '../options.js';
 import { verb, type NounSpec, type Row } from '../spec.js';
 
@@ -12,7 +13,9 @@ const list = verb<{ country?: string }>({
   async run(ctx, _args, flags) {
     const client = await ctx.client();
     const countryId = flags.country === undefined ? undefined : await ctx.resolveCountryId(flags.country);
-    return { data: await client.sources.list({ countryId }) };
+    const { cachedList } = await import('../cache.js');
+    const name: CachedListName = countryId === undefined ? 'sources' : `sources-${countryId}`;
+    return { data: await cachedList(ctx, name, () => client.sources.list({ countryId })) };
   },
 });
 
