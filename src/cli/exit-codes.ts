@@ -16,7 +16,7 @@ import {
   ServerError,
 } from '../api/errors.js';
 import { ConfigFileError } from '../config/resolve.js';
-import { FieldError } from '../output/index.js';
+import { OutputUsageError } from '../output/index.js';
 import { WeekError } from '../weeks.js';
 import { InterruptedError, MissingKeyError, UsageError } from './errors.js';
 
@@ -65,7 +65,7 @@ export function describeFailure(error: unknown, verbose: boolean): Failure {
   if (error instanceof UsageError) return failure(EXIT.usage, ...(error.hint ? [error.hint] : []));
   if (
     error instanceof WeekError ||
-    error instanceof FieldError ||
+    error instanceof OutputUsageError ||
     error instanceof InvalidParameterError ||
     error instanceof ConfigurationError ||
     error instanceof ConfigFileError ||

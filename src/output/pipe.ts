@@ -16,6 +16,3 @@ export function installEpipeGuard(
     throw error;
   });
 }
-
-/** The name src/cli/main.ts imports. */
-export const installPipeGuard = installEpipeGuard;
