@@ -1,0 +1,74 @@
+/**
+ * Seeded randomness for the sandbox. Nothing here reads the clock or Math.random: the same seed
+ * always yields the same stream, which is what makes the dataset byte-identical run to run.
+ */
+
+export type Random = () => number;
+
+/** mulberry32: a tiny 32-bit generator, fast and good enough for synthetic data. Returns [0, 1). */
+export function mulberry32(seed: number): Random {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * lowbias32: a bijection on 32-bit integers (xor-shifts and odd multiplications are each
+ * invertible), so distinct inputs give distinct outputs. Used where uniqueness matters (articleHash).
+ */
+export function permute32(value: number): number {
+  let x = value >>> 0;
+  x ^= x >>> 16;
+  x = Math.imul(x, 0x7feb352d) >>> 0;
+  x ^= x >>> 15;
+  x = Math.imul(x, 0x846ca68b) >>> 0;
+  x ^= x >>> 16;
+  return x >>> 0;
+}
+
+/** Mixes several integers into one 32-bit seed, for independent lazily-derived streams. */
+export function mixSeed(...parts: number[]): number {
+  let h = 0x9e3779b9;
+  for (const part of parts) h = permute32((h ^ permute32(part >>> 0)) + 0x632be5ab);
+  return h;
+}
+
+export function randomInt(random: Random, min: number, maxInclusive: number): number {
+  return min + Math.floor(random() * (maxInclusive - min + 1));
+}
+
+export function pick<T>(random: Random, items: readonly T[]): T {
+  return items[Math.floor(random() * items.length)]!;
+}
+
+/** Approximately normal (sum of three uniforms), mean 0 and standard deviation `sd`. */
+export function roughNormal(random: Random, sd: number): number {
+  return (random() + random() + random() - 1.5) * 2 * sd;
+}
+
+/** Index into `cumulative` (ascending running totals) for a uniform draw scaled to the total. */
+export function pickCumulative(cumulative: Float64Array, length: number, draw: number): number {
+  const target = draw * cumulative[length - 1]!;
+  let low = 0;
+  let high = length - 1;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (cumulative[mid]! > target) high = mid;
+    else low = mid + 1;
+  }
+  return low;
+}
+
+/** Fisher-Yates, in place. */
+export function shuffle<T>(random: Random, items: T[]): T[] {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [items[i], items[j]] = [items[j]!, items[i]!];
+  }
+  return items;
+}
