@@ -87,14 +87,19 @@ describe('people top --per-week', () => {
   it('passes --from-country and --fresh too', async () => {
     const countries = (await apiGet(server, '/countries')) as Json[];
     const nigeria = countries.find((country) => country.countryIso === 'NG')!;
-    const { result, entries } = await logOf(log, () =>
-      runCli(['people', 'top', '--weeks', '202646..202647', '--per-week', '--limit', '4', '--from-country', 'NG', '--fresh', '-f', 'csv'], { env }),
-    );
-    expect(result.code).toBe(0);
-    const expected = await expectedPanel([202646, 202647], { limit: 4, fromCountryId: text(nigeria.countryId), fresh: true });
-    expectSameRows(csvRecords(result.stdout), expected);
-    for (const entry of entries.filter((e) => e.path === '/api/data/people/top')) {
-      expect(entry.query).toMatchObject({ fromCountryId: text(nigeria.countryId), fresh: 'true', limit: '4' });
+    const cases = [
+      { flags: ['--weeks', '202644..202647', '--from-country', 'NG'], weeks: WEEKS.slice(4), params: { fromCountryId: text(nigeria.countryId) }, query: { fromCountryId: text(nigeria.countryId) } },
+      { flags: ['--weeks', '202640..202647', '--fresh'], weeks: WEEKS, params: { fresh: true }, query: { fresh: 'true' } },
+    ];
+    for (const { flags, weeks, params, query } of cases) {
+      const { result, entries } = await logOf(log, () => runCli(['people', 'top', ...flags, '--per-week', '--limit', '4', '-f', 'csv'], { env }));
+      expect(result.code).toBe(0);
+      const expected = await expectedPanel(weeks, { limit: 4, ...params });
+      expect(expected.length).toBeGreaterThan(0);
+      expectSameRows(csvRecords(result.stdout), expected);
+      const top = entries.filter((e) => e.path === '/api/data/people/top');
+      expect(top).toHaveLength(weeks.length);
+      for (const entry of top) expect(entry.query).toMatchObject({ ...query, limit: '4' });
     }
   });
 
