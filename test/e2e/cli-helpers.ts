@@ -117,3 +117,55 @@ export async function fakeApi(routes: Record<string, string>, key = 'fake-key-00
       }),
   };
 }
+
+export interface TcpProxy {
+  url: string;
+  /** Resolves when the first client connection arrives (the CLI has started its request). */
+  firstConnection: Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * A TCP pass-through in front of a server, so a test knows the moment the CLI connects (to interrupt
+ * it mid-request rather than guess how long Node takes to start on a busy machine).
+ */
+export async function tcpProxy(targetUrl: string): Promise<TcpProxy> {
+  const { createServer: createTcpServer, connect } = await import('node:net');
+  const target = new URL(targetUrl);
+  const sockets = new Set<import('node:net').Socket>();
+  let connected!: () => void;
+  const firstConnection = new Promise<void>((resolve) => (connected = resolve));
+  const server = createTcpServer((client) => {
+    connected();
+    const upstream = connect(Number(target.port), target.hostname);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+      socket.on('close', () => sockets.delete(socket));
+    }
+    client.pipe(upstream).pipe(client);
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    firstConnection,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** The request log once it holds at least `count` lines (it is written asynchronously after each answer). */
+export async function readLogWhen(file: string, count: number, timeoutMs = 3_000): Promise<ReturnType<typeof readLog>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const entries = readLog(file);
+    if (entries.length >= count || Date.now() > deadline) return entries;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
