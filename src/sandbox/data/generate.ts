@@ -346,13 +346,19 @@ function popularityByWeek(random: Random, people: readonly PersonDraft[]): Float
     const period = 8 + random() * 52;
     const phase = random() * 2 * Math.PI;
     const burstCount = weightedIndex(random, [35, 35, 20, 10]);
-    const bursts: Array<[week: number, height: number]> = [];
-    for (let b = 0; b < burstCount; b++) bursts.push([randomInt(random, 0, DATA_WEEKS - 1), 3 + random() * 14]);
-    if (person.debutWeek > 0) bursts.push([person.debutWeek, 8 + random() * 12]);
-    for (let w = 0; w < DATA_WEEKS; w++) {
-      if (w < person.debutWeek) continue;
+    const burstWeeks: number[] = [];
+    const burstHeights: number[] = [];
+    for (let b = 0; b < burstCount; b++) {
+      burstWeeks.push(randomInt(random, 0, DATA_WEEKS - 1));
+      burstHeights.push(3 + random() * 14);
+    }
+    if (person.debutWeek > 0) {
+      burstWeeks.push(person.debutWeek);
+      burstHeights.push(8 + random() * 12);
+    }
+    for (let w = person.debutWeek; w < DATA_WEEKS; w++) {
       let burst = 1;
-      for (const [week, height] of bursts) burst += height * BURST_DECAY[Math.abs(w - week)]!;
+      for (let b = 0; b < burstWeeks.length; b++) burst += burstHeights[b]! * BURST_DECAY[Math.abs(w - burstWeeks[b]!)]!;
       weights[w * P + p] = base * Math.exp(amplitude * Math.sin((2 * Math.PI * w) / period + phase)) * burst;
     }
   });
