@@ -1,0 +1,177 @@
+/**
+ * Person trend: `people trend <personHash> --weeks SPEC`, one row a week built from that week's
+ * country statistics. Expected rows come from the sandbox directly, one single-week request a week.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../src/sandbox/server.js';
+import { runCli, sandbox, sandboxEnv } from './harness.js';
+import { apiGet, countPath, csvHeader, csvRecords, logFilePath, logOf, runCliInTerminal, stripAnsi, text, type Json } from './workflow-helpers.js';
+
+let server: RunningSandbox;
+let log: string;
+let env: Record<string, string>;
+let person: string;
+
+const LAST12 = [202636, 202637, 202638, 202639, 202640, 202641, 202642, 202643, 202644, 202645, 202646, 202647];
+const TREND_FIELDS = ['week', 'mentions', 'globalDominance', 'globalSentiment', 'globalReach', 'globalPower', 'persistence', 'countries'];
+
+beforeAll(async () => {
+  log = logFilePath();
+  server = await sandbox({ logFile: log });
+  env = sandboxEnv(server);
+  const [first] = (await apiGet(server, '/people/top', { limit: 1 })) as Json[];
+  person = text(first!.personHash);
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+/** The trend as the sandbox gives it: per week, mentions summed over countries and the global metrics. */
+async function expectedTrend(weeks: number[]): Promise<Array<Record<string, string>>> {
+  const rows = [];
+  for (const week of weeks) {
+    const stats = (await apiGet(server, `/people/${person}/country-stats`, { startWeek: week, endWeek: week })) as Json;
+    const countries = stats.countries as Json[];
+    rows.push({
+      week: String(week),
+      mentions: String(countries.reduce((sum, country) => sum + BigInt(text(country.mentions)), 0n)),
+      globalDominance: text(stats.globalDominance),
+      globalSentiment: text(stats.globalSentiment),
+      globalReach: text(stats.globalReach),
+      globalPower: text(stats.globalPower),
+      persistence: text(stats.persistence),
+      countries: String(countries.length),
+    });
+  }
+  return rows;
+}
+
+describe('people trend', () => {
+  it('gives one row a week over last12, each from that week\'s country statistics', async () => {
+    const { result, entries } = await logOf(log, () => runCli(['people', 'trend', person, '--weeks', 'last12', '-f', 'csv'], { env }));
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(csvHeader(result.stdout)).toEqual(TREND_FIELDS);
+    const expected = await expectedTrend(LAST12);
+    expect(expected.some((row) => row.mentions !== '0')).toBe(true);
+    expect(csvRecords(result.stdout)).toEqual(expected);
+
+    expect(countPath(entries, '/api/data/weeks/current')).toBe(1);
+    const stats = entries.filter((entry) => entry.path === `/api/data/people/${person}/country-stats`);
+    expect(stats.map((entry) => Number(entry.query.startWeek)).sort()).toEqual(LAST12);
+    for (const entry of stats) expect(entry.query.endWeek).toBe(entry.query.startWeek);
+  });
+
+  it('takes explicit ranges, and json keeps numbers as numbers', async () => {
+    const result = await runCli(['people', 'trend', person, '--weeks', '202640..202643', '-f', 'json'], { env });
+    expect(result.code).toBe(0);
+    const rows = JSON.parse(result.stdout) as Json[];
+    const expected = await expectedTrend([202640, 202641, 202642, 202643]);
+    expect(rows.map((row) => Object.keys(row))).toEqual(expected.map(() => TREND_FIELDS));
+    expect(rows.map((row) => Object.fromEntries(TREND_FIELDS.map((field) => [field, typeof row[field] === 'number' ? String(row[field]) : row[field]])))).toEqual(expected);
+    for (const row of rows) expect(typeof row.mentions).toBe('number');
+  });
+
+  it('ends a terminal table with sparklines of mentions and sentiment', async () => {
+    const expected = await expectedTrend(LAST12);
+    const result = await runCliInTerminal(['people', 'trend', person, '--weeks', 'last12'], { env, columns: 120 });
+    expect(result.code).toBe(0);
+    const lines = stripAnsi(result.stdout).trimEnd().split('\n');
+    const [mentionsLine, sentimentLine] = lines.slice(-2);
+    const mentions = /^mentions\s+(\S{12})$/u.exec(mentionsLine!);
+    const sentiment = /^globalSentiment\s+(\S{12})$/u.exec(sentimentLine!);
+    expect(mentions, mentionsLine).not.toBeNull();
+    expect(sentiment, sentimentLine).not.toBeNull();
+    // Each sparkline spans its own range: the week with the most mentions is the full block, the
+    // week with the fewest the lowest one.
+    for (const [match, field] of [[mentions!, 'mentions'], [sentiment!, 'globalSentiment']] as const) {
+      const marks = [...match[1]!];
+      expect(marks.every((mark) => '▁▂▃▄▅▆▇█'.includes(mark))).toBe(true);
+      const values = expected.map((row) => Number(row[field]));
+      expect(marks[values.indexOf(Math.max(...values))]).toBe('█');
+      expect(marks[values.indexOf(Math.min(...values))]).toBe('▁');
+    }
+    // The table above it has a row per week.
+    for (const week of LAST12) expect(lines.some((line) => line.includes(String(week)))).toBe(true);
+
+    // Off a terminal the table is plain tab-separated lines, with no sparklines.
+    const piped = await runCli(['people', 'trend', person, '--weeks', 'last12', '-f', 'table'], { env });
+    expect(piped.code).toBe(0);
+    expect(piped.stdout.trimEnd().split('\n')).toHaveLength(13);
+    expect(piped.stdout).not.toMatch(/[▁▂▃▄▅▆▇█]/u);
+  });
+
+  it('--format chart draws the --metric on a terminal: a bar a week, value as sent', async () => {
+    const expected = await expectedTrend(LAST12);
+    const result = await runCliInTerminal(['people', 'trend', person, '--weeks', 'last12', '--format', 'chart', '--metric', 'globalSentiment'], {
+      env: { ...env, NO_COLOR: '1' },
+      columns: 80,
+    });
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(12);
+    const BLOCKS = '█▉▊▋▌▍▎▏';
+    const bars = lines.map((line, index) => {
+      expect(line.startsWith(`${LAST12[index]} `)).toBe(true);
+      expect(line.trimEnd().endsWith(` ${expected[index]!.globalSentiment}`)).toBe(true);
+      const chars = [...line];
+      expect(chars.length).toBeLessThanOrEqual(80);
+      const start = chars.findIndex((char) => BLOCKS.includes(char));
+      const end = chars.findLastIndex((char) => BLOCKS.includes(char)) + 1;
+      // A bar's length in eighths of a cell: █ is 8, ▏ is 1.
+      const eighths = chars.slice(start, end).reduce((sum, char) => sum + 8 - BLOCKS.indexOf(char), 0);
+      return { start, end, eighths };
+    });
+    // Bars grow from one zero axis: positive ones start there, negative ones end there, and a
+    // bar's length follows the value's size (to within the rounding of a whole cell).
+    const values = expected.map((row) => Number(row.globalSentiment));
+    const axis = bars[values.findIndex((value) => value > 0)]!.start;
+    values.forEach((value, index) => {
+      if (value > 0) expect(bars[index]!.start).toBe(axis);
+      if (value < 0) expect(bars[index]!.end).toBe(axis);
+    });
+    for (const i of values.keys()) {
+      for (const j of values.keys()) {
+        if (Math.abs(values[i]!) < Math.abs(values[j]!)) expect(bars[i]!.eighths).toBeLessThanOrEqual(bars[j]!.eighths + 8);
+      }
+    }
+    const largest = values.map(Math.abs).indexOf(Math.max(...values.map(Math.abs)));
+    expect(bars[largest]!.eighths).toBe(Math.max(...bars.map((bar) => bar.eighths)));
+  });
+
+  it('the default chart metric is mentions', async () => {
+    const expected = await expectedTrend(LAST12);
+    const result = await runCliInTerminal(['people', 'trend', person, '--weeks', 'last12', '-f', 'chart'], { env: { ...env, NO_COLOR: '1' }, columns: 80 });
+    expect(result.code).toBe(0);
+    const values = result.stdout.trimEnd().split('\n').map((line) => line.trim().split(/\s+/).at(-1));
+    expect(values).toEqual(expected.map((row) => row.mentions));
+  });
+
+  it('refuses a chart off a terminal and an unknown metric, before any request', async () => {
+    const { result: runs, entries } = await logOf(log, () =>
+      Promise.all([
+        runCli(['people', 'trend', person, '--weeks', 'last12', '-f', 'chart'], { env }),
+        runCli(['people', 'trend', person, '--weeks', 'last12', '--metric', 'bogus'], { env }),
+        runCli(['people', 'trend', person, '-f', 'csv'], { env }),
+      ]),
+    );
+    const [chart, metric, noWindow] = runs;
+    expect(chart.code).toBe(2);
+    expect(chart.stderr).toMatch(/table/);
+    expect(chart.stderr).toMatch(/csv/);
+    expect(metric.code).toBe(2);
+    expect(metric.stderr).toMatch(/mentions/);
+    expect(noWindow.code).toBe(2);
+    expect(noWindow.stderr).toMatch(/--weeks/);
+    for (const run of runs) expect(run.stdout).toBe('');
+    expect(entries).toEqual([]);
+  });
+
+  it('an unknown person is one 404 (exit 4), not one per week', async () => {
+    const { result, entries } = await logOf(log, () => runCli(['people', 'trend', 'nobody-0000', '--weeks', 'last12', '-f', 'csv'], { env }));
+    expect(result.code).toBe(4);
+    expect(result.stdout).toBe('');
+    expect(entries.filter((entry) => entry.status === 404)).toHaveLength(1);
+    expect(countPath(entries, /country-stats$/)).toBe(0);
+  });
+});
