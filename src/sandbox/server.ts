@@ -116,6 +116,8 @@ export function resolveSandboxOptions(options: SandboxOptions = {}): ResolvedOpt
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 const ALLOWED_METHODS = 'GET, HEAD';
+/** Prefix of cache entries keyed by the URL as sent (canonical keys start with a route name). */
+const RAW_URL_KEY = 'url ';
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const settings = resolveSandboxOptions(options);
@@ -252,12 +254,18 @@ class SandboxHandler {
           allow: ALLOWED_METHODS,
         });
       }
+      // Fast path: this exact URL was answered with 200 before. The answer depends on nothing but
+      // the URL (key, method and faults are settled by now), so parsing can be skipped.
+      const rawKey = RAW_URL_KEY + (exchange.req.url ?? '');
+      const known = this.cache.get(rawKey);
+      if (known !== undefined) return { status: 200, body: known, headers: {} };
       const resolved = match.resolve(this.context, readQuery(exchange.search));
       let body = this.cache.get(resolved.key);
       if (body === undefined) {
         body = Buffer.from(stringifyJson(resolved.produce()), 'utf8');
         this.cache.set(resolved.key, body);
       }
+      this.cache.set(rawKey, body);
       return { status: 200, body, headers: {} };
     } catch (error) {
       if (error instanceof HttpProblem) return this.problem(error.status, error.title, error.headers);
