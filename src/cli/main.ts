@@ -5,6 +5,7 @@
  * Startup is kept light on purpose: only the noun being run is imported (`case 'env': await import`,
  * as the Vercel CLI does), and `--version` answers before commander is even loaded.
  */
+import type { Option } from 'commander';
 import { VERSION } from '../version.js';
 import type { Context, GlobalOptions, Io } from './context.js';
 import type { OutputPlan } from './output-plan.js';
@@ -90,31 +91,39 @@ async function fail(error: unknown, state: RunState): Promise<void> {
   state.exitCode = failure.exitCode;
 }
 
-async function buildProgram(args: readonly string[], state: RunState) {
-  const { Command, Option } = await import('commander');
+/** The options every command accepts; also what `newsstats completion` completes everywhere. */
+export async function globalOptions(): Promise<Option[]> {
+  const { Option } = await import('commander');
   const { OUTPUT_FORMATS } = await import('../output/index.js');
   const { parseFieldList, parseInteger, parseSeconds } = await import('./options.js');
+  return [
+    new Option('-f, --format <format>', 'output format (default: table on a terminal, else json; with --output, the extension)').choices(OUTPUT_FORMATS),
+    new Option('--fields <list>', 'comma-separated fields to select and order').argParser(parseFieldList),
+    new Option('--no-header', 'omit the header row (csv, tsv, table)'),
+    new Option('-o, --output <file>', 'write to FILE atomically (complete or untouched) instead of stdout'),
+    new Option('--profile <name>', 'config profile (default: $NEWSSTATS_PROFILE or "default")'),
+    new Option('--base-url <url>', 'service base URL (default: $NEWSSTATS_BASE_URL or the profile)'),
+    new Option('--timeout <seconds>', 'per-request timeout (default 30)').argParser(parseSeconds),
+    new Option('--retries <n>', 'retries after a failed request (default 3)').argParser((text: string) => parseInteger('--retries', text, { min: 0, max: 20 })),
+    new Option('--no-color', 'no colour (also NO_COLOR)'),
+    new Option('--no-cache', 'bypass the countries and sources cache'),
+    new Option('-v, --verbose', 'each request\'s method, URL, status and time on stderr'),
+    new Option('-q, --quiet', 'no notes on stderr, only errors'),
+    new Option('--sandbox', 'run against an in-process sandbox with synthetic data'),
+  ];
+}
+
+async function buildProgram(args: readonly string[], state: RunState) {
+  const { Command } = await import('commander');
 
   const program = new Command('newsstats')
     .description('Query and export statistics from the News-Mention Statistics Data API.')
     .version(VERSION, '-V, --version')
-    .addOption(new Option('-f, --format <format>', 'output format (default: table on a terminal, else json; with --output, the extension)').choices(OUTPUT_FORMATS))
-    .option('--fields <list>', 'comma-separated fields to select and order', parseFieldList)
-    .option('--no-header', 'omit the header row (csv, tsv, table)')
-    .option('-o, --output <file>', 'write to FILE atomically (complete or untouched) instead of stdout')
-    .option('--profile <name>', 'config profile (default: $NEWSSTATS_PROFILE or "default")')
-    .option('--base-url <url>', 'service base URL (default: $NEWSSTATS_BASE_URL or the profile)')
-    .option('--timeout <seconds>', 'per-request timeout (default 30)', parseSeconds)
-    .option('--retries <n>', 'retries after a failed request (default 3)', (text: string) => parseInteger('--retries', text, { min: 0, max: 20 }))
-    .option('--no-color', 'no colour (also NO_COLOR)')
-    .option('--no-cache', 'bypass the countries and sources cache')
-    .option('-v, --verbose', 'each request\'s method, URL, status and time on stderr')
-    .option('-q, --quiet', 'no notes on stderr, only errors')
-    .option('--sandbox', 'run against an in-process sandbox with synthetic data')
     .showSuggestionAfterError(true)
     .helpCommand(false)
     .exitOverride()
     .addHelpText('after', '\nExamples:\n  $ newsstats --sandbox people top --weeks last4\n  $ newsstats people top --weeks last4 --format csv --output top.csv\n  $ newsstats help weeks');
+  for (const option of await globalOptions()) program.addOption(option);
 
   const invoked = findNoun(args);
   for (const entry of COMMANDS) {

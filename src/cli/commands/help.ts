@@ -1,0 +1,66 @@
+import { UsageError } from '../errors.js';
+import { HELP_TOPIC_NAMES, HELP_TOPICS } from '../help-topics.js';
+import { verb, type NounSpec } from '../spec.js';
+
+function topicList(): string {
+  const width = Math.max(...HELP_TOPIC_NAMES.map((name) => name.length));
+  const rows = Object.entries(HELP_TOPICS).map(([name, topic]) => `  ${name.padEnd(width)}  ${topic.summary}`);
+  return `Help topics:
+${rows.join('\n')}
+
+  newsstats help TOPIC          one of the topics above
+  newsstats help NOUN [VERB]    a command's help, e.g. newsstats help people top
+  newsstats --help              every command and the global options
+`;
+}
+
+function unknown(words: readonly string[]): UsageError {
+  // One line: the topics are what a reader most likely wanted; --help lists the commands.
+  return new UsageError(
+    `no help topic or command "${words.join(' ')}"; topics: ${HELP_TOPIC_NAMES.join(', ')}; commands: newsstats --help`,
+  );
+}
+
+/** The command a help path names, checked against the table, or a usage error listing the topics. */
+async function checkCommandPath(words: readonly string[]): Promise<void> {
+  const { COMMANDS } = await import('../main.js');
+  const entry = COMMANDS.find((command) => command.name === words[0]);
+  if (!entry || words.length > 2) throw unknown(words);
+  if (words.length === 1) return;
+  const verbs = (await entry.load()).default.verbs.map((spec) => spec.name).filter((name) => name !== '');
+  if (!verbs.includes(words[1]!)) {
+    const valid = verbs.length > 0 ? `its verbs: ${verbs.join(', ')}` : 'it takes no verb';
+    throw new UsageError(`"${words[0]}" has no verb "${words[1]}"; ${valid}`);
+  }
+}
+
+const show = verb({
+  name: '',
+  summary: 'Print a help topic (weeks, formats, exit-codes, environment) or the help of a command',
+  arguments: '[topic...]',
+  examples: ['help', 'help weeks', 'help exit-codes', 'help people top'],
+  async run(ctx, words) {
+    if (words.length === 0) {
+      ctx.io.stdout.write(topicList());
+      return;
+    }
+    const topic = words.length === 1 ? HELP_TOPICS[words[0]!] : undefined;
+    if (topic) {
+      ctx.io.stdout.write(topic.text(ctx.env));
+      return;
+    }
+    await checkCommandPath(words);
+    // The command's own --help, exactly as `newsstats NOUN VERB --help` prints it.
+    const { main } = await import('../main.js');
+    const exitCode = await main([process.argv[0] ?? 'node', process.argv[1] ?? 'newsstats', ...words, '--help']);
+    if (exitCode !== 0) throw new Error(`printing the help of "${words.join(' ')}" failed`);
+  },
+});
+
+const help: NounSpec = {
+  name: 'help',
+  summary: 'Help on a command or a topic: weeks, formats, exit-codes, environment',
+  verbs: [show],
+};
+
+export default help;

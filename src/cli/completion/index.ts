@@ -1,0 +1,56 @@
+/**
+ * `newsstats completion <shell>`: the generators by shell, and the tree they are generated from,
+ * gathered from the command table as it is at run time.
+ */
+import { bashScript } from './bash.js';
+import { fishScript } from './fish.js';
+import type { NounSpec } from '../spec.js';
+import { buildCompletionTree, type CompletionArguments, type CompletionTree } from './tree.js';
+import { zshScript } from './zsh.js';
+
+export const COMPLETION_SCRIPTS = {
+  bash: bashScript,
+  zsh: zshScript,
+  fish: fishScript,
+} as const satisfies Record<string, (tree: CompletionTree) => string>;
+
+export type Shell = keyof typeof COMPLETION_SCRIPTS;
+
+export const SHELLS = Object.keys(COMPLETION_SCRIPTS) as Shell[];
+
+export function isShell(text: string): text is Shell {
+  return Object.hasOwn(COMPLETION_SCRIPTS, text);
+}
+
+/** Every noun module loaded through the table in main.ts, plus the global options main.ts registers. */
+export async function loadCompletionTree(): Promise<CompletionTree> {
+  // Dynamic: main.ts imports the command modules lazily, this one among them.
+  const [{ COMMANDS, globalOptions }, { HELP_TOPIC_NAMES }, { PROFILE_KEYS }] = await Promise.all([
+    import('../main.js'),
+    import('../help-topics.js'),
+    import('../../config/store.js'),
+  ]);
+  const nouns = await Promise.all(COMMANDS.map(async (entry) => (await entry.load()).default));
+  const profileKeys: CompletionArguments = { first: Object.keys(PROFILE_KEYS) };
+  const verbNames = (noun: NounSpec) => noun.verbs.map((verb) => verb.name).filter((name) => name !== '');
+  return buildCompletionTree({
+    program: 'newsstats',
+    nouns,
+    globalOptions: await globalOptions(),
+    arguments: {
+      completion: { first: SHELLS },
+      // `help` takes a topic or a command path: a noun, then one of its verbs.
+      help: {
+        first: [...new Set([...HELP_TOPIC_NAMES, ...nouns.map((noun) => noun.name)])],
+        secondAfter: Object.fromEntries(nouns.filter((noun) => verbNames(noun).length > 0).map((noun) => [noun.name, verbNames(noun)])),
+      },
+      'config set': profileKeys,
+      'config get': profileKeys,
+      'config unset': profileKeys,
+    },
+  });
+}
+
+export function completionScript(shell: Shell, tree: CompletionTree): string {
+  return COMPLETION_SCRIPTS[shell](tree);
+}

@@ -1,0 +1,131 @@
+/**
+ * The command tree as plain data for the completion script generators: nouns, verbs, options and
+ * the words each position accepts. Built from the same NounSpecs and global options that main.ts
+ * registers with commander, so a new verb or flag is completed without touching this code.
+ */
+import type { Option } from 'commander';
+import type { NounSpec } from '../spec.js';
+
+export interface CompletionOption {
+  /** As declared, e.g. '-f, --format <format>'. */
+  flags: string;
+  /** Every spelling, short first: ['-f', '--format']. */
+  names: string[];
+  description: string;
+  takesValue: boolean;
+  /** The only values the option accepts (commander's .choices()). */
+  choices?: string[];
+  /** The value is a path, so the shell completes file names (e.g. --output <file>). */
+  valueIsFile?: boolean;
+}
+
+/** Words offered for a command's positional arguments. */
+export interface CompletionArguments {
+  /** For the first positional argument. */
+  first: string[];
+  /** For the second, by the value of the first (`help people <TAB>` offers people's verbs). */
+  secondAfter?: Record<string, string[]>;
+}
+
+export interface CompletionVerb {
+  /** '' for a noun that is itself the command (weeks, api, completion). */
+  name: string;
+  summary: string;
+  options: CompletionOption[];
+  arguments?: CompletionArguments;
+}
+
+export interface CompletionNoun {
+  name: string;
+  summary: string;
+  verbs: CompletionVerb[];
+}
+
+export interface CompletionTree {
+  program: string;
+  /** Accepted by every command, before or after the noun. */
+  globalOptions: CompletionOption[];
+  nouns: CompletionNoun[];
+}
+
+/** Commander adds these to every command itself, so they are not among the declared options. */
+const BUILT_IN_OPTIONS: readonly CompletionOption[] = [
+  { flags: '-h, --help', names: ['-h', '--help'], description: 'display help for command', takesValue: false },
+  { flags: '-V, --version', names: ['-V', '--version'], description: 'output the version number', takesValue: false },
+];
+
+/** A completion word must survive the shells' word splitting unquoted. */
+const SAFE_WORD = /^[\w.,:@%+=/-]+$/;
+
+function checkWords(words: readonly string[], where: string): string[] {
+  for (const word of words) {
+    if (!SAFE_WORD.test(word)) throw new Error(`completion: "${word}" (${where}) cannot be completed as one shell word`);
+  }
+  return [...words];
+}
+
+/** One line of help text: scripts show descriptions on one line. */
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+export function completionOption(option: Option): CompletionOption {
+  const names = [option.short, option.long].filter((name): name is string => name !== undefined);
+  const takesValue = option.required || option.optional;
+  const valueName = /[<[]([^>\]]+)[>\]]/.exec(option.flags)?.[1] ?? '';
+  return {
+    flags: option.flags,
+    names: checkWords(names, option.flags),
+    description: oneLine(option.description),
+    takesValue,
+    ...(takesValue && option.argChoices && { choices: checkWords(option.argChoices, option.flags) }),
+    ...(takesValue && !option.argChoices && /file|path/i.test(valueName) && { valueIsFile: true }),
+  };
+}
+
+export interface CompletionTreeInput {
+  program: string;
+  nouns: readonly NounSpec[];
+  globalOptions: readonly Option[];
+  /** Words for positional arguments, keyed by command path: 'completion', 'config set'. */
+  arguments?: Readonly<Record<string, CompletionArguments>>;
+}
+
+function commandPath(noun: string, verb: string): string {
+  return verb ? `${noun} ${verb}` : noun;
+}
+
+export function buildCompletionTree(input: CompletionTreeInput): CompletionTree {
+  const visible = (options: readonly Option[]) => options.filter((option) => !option.hidden).map(completionOption);
+  return {
+    program: input.program,
+    globalOptions: [...visible(input.globalOptions), ...BUILT_IN_OPTIONS],
+    nouns: input.nouns.map((noun) => ({
+      name: checkWords([noun.name], 'noun')[0]!,
+      summary: oneLine(noun.summary),
+      verbs: noun.verbs.map((verb): CompletionVerb => {
+        const words = input.arguments?.[commandPath(noun.name, verb.name)];
+        return {
+          name: verb.name === '' ? '' : checkWords([verb.name], noun.name)[0]!,
+          summary: oneLine(verb.summary),
+          options: visible(verb.options?.() ?? []),
+          ...(words && {
+            arguments: {
+              first: checkWords(words.first, 'argument'),
+              ...(words.secondAfter && {
+                secondAfter: Object.fromEntries(
+                  Object.entries(words.secondAfter).map(([first, second]) => [first, checkWords(second, 'argument')]),
+                ),
+              }),
+            },
+          }),
+        };
+      }),
+    })),
+  };
+}
+
+/** The named verbs of a noun; none for a noun that is itself the command. */
+export function namedVerbs(noun: CompletionNoun): CompletionVerb[] {
+  return noun.verbs.filter((verb) => verb.name !== '');
+}

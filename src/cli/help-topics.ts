@@ -1,0 +1,143 @@
+/**
+ * `newsstats help <topic>`: the rules that cut across commands. Every fact that lives in code is
+ * imported from there (the week grammar, exit codes, environment variables, config keys, paths), so
+ * the help cannot drift from what the CLI does.
+ */
+import { ENVIRONMENT } from '../config/resolve.js';
+import { configFilePath, DEFAULT_PROFILE, PROFILE_KEYS } from '../config/store.js';
+import { OUTPUT_FORMATS } from '../output/formats.js';
+import { MAX_LAST_WEEKS, WEEK_SPEC_GRAMMAR, weeksInYear } from '../weeks.js';
+import { cacheDirectory } from './cache.js';
+import { EXIT_CODE_MEANINGS } from './exit-codes.js';
+
+export interface HelpTopic {
+  summary: string;
+  /** The topic's text, ending in a newline. `env` decides the config and cache paths shown. */
+  text(env?: NodeJS.ProcessEnv): string;
+}
+
+/** Left column padded to the widest entry, so the descriptions line up. */
+function twoColumns(rows: ReadonlyArray<readonly [string, string]>, indent = '  '): string {
+  const width = Math.max(...rows.map(([left]) => left.length));
+  return rows.map(([left, right]) => `${indent}${left.padEnd(width)}  ${right}`).join('\n');
+}
+
+/** Years with 53 ISO weeks around now, computed rather than remembered. */
+function longYears(from: number, to: number): number[] {
+  const years: number[] = [];
+  for (let year = from; year <= to; year += 1) if (weeksInYear(year) === 53) years.push(year);
+  return years;
+}
+
+function weeksText(): string {
+  const shortYear = 2025;
+  const longYear = longYears(shortYear, shortYear + 10)[0];
+  return `Week windows
+
+Weeks are ISO-8601 weeks written YYYYWW: weeks start on Monday, and week 1 is the week that holds
+January 4th. Most years have 52 weeks; some have 53 (${longYears(2015, 2037).join(', ')}), so
+${longYear}53 is a week but ${shortYear}53 is refused (${shortYear} has ${weeksInYear(shortYear)}).
+
+--weeks SPEC takes ${WEEK_SPEC_GRAMMAR}:
+${twoColumns([
+  ['current', 'the service\'s current week'],
+  ['last4', 'the service\'s own last-4 window: last4StartWeek..currentWeek'],
+  ['lastN', `N weeks ending at the current week, N from 1 to ${MAX_LAST_WEEKS} (last12: 12 weeks)`],
+  ['YYYYWW', 'one week, e.g. 202647'],
+  ['YYYYWW..YYYYWW', 'first to last week, both included, e.g. 202640..202652 (may cross a year)'],
+])}
+
+--start YYYYWW --end YYYYWW is the same window as --weeks START..END; the two go together and
+cannot be combined with --weeks.
+
+current, last4 and lastN are resolved against the current week the service reports (see
+\`newsstats weeks\`), never the local clock, so every client asks for the service's weeks. With no
+week flag, no weeks are sent and the service applies its default window (trends and
+--per-week panels need one).
+
+Examples:
+  $ newsstats people top --weeks last4
+  $ newsstats people trend ada-okafor-1a2b --weeks last12
+  $ newsstats people top --weeks 202552..202603
+  $ newsstats people countries ada-okafor-1a2b --start 202601 --end 202613
+`;
+}
+
+function formatsText(): string {
+  return `Output formats
+
+-f, --format takes ${OUTPUT_FORMATS.join(', ')}:
+${twoColumns([
+  ['table', 'columns fitted to the terminal, cut cells ending in …; not on a terminal: tab-separated, nothing cut, no colour'],
+  ['json', 'the service\'s value, pretty-printed; null and unknown fields kept'],
+  ['ndjson', 'one compact JSON value a line; an array gives one line per element'],
+  ['csv', 'RFC 4180 with \\n line ends and a header row'],
+  ['tsv', 'the csv rules with a tab delimiter'],
+  ['chart', 'horizontal bars for ranked lists and trends; a terminal only, never a file or pipe'],
+])}
+
+Default: table when stdout is a terminal, else json. With --output FILE the extension decides
+(.csv → csv, .tsv → tsv, .json → json, .ndjson → ndjson, .jsonl → ndjson, anything else json).
+An explicit --format always wins. The raw \`api\` command prints json unless --format says otherwise.
+
+--output FILE writes a temporary file beside FILE and renames it into place on success: FILE is
+either complete or untouched.
+
+--fields a,b,c selects and orders the columns; an unknown field is an error listing the valid ones.
+With --fields, json and ndjson print the selected fields of each row.
+
+--no-header drops the header row of csv, tsv and table.
+
+Cells (csv, tsv, table):
+  null and absent fields are empty
+  arrays of strings are joined with ;
+  other arrays and objects are compact JSON
+  numbers are written exactly as the service sent them, to the last digit (a 19-digit articleHash too)
+  csv and tsv text cells starting with = + - @, tab or carriage return get a leading '
+  (so a spreadsheet does not run them as formulas); numbers never do, so -0.25 stays a number
+
+Examples:
+  $ newsstats people top --weeks last4 --output top.csv
+  $ newsstats people list --fields personHash,fullName --format tsv --no-header
+  $ newsstats people top --weeks last4 -f ndjson | jq .fullName
+`;
+}
+
+function exitCodesText(): string {
+  return `Exit codes
+
+${twoColumns(EXIT_CODE_MEANINGS.map(([code, meaning]) => [String(code), meaning] as const))}
+
+Errors print one line on stderr (with a hint line where one helps); --verbose adds the stack
+of an unexpected failure.
+`;
+}
+
+function environmentText(env: NodeJS.ProcessEnv = process.env): string {
+  return `Environment and configuration
+
+Each setting is taken from the first of: a flag, an environment variable, the profile
+(--base-url > NEWSSTATS_BASE_URL > base-url; NEWSSTATS_API_KEY > api-key;
+--timeout > timeout; --retries > retries). The profile is --profile NAME, else
+$NEWSSTATS_PROFILE, else "${DEFAULT_PROFILE}".
+
+Environment variables:
+${twoColumns(Object.entries(ENVIRONMENT))}
+
+Profile keys (newsstats config set KEY VALUE; the key is set with newsstats auth login):
+${twoColumns(Object.entries(PROFILE_KEYS))}
+
+Files:
+  config  ${configFilePath(env)}   (mode 0600; newsstats config path)
+  cache   ${cacheDirectory(env)}/   (countries and sources lists; newsstats cache clear)
+`;
+}
+
+export const HELP_TOPICS: Readonly<Record<string, HelpTopic>> = {
+  weeks: { summary: 'the --weeks grammar, --start/--end and ISO weeks', text: weeksText },
+  formats: { summary: 'output formats, --output, --fields and how cells are written', text: formatsText },
+  'exit-codes': { summary: 'what each exit status means', text: exitCodesText },
+  environment: { summary: 'environment variables, profile keys, resolution order and file locations', text: environmentText },
+};
+
+export const HELP_TOPIC_NAMES: readonly string[] = Object.keys(HELP_TOPICS);
