@@ -95,9 +95,9 @@ export class Context {
     if (!this.globals.quiet) this.io.stderr.write(`${message}\n`);
   }
 
-  /** Detail for --verbose: stderr only. */
+  /** Detail for --verbose: stderr only, the key masked (a URL may carry it as a query value). */
   debug(message: string): void {
-    if (this.globals.verbose) this.io.stderr.write(`${message}\n`);
+    if (this.globals.verbose) this.io.stderr.write(`${this.#settings?.apiKey ? message.split(this.#settings.apiKey).join('••••') : message}\n`);
   }
 
   /** Runs at the end of the run, and on Ctrl-C. */
