@@ -202,7 +202,7 @@ describe('request log', () => {
 describe('options', () => {
   it('rejects bad option values with SandboxOptionError naming the option', async () => {
     const cases: Array<[SandboxOptions, RegExp]> = [
-      [{ failRate: 1.5 }, /failRate/],
+      [{ failRate: 1.5 }, /^failRate \(--fail-rate\) must be a number from 0 to 1, not 1.5$/],
       [{ failRate: Number.NaN }, /failRate/],
       [{ latencyMs: -1 }, /latencyMs/],
       [{ rateLimit: 0 }, /rateLimit/],
@@ -221,10 +221,14 @@ describe('options', () => {
     }
   });
 
-  it('a port in use is a readable error', async () => {
+  it('a port in use or a foreign host is a readable option error', async () => {
     const { sandbox } = await sandboxWith({ seed: 1 });
     const port = Number(new URL(sandbox.url).port);
-    await expect(startSandbox({ now: NOW, model, port })).rejects.toThrow(`port ${port} is already in use`);
+    const attempt = startSandbox({ now: NOW, model, port });
+    await expect(attempt).rejects.toBeInstanceOf(SandboxOptionError);
+    await expect(attempt).rejects.toThrow(`sandbox cannot listen on 127.0.0.1:${port}: port ${port} is already in use`);
+    const badHost = startSandbox({ now: NOW, model, host: '192.0.2.1' });
+    await expect(badHost).rejects.toThrow('192.0.2.1 is not an address of this machine');
   });
 
   it('a log file in a missing directory fails the start', async () => {
