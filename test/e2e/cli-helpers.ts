@@ -88,9 +88,12 @@ export interface FakeApi {
 /**
  * A minimal stand-in for the service on 127.0.0.1, answering fixed bodies by path (without query);
  * anything else is a 404 problem. For values the sandbox never produces (newlines in names, cells
- * that look like formulas).
+ * that look like formulas, a failure in the middle of a streamed export). A route whose body is
+ * HANG never answers.
  */
-export async function fakeApi(routes: Record<string, string>, key = 'fake-key-0001'): Promise<FakeApi> {
+export const HANG = Symbol('hang');
+
+export async function fakeApi(routes: Record<string, string | typeof HANG>, key = 'fake-key-0001'): Promise<FakeApi> {
   const requests: string[] = [];
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     requests.push(request.url ?? '');
@@ -101,6 +104,7 @@ export async function fakeApi(routes: Record<string, string>, key = 'fake-key-00
     };
     if (request.headers['x-api-key'] !== key) return send(401, '{"title":"Invalid API key","status":401}');
     const body = routes[path];
+    if (body === HANG) return;
     if (body === undefined) return send(404, '{"title":"not found","status":404}');
     send(200, body);
   });
