@@ -213,9 +213,8 @@ class SandboxHandler {
 
     const plan = this.faults.next();
     if (this.rateLimiter && !this.rateLimiter.tryAdmit(exchange.arrival)) {
-      const limit = this.settings.rateLimit;
-      const problem = new HttpProblem(429, `Too many requests: at most ${limit} a second`, { 'retry-after': '1' });
-      return this.finish(exchange, this.problem(problem.status, problem.title, problem.headers), 'rate-limited');
+      const title = `Too many requests: at most ${this.settings.rateLimit} a second`;
+      return this.finish(exchange, this.problem(429, title, { 'retry-after': '1' }), 'rate-limited');
     }
     if (plan.delayMs === 0) return this.answer(exchange, plan.fault);
     const timer = setTimeout(() => {
