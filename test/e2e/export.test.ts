@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { runCli, sandbox, sandboxEnv, tempDir } from './harness.js';
 import {
-  apiGet, countPath, csvHeader, csvRecords, logFilePath, logOf, maxInFlight, readLog, runCliInTerminal, text, type Json,
+  apiGet, countPath, countingProxy, csvHeader, csvRecords, logFilePath, logOf, maxInFlight, readLog, runCliInTerminal, text, type Json,
 } from './workflow-helpers.js';
 
 let server: RunningSandbox;
@@ -171,6 +171,24 @@ describe('export concurrency and streaming', () => {
       const stats = entries.filter((entry) => entry.path.endsWith('/country-stats'));
       expect(stats).toHaveLength(20);
       expect(maxInFlight(stats)).toBe(bound);
+    }
+  });
+
+  it('shares one keep-alive pool: connections are reused, not opened per request', async () => {
+    const proxy = await countingProxy(slow);
+    try {
+      const { result, entries } = await logOf(slowLog, () =>
+        runCli(['export', 'country-stats', '--top', '20', '--weeks', '202644..202647', '-f', 'csv'], {
+          env: sandboxEnv({ url: proxy.url, key: slow.key }),
+        }),
+      );
+      expect(result.code).toBe(0);
+      expect(entries).toHaveLength(21);
+      // 21 requests, four at a time, over a handful of connections. (undici releases a socket a
+      // moment after its body ends, so a slot's next request may open one more: at most two a slot.)
+      expect(proxy.connections()).toBeLessThanOrEqual(8);
+    } finally {
+      await proxy.close();
     }
   });
 

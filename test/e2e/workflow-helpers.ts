@@ -149,3 +149,45 @@ const ANSI = /\x1b\[[0-9;]*[A-Za-z]/g;
 export function stripAnsi(value: string): string {
   return value.replace(ANSI, '');
 }
+
+export interface CountingProxy {
+  url: string;
+  /** TCP connections accepted so far. */
+  connections(): number;
+  close(): Promise<void>;
+}
+
+/**
+ * A TCP pass-through on loopback in front of `target` that counts the connections clients open:
+ * with keep-alive, many requests share few connections.
+ */
+export async function countingProxy(target: { url: string }): Promise<CountingProxy> {
+  const { createServer, connect } = await import('node:net');
+  const { hostname, port } = new URL(target.url);
+  let accepted = 0;
+  const sockets = new Set<import('node:net').Socket>();
+  const server = createServer((client) => {
+    accepted += 1;
+    const upstream = connect(Number(port), hostname);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      socket.on('error', () => {
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address() as import('node:net').AddressInfo;
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    connections: () => accepted,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
