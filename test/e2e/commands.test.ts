@@ -193,7 +193,7 @@ describe.concurrent('countries', () => {
     expect(rows).toHaveLength(52);
   });
 
-  test.each([['18'], ['de'], ['DE'], ['germany'], ['Germany']])('countries get %s is Germany', async (query) => {
+  test.each([['18'], ['de'], ['germany'], ['Germany']])('countries get %s is Germany', async (query) => {
     expect(await cliJson(['countries', 'get', query])).toEqual({ countryId: 18, countryName: 'Germany', countryIso: 'DE' });
   });
 
