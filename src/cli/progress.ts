@@ -1,6 +1,7 @@
 /**
  * A one-line progress bar for long exports: done/total, rate and ETA, redrawn in place on stderr.
  * Only when stderr is a terminal (and not --quiet): logs and cron mail never get carriage returns.
+ * Not while rows stream onto that same terminal.
  */
 import type { Context } from './context.js';
 
@@ -27,8 +28,17 @@ export function progressLine(done: number, total: number, elapsedSeconds: number
   return `${full.repeat(filled)}${empty.repeat(barWidth - filled)} ${done}/${total}  ${rate.toFixed(1)}/s  ETA ${formatDuration(eta)}`;
 }
 
+/**
+ * Rows streamed to the same terminal (csv, tsv, json, ndjson on stdout) would land on the bar's line
+ * and leave it half-erased between them; a table or chart is printed only at the end, after the bar.
+ */
+function rowsStreamToTerminal(ctx: Context): boolean {
+  const format = ctx.globals.format;
+  return ctx.io.stdoutIsTTY && !ctx.globals.output && format !== undefined && format !== 'table' && format !== 'chart';
+}
+
 export function startProgress(ctx: Context, label: string, total: number): Progress {
-  if (!ctx.io.stderrIsTTY || ctx.globals.quiet) return QUIET;
+  if (!ctx.io.stderrIsTTY || ctx.globals.quiet || rowsStreamToTerminal(ctx)) return QUIET;
   const started = performance.now();
   let done = 0;
   let lastDraw = 0;
