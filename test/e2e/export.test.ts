@@ -299,4 +299,22 @@ describe('export progress', () => {
     expect(piped.code).toBe(0);
     expect(piped.stderr).toBe('');
   });
+
+  it('draws no bar while rows stream onto the same terminal, and draws it before a terminal table', async () => {
+    const args = ['export', 'country-stats', '--top', '5', '--weeks', '202644..202647'];
+    const [csvOnTerminal, tableOnTerminal, piped] = await Promise.all([
+      runCliInTerminal([...args, '-f', 'csv'], { env }),
+      runCliInTerminal(args, { env: { ...env, NO_COLOR: '1' }, columns: 200 }),
+      runCli([...args, '-f', 'csv'], { env }),
+    ]);
+    // Rows and bar on one terminal would interleave: the CSV arrives clean instead.
+    expect(csvOnTerminal.code).toBe(0);
+    expect(csvOnTerminal.stdout).toBe(piped.stdout);
+    // A table is printed at the end: the bar runs first and is erased before it.
+    expect(tableOnTerminal.code).toBe(0);
+    expect(tableOnTerminal.stdout).toMatch(/^\r\x1b\[Kcountry-stats /);
+    const erased = tableOnTerminal.stdout.lastIndexOf('\r\x1b[K');
+    expect(tableOnTerminal.stdout.slice(erased + 4)).toMatch(/^┌/);
+    expect(tableOnTerminal.stdout.slice(0, erased)).toContain('5/5');
+  });
 });
