@@ -99,6 +99,22 @@ describe('export country-stats', () => {
     }
   });
 
+  it('streams the same rows as json and ndjson', async () => {
+    const args = ['export', 'country-stats', '--top', '3', '--weeks', '202644..202647'];
+    const [csv, json, ndjson] = await Promise.all([
+      runCli([...args, '-f', 'csv'], { env }),
+      runCli([...args, '-f', 'json'], { env }),
+      runCli([...args, '-f', 'ndjson'], { env }),
+    ]);
+    const key = (row: Record<string, unknown>) => `${row.rank}/${row.personHash}/${row.countryIso}/${row.mentions}`;
+    const expected = csvRecords(csv.stdout).map(key);
+    expect(expected.length).toBeGreaterThan(3);
+    const jsonRows = JSON.parse(json.stdout) as Json[];
+    expect(Object.keys(jsonRows[0]!).slice(0, 5)).toEqual(['rank', 'fullName', 'personHash', 'startWeek', 'endWeek']);
+    expect(jsonRows.map(key)).toEqual(expected);
+    expect(ndjson.stdout.trimEnd().split('\n').map((line) => key(JSON.parse(line) as Json))).toEqual(expected);
+  });
+
   it('writes the same bytes to --output as to stdout', async () => {
     const dir = tempDir();
     const file = join(dir, 'stats.csv');
