@@ -104,6 +104,9 @@ describe.concurrent('exit 4: not found, naming what', () => {
     [['sources', 'get', '99999'], 'error: source 99999 not found'],
     [['sources', 'links', '99999'], '99999'],
     [['posts', 'get', 'no-such-post'], 'error: post "no-such-post" not found'],
+    // Encoded as one path segment: sent raw, "../people" would reach /api/data/people and succeed.
+    [['posts', 'get', '../people'], 'error: post "../people" not found'],
+    [['people', 'get', 'a/b'], 'error: person "a/b" not found'],
     [['countries', 'get', '999'], 'error: country 999 not found'],
     [['countries', 'get', 'atlantis'], 'atlantis'],
     [['countries', 'attention', '999'], '999'],

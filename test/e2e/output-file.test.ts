@@ -8,7 +8,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { runCli, sandbox, sandboxEnv, tempDir, type CliResult } from './harness.js';
-import { expectFailure, expectSuccess, fakeApi, HANG, listDir, rawJson } from './cli-helpers.js';
+import { expectFailure, expectSuccess, fakeApi, HANG, listDir, rawJson, readLogWhen } from './cli-helpers.js';
 
 let server: RunningSandbox;
 let failing: RunningSandbox;
@@ -99,6 +99,33 @@ describe.concurrent('a failed run leaves an existing target byte-identical and n
     const { dir, path } = existingTarget('target.csv');
     expectFailure(await attempt(path), exitCode);
     expectUntouched(dir, path, 'target.csv');
+  });
+});
+
+describe('an --output path that cannot be written is a usage error, before any request', () => {
+  const logDir = tempDir('newsstats-e2e-output-log-');
+  const log = join(logDir, 'requests.log');
+  let logged: RunningSandbox;
+  beforeAll(async () => {
+    logged = await sandbox({ logFile: log });
+  });
+  afterAll(async () => {
+    await logged?.close();
+  });
+
+  test.concurrent.each([
+    ['a missing directory', (dir: string) => join(dir, 'missing', 'x.csv')],
+    ['a directory', (dir: string) => dir],
+  ])('%s: exit 2 naming the path, no temporary file name, no request', async (_name, target) => {
+    const dir = tempDir('newsstats-e2e-output-');
+    const path = target(dir);
+    const line = expectFailure(await runCli(['countries', 'list', '-o', path], { env: sandboxEnv(logged) }), 2, path);
+    expect(line).not.toContain('.tmp');
+    expect(listDir(dir)).toEqual([]);
+  });
+
+  test('the service was not asked', async () => {
+    expect(await readLogWhen(log, 1, 300)).toEqual([]);
   });
 });
 
