@@ -224,12 +224,13 @@ describe('cells the synthetic data never has (a stand-in service)', () => {
     createdAt: '2020-01-01T00:00:00',
     updatedAt: '2020-01-01T00:00:00',
   };
-  const body = `[${JSON.stringify(person).replace('"countryId":-1', '"countryId":-1.50')}]`;
+  const tabbed = { ...person, personHash: 'tricky-0002', fullName: 'Tab\there', description: '\tleading tab', category: 'sport', countryId: 7 };
+  const body = `[${JSON.stringify(person).replace('"countryId":-1', '"countryId":-1.50')},${JSON.stringify(tabbed)}]`;
 
   test.concurrent.each([
     ['csv', ','],
     ['tsv', '\t'],
-  ])('%s: comma, quote and newline survive; formulas are defused; numbers stay as sent', async (format, delimiter) => {
+  ])('%s: comma, quote, tab and newline survive; formulas are defused; numbers stay as sent', async (format, delimiter) => {
     const fake = await fakeApi({ '/api/data/people': body });
     try {
       const result = await runCli(['people', 'list', '-f', format], { env: sandboxEnv(fake) });
@@ -248,6 +249,7 @@ describe('cells the synthetic data never has (a stand-in service)', () => {
           '2020-01-01T00:00:00',
           '2020-01-01T00:00:00',
         ],
+        ['tricky-0002', 'Tab\there', "'\tleading tab", '0', 'sport', '7', '東京 🌏', '', '2020-01-01T00:00:00', '2020-01-01T00:00:00'],
       ]);
     } finally {
       await fake.close();
