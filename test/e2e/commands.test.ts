@@ -3,9 +3,9 @@
  * Each command's output is compared with the sandbox's own answer to the query the command should
  * have sent, so a flag that is dropped or mistranslated changes the data and fails the test.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
@@ -184,6 +184,110 @@ describe.concurrent('people links/countries', () => {
       new Set(['hira-abbasi-d893 202644 202647']),
     );
     expect(rows.map((row) => row.mentions)).toEqual(stats.countries.map((country: any) => String(country.mentions)));
+  });
+});
+
+describe.concurrent('people trend and exports', () => {
+  test('people trend: one row a week, mentions summed exactly from that week\'s country stats', async () => {
+    const result = await run(['people', 'trend', 'hira-abbasi-d893', '--weeks', 'last4', '-f', 'csv']);
+    const rows = csvRecords(expectSuccess(result));
+    const weeks = [202644, 202645, 202646, 202647];
+    const stats = await Promise.all(weeks.map((week) => rawJson<any>(server, `people/hira-abbasi-d893/country-stats?startWeek=${week}&endWeek=${week}`)));
+    expect(rows).toEqual(
+      stats.map((week, index) => ({
+        week: String(weeks[index]),
+        mentions: String(week.countries.reduce((total: number, country: any) => total + country.mentions, 0)),
+        globalDominance: String(week.globalDominance),
+        globalSentiment: String(week.globalSentiment),
+        globalReach: String(week.globalReach),
+        globalPower: String(week.globalPower),
+        persistence: String(week.persistence),
+        countries: String(week.countries.length),
+      })),
+    );
+  });
+
+  test('export country-stats: the top N people\'s country rows in rank order', async () => {
+    const result = await run(['export', 'country-stats', '--top', '2', '--weeks', 'last4', '-f', 'csv', '-q']);
+    const rows = csvRecords(expectSuccess(result));
+    const top = await rawJson<any[]>(server, 'people/top?startWeek=202644&endWeek=202647&limit=2');
+    const stats = await Promise.all(top.map((person) => rawJson<any>(server, `people/${person.personHash}/country-stats?startWeek=202644&endWeek=202647`)));
+    expect(rows.map((row) => [row.rank, row.fullName, row.personHash, row.startWeek, row.endWeek, row.countryIso, row.mentions])).toEqual(
+      top.flatMap((person, index) =>
+        stats[index].countries.map((country: any) => [String(person.rank), person.fullName, person.personHash, '202644', '202647', country.countryIso, String(country.mentions)]),
+      ),
+    );
+  });
+
+  test('export links: --limit links a person for the top N, rank and name first', async () => {
+    const result = await run(['export', 'links', '--top', '2', '--limit', '3', '--weeks', 'last4', '-f', 'ndjson', '-q']);
+    const rows = expectSuccess(result).trimEnd().split('\n').map((line) => JSON.parse(line));
+    const top = await rawJson<any[]>(server, 'people/top?startWeek=202644&endWeek=202647&limit=2');
+    const links = await Promise.all(top.map((person) => rawJson<any[]>(server, `people/${person.personHash}/links?limit=3`)));
+    expect(rows).toEqual(top.flatMap((person, index) => links[index]!.map((link) => ({ rank: person.rank, fullName: person.fullName, ...link }))));
+    expect(Object.keys(rows[0]).slice(0, 3)).toEqual(['rank', 'fullName', 'personHash']);
+  });
+});
+
+describe('cache', () => {
+  test('the countries list is cached across runs; cache clear empties it; --no-cache bypasses it', async () => {
+    const home = tempDir();
+    const env = sandboxEnv(server);
+    const paths = async (args: string[]) => {
+      const result = await runCliWithHome(home, [...args, '-v', '-f', 'json'], { env });
+      expect(JSON.parse(expectSuccess(result))).toEqual({ countryId: 18, countryName: 'Germany', countryIso: 'DE' });
+      return requested(result.stderr).map((request) => request.path);
+    };
+    expect(await paths(['countries', 'get', 'de'])).toEqual(['/api/data/countries', '/api/data/countries/18']);
+    expect(await paths(['countries', 'get', 'de'])).toEqual(['/api/data/countries/18']);
+    expect(await paths(['countries', 'get', 'de', '--no-cache'])).toEqual(['/api/data/countries', '/api/data/countries/18']);
+
+    const dir = expectSuccess(await runCliWithHome(home, ['cache', 'path'])).trim();
+    expect(dir).toBe(join(home, 'cache', 'newsstats'));
+    const cached = readdirSync(dir, { recursive: true }).map(String);
+    expect(cached.some((name) => name.includes('countries'))).toBe(true);
+    expect(cached.join('\n')).not.toContain(KEY);
+
+    expectSuccess(await runCliWithHome(home, ['cache', 'clear']));
+    expect(existsSync(dir) ? readdirSync(dir, { recursive: true }).filter((name) => String(name).includes('countries')) : []).toEqual([]);
+    expect(await paths(['countries', 'get', 'de'])).toEqual(['/api/data/countries', '/api/data/countries/18']);
+  });
+});
+
+describe.concurrent('completion and help', () => {
+  // Each script is checked by its own shell where that shell is installed.
+  const shells = [
+    ['bash', ['bash', '-n']],
+    ['zsh', ['zsh', '-n']],
+    ['fish', ['fish', '--no-execute']],
+  ] as Array<[string, string[]]>;
+  test.each(shells.filter(([shell]) => spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0))('completion %s is a script its shell parses, naming every noun', async (shell, check) => {
+    const script = expectSuccess(await runCli(['completion', shell]));
+    for (const noun of ['people', 'countries', 'sources', 'articles', 'posts', 'weeks', 'export', 'api', 'auth', 'config', 'cache', 'sandbox']) {
+      expect(script).toContain(noun);
+    }
+    const file = join(tempDir(), `newsstats.${shell}`);
+    writeFileSync(file, script);
+    const parsed = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = spawn(check[0]!, [...check.slice(1), file], { stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      child.on('error', (error) => resolve({ code: -1, stderr: String(error) }));
+      child.on('close', (code) => resolve({ code, stderr }));
+    });
+    expect(parsed).toEqual({ code: 0, stderr: '' });
+  });
+
+  test('help exit-codes lists every exit code', async () => {
+    const text = expectSuccess(await runCli(['help', 'exit-codes']));
+    const codes = [...text.matchAll(/^ {2}(\d+) +\S/gm)].map((match) => Number(match[1]));
+    expect(codes).toEqual([0, 1, 2, 3, 4, 5, 130]);
+  });
+
+  test('help weeks explains 53-week years; an unknown topic is a usage error', async () => {
+    const [weeks, unknown] = await Promise.all([runCli(['help', 'weeks']), runCli(['help', 'nope'])]);
+    expect(expectSuccess(weeks)).toMatch(/202553 is refused \(2025 has 52\)/);
+    expectFailure(unknown, 2, 'no help topic or command "nope"');
   });
 });
 
