@@ -77,6 +77,10 @@ export function resolveApiPath(raw: string): { path: string; query: Record<strin
   }
   let segments = pathText.split('/').filter((segment) => segment !== '').map(decodeSegment);
   if (segments[0] === 'api' && segments[1] === 'data') segments = segments.slice(2);
+  else if (segments[0] === 'api') {
+    // "/api/other" is a typo for a path outside the API, not a request for /api/data/api/other.
+    throw new InvalidParameterError('path', `path ${JSON.stringify(raw)} is outside ${API_ROOT}; every endpoint lives under it`);
+  }
   if (segments.some((segment) => segment === '.' || segment === '..')) {
     throw new InvalidParameterError('path', `path ${JSON.stringify(raw)} must not contain . or .. segments`);
   }
@@ -359,8 +363,13 @@ export class NewsStatsClient<M extends NumberMode = 'native'> {
     return this.#http.getJson(resolved.path, this.numbers, { query: merged });
   }
 
-  /** Closes pooled connections so the process can exit; the client still works afterwards (it reconnects). */
+  /** Closes pooled connections once requests in flight finish; the client still works afterwards (it reconnects). */
   close(): Promise<void> {
     return this.#http.close();
+  }
+
+  /** Drops pooled connections at once, failing requests in flight (for an interrupt that must not wait). */
+  destroy(): Promise<void> {
+    return this.#http.destroy();
   }
 }

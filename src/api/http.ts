@@ -320,11 +320,18 @@ export class HttpClient {
     }
   }
 
-  /** Closes the connections this client opened, so a CLI process can exit at once. Reusable afterwards. */
+  /** Closes the connections this client opened once requests in flight finish. Reusable afterwards. */
   async close(): Promise<void> {
     const dispatcher = this.#ownDispatcher;
     this.#ownDispatcher = undefined;
     await dispatcher?.close();
+  }
+
+  /** Drops the connections at once, failing requests in flight: for Ctrl-C, which must not wait. */
+  async destroy(): Promise<void> {
+    const dispatcher = this.#ownDispatcher;
+    this.#ownDispatcher = undefined;
+    await dispatcher?.destroy();
   }
 
   #dispatcher(): Dispatcher {

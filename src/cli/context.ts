@@ -74,6 +74,8 @@ export interface WeekInfoNumbers {
   last4StartWeek: number;
 }
 
+export type CloseReason = 'done' | 'interrupted';
+
 type Sandbox = { url: string; key: string; close(): Promise<void> };
 
 export class Context {
@@ -82,7 +84,8 @@ export class Context {
   #sandbox?: Promise<Sandbox>;
   #weekInfo?: Promise<WeekInfoNumbers>;
   #countries?: Promise<CountryEntry[]>;
-  readonly #cleanups: Array<() => Promise<void> | void> = [];
+  #interrupted = false;
+  readonly #cleanups: Array<(reason: CloseReason) => Promise<void> | void> = [];
 
   constructor(
     readonly io: Io,
@@ -101,13 +104,20 @@ export class Context {
   }
 
   /** Runs at the end of the run, and on Ctrl-C. */
-  onCleanup(cleanup: () => Promise<void> | void): void {
+  onCleanup(cleanup: (reason: CloseReason) => Promise<void> | void): void {
     this.#cleanups.push(cleanup);
   }
 
-  async close(): Promise<void> {
+  /** True once Ctrl-C began closing the run: what fails after that is its consequence, not news. */
+  get interrupted(): boolean {
+    return this.#interrupted;
+  }
+
+  /** Runs the cleanups, newest first. An interrupt drops connections rather than waiting for them. */
+  async close(reason: CloseReason = 'done'): Promise<void> {
+    if (reason === 'interrupted') this.#interrupted = true;
     const cleanups = this.#cleanups.splice(0).reverse();
-    for (const cleanup of cleanups) await cleanup();
+    for (const cleanup of cleanups) await cleanup(reason);
   }
 
   async settings(): Promise<ResolvedSettings> {
@@ -177,7 +187,7 @@ export class Context {
         },
       }),
     });
-    this.onCleanup(() => client.close());
+    this.onCleanup((reason) => (reason === 'interrupted' ? client.destroy() : client.close()));
     return client;
   }
 

@@ -80,8 +80,10 @@ interface RunState {
 }
 
 async function fail(error: unknown, state: RunState): Promise<void> {
+  // Requests cut off by Ctrl-C fail too; the run is already on its way out with 130.
+  if (state.context?.interrupted) return;
   const { describeFailure } = await import('./exit-codes.js');
-  const verbose = state.context?.globals.verbose ?? process.argv.includes('--verbose');
+  const verbose = state.context?.globals.verbose ?? (process.argv.includes('--verbose') || process.argv.includes('-v'));
   const failure = describeFailure(error, verbose);
   // Belt and braces: no message may carry the key, whatever produced it.
   const key = state.context ? (await state.context.settings().catch(() => undefined))?.apiKey : undefined;
@@ -196,7 +198,7 @@ function interruptCleanly(ctx: Context): void {
   if (interruptInstalled) return;
   interruptInstalled = true;
   const onSignal = (signal: NodeJS.Signals) => {
-    void ctx.close().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+    void ctx.close('interrupted').finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);

@@ -1,7 +1,9 @@
 /**
  * Decides, before any request, what a run will write and where: the format, the fields, and whether a
- * terminal is there to see it. Pure, so every rule is a one-line unit test.
+ * terminal is there to see it. Pure but for a look at the --output path, so each rule is a short unit test.
  */
+import { accessSync, constants, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { formatFromPath, selectFields, type OutputFormat, type RenderOptions } from '../output/index.js';
 import type { GlobalOptions, Io } from './context.js';
 import { UsageError } from './errors.js';
@@ -20,6 +22,26 @@ export function chooseFormat(globals: Pick<GlobalOptions, 'format' | 'output'>, 
   return io.stdoutIsTTY ? 'table' : 'json';
 }
 
+/**
+ * Refuses an --output path that cannot be written before any request is made: a run that would
+ * fetch everything and then fail to save it wastes the user's time and quota.
+ */
+export function checkOutputPath(path: string): void {
+  const target = resolve(path);
+  const directory = dirname(target);
+  const directoryStat = statSync(directory, { throwIfNoEntry: false });
+  if (!directoryStat) throw new UsageError(`cannot write --output ${path}: the directory ${directory} does not exist`);
+  if (!directoryStat.isDirectory()) throw new UsageError(`cannot write --output ${path}: ${directory} is not a directory`);
+  if (statSync(target, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new UsageError(`cannot write --output ${path}: it is a directory`, 'give a file name, e.g. --output top.csv');
+  }
+  try {
+    accessSync(directory, constants.W_OK);
+  } catch {
+    throw new UsageError(`cannot write --output ${path}: the directory ${directory} is not writable`);
+  }
+}
+
 export function planOutput(verbSpec: Pick<VerbSpec, 'view' | 'prefersJson'>, globals: GlobalOptions, io: Io): OutputPlan {
   const format = chooseFormat(globals, io, verbSpec.prefersJson);
   const toTerminal = io.stdoutIsTTY && !globals.output;
@@ -32,6 +54,8 @@ export function planOutput(verbSpec: Pick<VerbSpec, 'view' | 'prefersJson'>, glo
       throw new UsageError('--format chart draws on a terminal only', 'use --format table or --format csv for files and pipes');
     }
   }
+
+  if (globals.output) checkOutputPath(globals.output);
 
   const knownFields = verbSpec.view?.fields ?? [];
   // Where the shape is only known from the data (the raw api command), the renderer checks later.

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { forEachInOrder, mapInOrder } from '../../src/cli/concurrency.js';
 import { matchCountry, parseCountryQuery, slugify } from '../../src/cli/country-match.js';
 import { findNoun } from '../../src/cli/main.js';
-import { chooseFormat } from '../../src/cli/output-plan.js';
+import { checkOutputPath, chooseFormat } from '../../src/cli/output-plan.js';
+import { resolveApiPath } from '../../src/api/client.js';
 import { formatDuration, progressLine } from '../../src/cli/progress.js';
 import { parseInteger } from '../../src/cli/options.js';
 import { resolveSettings } from '../../src/config/resolve.js';
@@ -211,5 +212,29 @@ describe('row shaping', () => {
     });
     expect(row.mentions).toBe(9007199254740994n);
     expect(row.countries).toBe(2);
+  });
+});
+
+describe('checkOutputPath', () => {
+  const directory = mkdtempSync(join(tmpdir(), 'newsstats-out-'));
+
+  it('accepts a new file in an existing directory', () => {
+    expect(checkOutputPath(join(directory, 'top.csv'))).toBeUndefined();
+  });
+
+  it('refuses a missing directory, a directory as target, and a file as directory', () => {
+    expect(() => checkOutputPath(join(directory, 'missing', 'top.csv'))).toThrow(/the directory .*missing does not exist/);
+    expect(() => checkOutputPath(directory)).toThrow('it is a directory');
+    writeFileSync(join(directory, 'plain'), '');
+    expect(() => checkOutputPath(join(directory, 'plain', 'top.csv'))).toThrow('is not a directory');
+  });
+});
+
+describe('resolveApiPath', () => {
+  it('maps short forms under /api/data and refuses other roots', () => {
+    expect(resolveApiPath('people/top?limit=3')).toEqual({ path: '/api/data/people/top', query: { limit: ['3'] } });
+    expect(resolveApiPath('/api/data/weeks/current').path).toBe('/api/data/weeks/current');
+    expect(() => resolveApiPath('/api/other')).toThrow('is outside /api/data');
+    expect(() => resolveApiPath('https://evil.example/api/data/people')).toThrow('not a full URL');
   });
 });
