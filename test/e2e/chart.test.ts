@@ -3,23 +3,12 @@
  * blocks in a UTF-8 locale and ASCII otherwise; anywhere else a usage error before any request.
  */
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { runCli, sandbox, sandboxEnv, tempDir } from './harness.js';
-import { apiGet, logFilePath, logOf, runCliInTerminal, stripAnsi, text, type Json } from './workflow-helpers.js';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempDir, useLoggedSandbox } from './harness.js';
+import { apiGet, logOf, runCliInTerminal, stripAnsi, text, type Json } from './workflow-helpers.js';
 
-let server: RunningSandbox;
-let log: string;
-let env: Record<string, string>;
+const logged = useLoggedSandbox();
 
-beforeAll(async () => {
-  log = logFilePath();
-  server = await sandbox({ logFile: log });
-  env = sandboxEnv(server);
-});
-afterAll(async () => {
-  await server?.close();
-});
 
 const BLOCKS = '█▉▊▋▌▍▎▏';
 const WINDOW = { startWeek: 202644, endWeek: 202647 };
@@ -56,9 +45,9 @@ function expectChartOf(output: string, ranking: Json[], valueField: string, widt
 
 describe('--format chart', () => {
   it('draws one unicode bar per ranked person, the value as sent, in a UTF-8 terminal', async () => {
-    const ranking = (await apiGet(server, '/people/top', { ...WINDOW, limit: 8 })) as Json[];
+    const ranking = (await apiGet(logged.server, '/people/top', { ...WINDOW, limit: 8 })) as Json[];
     const result = await runCliInTerminal(['people', 'top', '--weeks', '202644..202647', '--limit', '8', '--format', 'chart'], {
-      env: { ...env, NO_COLOR: '1' },
+      env: { ...logged.env, NO_COLOR: '1' },
       columns: 70,
     });
     expect(result.code).toBe(0);
@@ -69,9 +58,9 @@ describe('--format chart', () => {
   });
 
   it('charts the sort metric: --sort dominance draws dominance', async () => {
-    const ranking = (await apiGet(server, '/people/top', { ...WINDOW, limit: 6, sortBy: 'dominance' })) as Json[];
+    const ranking = (await apiGet(logged.server, '/people/top', { ...WINDOW, limit: 6, sortBy: 'dominance' })) as Json[];
     const result = await runCliInTerminal(['people', 'top', '--weeks', '202644..202647', '--limit', '6', '--sort', 'dominance', '-f', 'chart'], {
-      env: { ...env, NO_COLOR: '1' },
+      env: { ...logged.env, NO_COLOR: '1' },
       columns: 80,
     });
     expect(result.code).toBe(0);
@@ -79,12 +68,12 @@ describe('--format chart', () => {
   });
 
   it('falls back to ASCII when the locale is not UTF-8', async () => {
-    const ranking = (await apiGet(server, '/people/top', { ...WINDOW, limit: 5 })) as Json[];
+    const ranking = (await apiGet(logged.server, '/people/top', { ...WINDOW, limit: 5 })) as Json[];
     const args = ['people', 'top', '--weeks', '202644..202647', '--limit', '5', '-f', 'chart'];
     const [plainC, lcAll] = await Promise.all([
-      runCliInTerminal(args, { env: { ...env, NO_COLOR: '1', LANG: 'C' }, columns: 70 }),
+      runCliInTerminal(args, { env: { ...logged.env, NO_COLOR: '1', LANG: 'C' }, columns: 70 }),
       // LC_ALL wins over LANG.
-      runCliInTerminal(args, { env: { ...env, NO_COLOR: '1', LANG: 'C.UTF-8', LC_ALL: 'C' }, columns: 70 }),
+      runCliInTerminal(args, { env: { ...logged.env, NO_COLOR: '1', LANG: 'C.UTF-8', LC_ALL: 'C' }, columns: 70 }),
     ]);
     for (const result of [plainC, lcAll]) {
       expect(result.code).toBe(0);
@@ -97,8 +86,8 @@ describe('--format chart', () => {
   it('colours the bars on a terminal unless NO_COLOR or --no-color', async () => {
     const args = ['people', 'top', '--weeks', 'last4', '--limit', '3', '-f', 'chart'];
     const [coloured, noColorFlag] = await Promise.all([
-      runCliInTerminal(args, { env, columns: 70 }),
-      runCliInTerminal([...args, '--no-color'], { env, columns: 70 }),
+      runCliInTerminal(args, { env: logged.env, columns: 70 }),
+      runCliInTerminal([...args, '--no-color'], { env: logged.env, columns: 70 }),
     ]);
     expect(coloured.code).toBe(0);
     expect(coloured.stdout).toContain('\x1b[');
@@ -107,9 +96,9 @@ describe('--format chart', () => {
   });
 
   it('fits narrow terminals: a long label is cut, the value kept whole', async () => {
-    const ranking = (await apiGet(server, '/people/top', { ...WINDOW, limit: 5 })) as Json[];
+    const ranking = (await apiGet(logged.server, '/people/top', { ...WINDOW, limit: 5 })) as Json[];
     const result = await runCliInTerminal(['people', 'top', '--weeks', '202644..202647', '--limit', '5', '-f', 'chart'], {
-      env: { ...env, NO_COLOR: '1' },
+      env: { ...logged.env, NO_COLOR: '1' },
       columns: 30,
     });
     expect(result.code).toBe(0);
@@ -126,10 +115,10 @@ describe('--format chart', () => {
 
   it('is a usage error off a terminal, suggesting table or csv, before any request', async () => {
     const dir = tempDir();
-    const { result: runs, entries } = await logOf(log, () =>
+    const { result: runs, entries } = await logOf(logged.log, () =>
       Promise.all([
-        runCli(['people', 'top', '--weeks', 'last4', '-f', 'chart'], { env }),
-        runCliInTerminal(['people', 'top', '--weeks', 'last4', '-f', 'chart', '--output', join(dir, 'chart.txt')], { env }),
+        runCli(['people', 'top', '--weeks', 'last4', '-f', 'chart'], { env: logged.env }),
+        runCliInTerminal(['people', 'top', '--weeks', 'last4', '-f', 'chart', '--output', join(dir, 'chart.txt')], { env: logged.env }),
       ]),
     );
     const [piped, toFile] = runs;
@@ -143,10 +132,10 @@ describe('--format chart', () => {
   });
 
   it('is a usage error for commands that are not ranked lists', async () => {
-    const { result: runs, entries } = await logOf(log, () =>
+    const { result: runs, entries } = await logOf(logged.log, () =>
       Promise.all([
-        runCliInTerminal(['countries', 'list', '-f', 'chart'], { env }),
-        runCliInTerminal(['export', 'country-stats', '--top', '2', '-f', 'chart'], { env }),
+        runCliInTerminal(['countries', 'list', '-f', 'chart'], { env: logged.env }),
+        runCliInTerminal(['export', 'country-stats', '--top', '2', '-f', 'chart'], { env: logged.env }),
       ]),
     );
     for (const run of runs) {

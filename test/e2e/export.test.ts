@@ -8,23 +8,13 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { runCli, sandbox, sandboxEnv, tempDir } from './harness.js';
+import { runCli, sandbox, sandboxEnv, tempDir, useLoggedSandbox } from './harness.js';
 import {
   apiGet, countPath, countingProxy, csvHeader, csvRecords, logFilePath, logOf, maxInFlight, readLog, runCliInTerminal, text, type Json,
 } from './workflow-helpers.js';
 
-let server: RunningSandbox;
-let log: string;
-let env: Record<string, string>;
+const logged = useLoggedSandbox();
 
-beforeAll(async () => {
-  log = logFilePath();
-  server = await sandbox({ logFile: log });
-  env = sandboxEnv(server);
-});
-afterAll(async () => {
-  await server?.close();
-});
 
 type Window = { startWeek: number; endWeek: number };
 
@@ -59,13 +49,13 @@ const STATS_COMPARED = ['rank', 'fullName', 'personHash', 'startWeek', 'endWeek'
 
 describe('export country-stats', () => {
   it('writes one row a person and country, in rank order, rank, person and window columns first', async () => {
-    const { result, entries } = await logOf(log, () =>
-      runCli(['export', 'country-stats', '--top', '6', '--weeks', '202644..202647', '-f', 'csv'], { env }),
+    const { result, entries } = await logOf(logged.log, () =>
+      runCli(['export', 'country-stats', '--top', '6', '--weeks', '202644..202647', '-f', 'csv'], { env: logged.env }),
     );
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(csvHeader(result.stdout).slice(0, 5)).toEqual(['rank', 'fullName', 'personHash', 'startWeek', 'endWeek']);
-    const { ranking, rows } = await expectedCountryStats(server, 6, { startWeek: 202644, endWeek: 202647 });
+    const { ranking, rows } = await expectedCountryStats(logged.server, 6, { startWeek: 202644, endWeek: 202647 });
     expect(ranking).toHaveLength(6);
     const records = csvRecords(result.stdout);
     expect(records).toHaveLength(rows.length);
@@ -81,13 +71,13 @@ describe('export country-stats', () => {
   });
 
   it('ranks with the people-top filters and pins the last-4 window when no --weeks is given', async () => {
-    const countries = (await apiGet(server, '/countries')) as Json[];
+    const countries = (await apiGet(logged.server, '/countries')) as Json[];
     const germany = text(countries.find((country) => country.countryIso === 'DE')!.countryId);
-    const { result, entries } = await logOf(log, () =>
-      runCli(['export', 'country-stats', '--top', '4', '--country', 'DE', '--sort', 'dominance', '-f', 'csv'], { env }),
+    const { result, entries } = await logOf(logged.log, () =>
+      runCli(['export', 'country-stats', '--top', '4', '--country', 'DE', '--sort', 'dominance', '-f', 'csv'], { env: logged.env }),
     );
     expect(result.code).toBe(0);
-    const { rows } = await expectedCountryStats(server, 4, { startWeek: 202644, endWeek: 202647 }, { countryId: germany, sortBy: 'dominance' });
+    const { rows } = await expectedCountryStats(logged.server, 4, { startWeek: 202644, endWeek: 202647 }, { countryId: germany, sortBy: 'dominance' });
     expect(rows.length).toBeGreaterThan(0);
     expect(pick(csvRecords(result.stdout), STATS_COMPARED)).toEqual(rows);
 
@@ -102,9 +92,9 @@ describe('export country-stats', () => {
   it('streams the same rows as json and ndjson', async () => {
     const args = ['export', 'country-stats', '--top', '3', '--weeks', '202644..202647'];
     const [csv, json, ndjson] = await Promise.all([
-      runCli([...args, '-f', 'csv'], { env }),
-      runCli([...args, '-f', 'json'], { env }),
-      runCli([...args, '-f', 'ndjson'], { env }),
+      runCli([...args, '-f', 'csv'], { env: logged.env }),
+      runCli([...args, '-f', 'json'], { env: logged.env }),
+      runCli([...args, '-f', 'ndjson'], { env: logged.env }),
     ]);
     const key = (row: Record<string, unknown>) => `${row.rank}/${row.personHash}/${row.countryIso}/${row.mentions}`;
     const expected = csvRecords(csv.stdout).map(key);
@@ -119,8 +109,8 @@ describe('export country-stats', () => {
     const dir = tempDir();
     const file = join(dir, 'stats.csv');
     const [piped, toFile] = await Promise.all([
-      runCli(['export', 'country-stats', '--top', '3', '--weeks', 'last4', '-f', 'csv'], { env }),
-      runCli(['export', 'country-stats', '--top', '3', '--weeks', 'last4', '--output', file], { env }),
+      runCli(['export', 'country-stats', '--top', '3', '--weeks', 'last4', '-f', 'csv'], { env: logged.env }),
+      runCli(['export', 'country-stats', '--top', '3', '--weeks', 'last4', '--output', file], { env: logged.env }),
     ]);
     expect(toFile.code).toBe(0);
     expect(toFile.stdout).toBe('');
@@ -131,15 +121,15 @@ describe('export country-stats', () => {
 
 describe('export links', () => {
   it('writes each ranked person\'s links in rank order, article hashes exact', async () => {
-    const { result, entries } = await logOf(log, () =>
-      runCli(['export', 'links', '--top', '3', '--limit', '4', '--weeks', '202644..202647', '-f', 'csv'], { env }),
+    const { result, entries } = await logOf(logged.log, () =>
+      runCli(['export', 'links', '--top', '3', '--limit', '4', '--weeks', '202644..202647', '-f', 'csv'], { env: logged.env }),
     );
     expect(result.code).toBe(0);
     expect(csvHeader(result.stdout).slice(0, 3)).toEqual(['rank', 'fullName', 'personHash']);
-    const ranking = (await apiGet(server, '/people/top', { startWeek: 202644, endWeek: 202647, limit: 3 })) as Json[];
+    const ranking = (await apiGet(logged.server, '/people/top', { startWeek: 202644, endWeek: 202647, limit: 3 })) as Json[];
     const expected: Array<Record<string, string>> = [];
     for (const person of ranking) {
-      const links = (await apiGet(server, `/people/${text(person.personHash)}/links`, { limit: 4 })) as Json[];
+      const links = (await apiGet(logged.server, `/people/${text(person.personHash)}/links`, { limit: 4 })) as Json[];
       for (const link of links) {
         expected.push({ rank: text(person.rank), personHash: text(link.personHash), articleHash: text(link.articleHash), mentionDate: text(link.mentionDate), sourceName: text(link.sourceName) });
       }
@@ -154,7 +144,7 @@ describe('export links', () => {
   });
 
   it('--no-context exports the base link fields only', async () => {
-    const result = await runCli(['export', 'links', '--top', '2', '--limit', '2', '--no-context', '-f', 'csv'], { env });
+    const result = await runCli(['export', 'links', '--top', '2', '--limit', '2', '--no-context', '-f', 'csv'], { env: logged.env });
     expect(result.code).toBe(0);
     const header = csvHeader(result.stdout);
     expect(header.slice(0, 3)).toEqual(['rank', 'fullName', 'personHash']);
@@ -176,7 +166,7 @@ describe('export concurrency and streaming', () => {
 
   it('keeps at most --concurrency requests in flight (default 4) and still writes rows in rank order', async () => {
     const window = { startWeek: 202644, endWeek: 202647 };
-    const { rows } = await expectedCountryStats(server, 20, window);
+    const { rows } = await expectedCountryStats(logged.server, 20, window);
     for (const [flags, bound] of [[[], 4], [['--concurrency', '2'], 2]] as const) {
       const { result, entries } = await logOf(slowLog, () =>
         runCli(['export', 'country-stats', '--top', '20', '--weeks', '202644..202647', '-f', 'csv', ...flags], { env: sandboxEnv(slow) }),
@@ -301,9 +291,9 @@ describe('export progress', () => {
     const file = join(dir, 'stats.csv');
     const args = ['export', 'country-stats', '--top', '5', '--weeks', '202644..202647'];
     const [terminal, quiet, piped] = await Promise.all([
-      runCliInTerminal([...args, '--output', file], { env }),
-      runCliInTerminal([...args, '--quiet', '--output', join(dir, 'quiet.csv')], { env }),
-      runCli([...args, '-f', 'csv'], { env }),
+      runCliInTerminal([...args, '--output', file], { env: logged.env }),
+      runCliInTerminal([...args, '--quiet', '--output', join(dir, 'quiet.csv')], { env: logged.env }),
+      runCli([...args, '-f', 'csv'], { env: logged.env }),
     ]);
     expect(terminal.code).toBe(0);
     expect(terminal.stdout).toContain('\r');
@@ -319,9 +309,9 @@ describe('export progress', () => {
   it('draws no bar while rows stream onto the same terminal, and draws it before a terminal table', async () => {
     const args = ['export', 'country-stats', '--top', '5', '--weeks', '202644..202647'];
     const [csvOnTerminal, tableOnTerminal, piped] = await Promise.all([
-      runCliInTerminal([...args, '-f', 'csv'], { env }),
-      runCliInTerminal(args, { env: { ...env, NO_COLOR: '1' }, columns: 200 }),
-      runCli([...args, '-f', 'csv'], { env }),
+      runCliInTerminal([...args, '-f', 'csv'], { env: logged.env }),
+      runCliInTerminal(args, { env: { ...logged.env, NO_COLOR: '1' }, columns: 200 }),
+      runCli([...args, '-f', 'csv'], { env: logged.env }),
     ]);
     // Rows and bar on one terminal would interleave: the CSV arrives clean instead.
     expect(csvOnTerminal.code).toBe(0);

@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/server.js';
 
 export const REPO = resolve(import.meta.dirname, '../..');
@@ -48,8 +49,8 @@ export function sandboxEnv(server: { url: string; key: string }, extra: Record<s
   };
 }
 
-export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
-  const home = tempDir();
+/** A child's environment: only PATH from ours, an isolated home, UTF-8, then the test's own values. */
+export function isolatedEnv(home: string, overrides: Record<string, string | undefined> = {}): Record<string, string> {
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     HOME: home,
@@ -57,17 +58,27 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
     XDG_CACHE_HOME: join(home, 'cache'),
     LANG: 'C.UTF-8',
   };
-  for (const [key, value] of Object.entries(options.env ?? {})) {
+  for (const [key, value] of Object.entries(overrides)) {
     if (value === undefined) delete env[key];
     else env[key] = value;
   }
+  return env;
+}
+
+/** Spawns a program in the repo, feeds it `input`, and collects both streams and the exit status. */
+export function spawnAndCollect(
+  file: string,
+  args: string[],
+  env: Record<string, string>,
+  options: Pick<CliOptions, 'input' | 'onSpawn' | 'timeoutMs'> & { noStdin?: boolean } = {},
+): Promise<CliResult> {
   return new Promise((resolvePromise, reject) => {
-    // process.execPath: the Node version running the tests is the one under test.
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    // `script` ends the session when its stdin closes, so terminal runs get none at all.
+    const child = spawn(file, args, { cwd: REPO, env, stdio: [options.noStdin ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
     child.on('error', reject);
     child.on('close', (code, signal) => {
@@ -75,8 +86,30 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
       resolvePromise({ code, signal, stdout, stderr });
     });
     options.onSpawn?.(child);
-    child.stdin.end(options.input ?? '');
+    child.stdin?.end(options.input ?? '');
   });
+}
+
+export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
+  // process.execPath: the Node version running the tests is the one under test.
+  return spawnAndCollect(process.execPath, [BIN, ...args], isolatedEnv(tempDir(), options.env), options);
+}
+
+/**
+ * A sandbox that logs every request to a file, started before and closed after the file's tests.
+ * Read `logged.server`, `logged.log` and `logged.env` inside tests (they are set by beforeAll).
+ */
+export function useLoggedSandbox(options: SandboxOptions = {}) {
+  const logged = {} as { server: RunningSandbox; log: string; env: Record<string, string> };
+  beforeAll(async () => {
+    logged.log = join(tempDir('newsstats-log-'), 'requests.jsonl');
+    logged.server = await sandbox({ ...options, logFile: logged.log });
+    logged.env = sandboxEnv(logged.server);
+  });
+  afterAll(async () => {
+    await logged.server?.close();
+  });
+  return logged;
 }
 
 /** Runs the CLI with the given config/cache home kept across runs (for cache and profile tests). */

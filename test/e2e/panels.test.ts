@@ -2,23 +2,12 @@
  * Week panels: `people top --weeks A..B --per-week` is one ranking per week, as one table with a
  * leading week column. Expected rows come from the sandbox directly, one single-week ranking a week.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { runCli, sandbox, sandboxEnv } from './harness.js';
-import { apiGet, countPath, csvHeader, csvRecords, logFilePath, logOf, text, type Json } from './workflow-helpers.js';
+import { describe, expect, it } from 'vitest';
+import { runCli, useLoggedSandbox } from './harness.js';
+import { apiGet, countPath, csvHeader, csvRecords, logOf, text, type Json } from './workflow-helpers.js';
 
-let server: RunningSandbox;
-let log: string;
-let env: Record<string, string>;
+const logged = useLoggedSandbox();
 
-beforeAll(async () => {
-  log = logFilePath();
-  server = await sandbox({ logFile: log });
-  env = sandboxEnv(server);
-});
-afterAll(async () => {
-  await server?.close();
-});
 
 const WEEKS = [202640, 202641, 202642, 202643, 202644, 202645, 202646, 202647];
 
@@ -26,7 +15,7 @@ const WEEKS = [202640, 202641, 202642, 202643, 202644, 202645, 202646, 202647];
 async function expectedPanel(weeks: number[], params: Record<string, string | number | boolean | undefined>) {
   const rows: Array<{ week: number; item: Json }> = [];
   for (const week of weeks) {
-    const ranking = (await apiGet(server, '/people/top', { ...params, startWeek: week, endWeek: week })) as Json[];
+    const ranking = (await apiGet(logged.server, '/people/top', { ...params, startWeek: week, endWeek: week })) as Json[];
     for (const item of ranking) rows.push({ week, item });
   }
   return rows;
@@ -43,8 +32,8 @@ function expectSameRows(actual: Array<Record<string, string>>, expected: Array<{
 
 describe('people top --per-week', () => {
   it('emits one ranking per week, in week then rank order, with a leading week column (csv)', async () => {
-    const { result, entries } = await logOf(log, () =>
-      runCli(['people', 'top', '--weeks', '202640..202647', '--per-week', '--limit', '5', '-f', 'csv'], { env }),
+    const { result, entries } = await logOf(logged.log, () =>
+      runCli(['people', 'top', '--weeks', '202640..202647', '--per-week', '--limit', '5', '-f', 'csv'], { env: logged.env }),
     );
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
@@ -61,14 +50,14 @@ describe('people top --per-week', () => {
   });
 
   it('passes every ranking filter and --limit to each week\'s ranking', async () => {
-    const countries = (await apiGet(server, '/countries')) as Json[];
+    const countries = (await apiGet(logged.server, '/countries')) as Json[];
     const germany = countries.find((country) => country.countryIso === 'DE')!;
     const args = [
       'people', 'top', '--weeks', '202644..202647', '--per-week', '--limit', '3',
       '--country', 'DE', '--sort', 'dominance', '--gender', '1', '--min-age', '20', '--max-age', '80', '--category', 'politics',
       '-f', 'csv',
     ];
-    const { result, entries } = await logOf(log, () => runCli(args, { env }));
+    const { result, entries } = await logOf(logged.log, () => runCli(args, { env: logged.env }));
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     const params = { limit: 3, countryId: text(germany.countryId), sortBy: 'dominance', gender: 1, minAge: 20, maxAge: 80, newsCategory: 'politics' };
@@ -85,14 +74,14 @@ describe('people top --per-week', () => {
   });
 
   it('passes --from-country and --fresh too', async () => {
-    const countries = (await apiGet(server, '/countries')) as Json[];
+    const countries = (await apiGet(logged.server, '/countries')) as Json[];
     const nigeria = countries.find((country) => country.countryIso === 'NG')!;
     const cases = [
       { flags: ['--weeks', '202644..202647', '--from-country', 'NG'], weeks: WEEKS.slice(4), params: { fromCountryId: text(nigeria.countryId) }, query: { fromCountryId: text(nigeria.countryId) } },
       { flags: ['--weeks', '202640..202647', '--fresh'], weeks: WEEKS, params: { fresh: true }, query: { fresh: 'true' } },
     ];
     for (const { flags, weeks, params, query } of cases) {
-      const { result, entries } = await logOf(log, () => runCli(['people', 'top', ...flags, '--per-week', '--limit', '4', '-f', 'csv'], { env }));
+      const { result, entries } = await logOf(logged.log, () => runCli(['people', 'top', ...flags, '--per-week', '--limit', '4', '-f', 'csv'], { env: logged.env }));
       expect(result.code).toBe(0);
       const expected = await expectedPanel(weeks, { limit: 4, ...params });
       expect(expected.length).toBeGreaterThan(0);
@@ -109,10 +98,10 @@ describe('people top --per-week', () => {
     expect(expected).toHaveLength(12);
 
     const [json, ndjson, tsv, table] = await Promise.all([
-      runCli([...base, '-f', 'json'], { env }),
-      runCli([...base, '-f', 'ndjson'], { env }),
-      runCli([...base, '-f', 'tsv'], { env }),
-      runCli([...base, '-f', 'table'], { env }),
+      runCli([...base, '-f', 'json'], { env: logged.env }),
+      runCli([...base, '-f', 'ndjson'], { env: logged.env }),
+      runCli([...base, '-f', 'tsv'], { env: logged.env }),
+      runCli([...base, '-f', 'table'], { env: logged.env }),
     ]);
     for (const run of [json, ndjson, tsv, table]) expect(run.code).toBe(0);
 
@@ -136,7 +125,7 @@ describe('people top --per-week', () => {
   });
 
   it('accepts the week column in --fields', async () => {
-    const result = await runCli(['people', 'top', '--weeks', '202646..202647', '--per-week', '--limit', '2', '-f', 'csv', '--fields', 'week,rank,personHash'], { env });
+    const result = await runCli(['people', 'top', '--weeks', '202646..202647', '--per-week', '--limit', '2', '-f', 'csv', '--fields', 'week,rank,personHash'], { env: logged.env });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     const expected = await expectedPanel([202646, 202647], { limit: 2 });
@@ -144,8 +133,8 @@ describe('people top --per-week', () => {
   });
 
   it('resolves relative windows with one week-info request and one ranking per week', async () => {
-    const { result, entries } = await logOf(log, () =>
-      runCli(['people', 'top', '--weeks', 'last4', '--per-week', '--limit', '2', '-f', 'csv', '--fields', 'week,rank'], { env }),
+    const { result, entries } = await logOf(logged.log, () =>
+      runCli(['people', 'top', '--weeks', 'last4', '--per-week', '--limit', '2', '-f', 'csv', '--fields', 'week,rank'], { env: logged.env }),
     );
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('week,rank\n202644,1\n202644,2\n202645,1\n202645,2\n202646,1\n202646,2\n202647,1\n202647,2\n');
@@ -154,11 +143,11 @@ describe('people top --per-week', () => {
   });
 
   it('refuses, before any request, a panel without a window, --fields week without --per-week, and a panel chart', async () => {
-    const { result: runs, entries } = await logOf(log, () =>
+    const { result: runs, entries } = await logOf(logged.log, () =>
       Promise.all([
-        runCli(['people', 'top', '--per-week', '-f', 'csv'], { env }),
-        runCli(['people', 'top', '--weeks', 'last4', '-f', 'csv', '--fields', 'week,rank'], { env }),
-        runCli(['people', 'top', '--weeks', 'last4', '--per-week', '-f', 'chart'], { env }),
+        runCli(['people', 'top', '--per-week', '-f', 'csv'], { env: logged.env }),
+        runCli(['people', 'top', '--weeks', 'last4', '-f', 'csv', '--fields', 'week,rank'], { env: logged.env }),
+        runCli(['people', 'top', '--weeks', 'last4', '--per-week', '-f', 'chart'], { env: logged.env }),
       ]),
     );
     const [noWindow, weekField, chart] = runs;
@@ -172,7 +161,7 @@ describe('people top --per-week', () => {
   });
 
   it('reaching past the current week is a usage error (exit 2) with no partial output', async () => {
-    const result = await runCli(['people', 'top', '--weeks', '202640..202652', '--per-week', '--limit', '2', '-f', 'csv'], { env });
+    const result = await runCli(['people', 'top', '--weeks', '202640..202652', '--per-week', '--limit', '2', '-f', 'csv'], { env: logged.env });
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(/202652|week/);

@@ -2,35 +2,26 @@
  * Person trend: `people trend <personHash> --weeks SPEC`, one row a week built from that week's
  * country statistics. Expected rows come from the sandbox directly, one single-week request a week.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { runCli, sandbox, sandboxEnv } from './harness.js';
-import { apiGet, countPath, csvHeader, csvRecords, logFilePath, logOf, runCliInTerminal, stripAnsi, text, type Json } from './workflow-helpers.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli, useLoggedSandbox } from './harness.js';
+import { apiGet, countPath, csvHeader, csvRecords, logOf, runCliInTerminal, stripAnsi, text, type Json } from './workflow-helpers.js';
 
-let server: RunningSandbox;
-let log: string;
-let env: Record<string, string>;
+const logged = useLoggedSandbox();
 let person: string;
 
 const LAST12 = [202636, 202637, 202638, 202639, 202640, 202641, 202642, 202643, 202644, 202645, 202646, 202647];
 const TREND_FIELDS = ['week', 'mentions', 'globalDominance', 'globalSentiment', 'globalReach', 'globalPower', 'persistence', 'countries'];
 
 beforeAll(async () => {
-  log = logFilePath();
-  server = await sandbox({ logFile: log });
-  env = sandboxEnv(server);
-  const [first] = (await apiGet(server, '/people/top', { limit: 1 })) as Json[];
+  const [first] = (await apiGet(logged.server, '/people/top', { limit: 1 })) as Json[];
   person = text(first!.personHash);
-});
-afterAll(async () => {
-  await server?.close();
 });
 
 /** The trend as the sandbox gives it: per week, mentions summed over countries and the global metrics. */
 async function expectedTrend(weeks: number[]): Promise<Array<Record<string, string>>> {
   const rows = [];
   for (const week of weeks) {
-    const stats = (await apiGet(server, `/people/${person}/country-stats`, { startWeek: week, endWeek: week })) as Json;
+    const stats = (await apiGet(logged.server, `/people/${person}/country-stats`, { startWeek: week, endWeek: week })) as Json;
     const countries = stats.countries as Json[];
     rows.push({
       week: String(week),
@@ -48,7 +39,7 @@ async function expectedTrend(weeks: number[]): Promise<Array<Record<string, stri
 
 describe('people trend', () => {
   it('gives one row a week over last12, each from that week\'s country statistics', async () => {
-    const { result, entries } = await logOf(log, () => runCli(['people', 'trend', person, '--weeks', 'last12', '-f', 'csv'], { env }));
+    const { result, entries } = await logOf(logged.log, () => runCli(['people', 'trend', person, '--weeks', 'last12', '-f', 'csv'], { env: logged.env }));
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(csvHeader(result.stdout)).toEqual(TREND_FIELDS);
@@ -63,7 +54,7 @@ describe('people trend', () => {
   });
 
   it('takes explicit ranges, and json keeps numbers as numbers', async () => {
-    const result = await runCli(['people', 'trend', person, '--weeks', '202640..202643', '-f', 'json'], { env });
+    const result = await runCli(['people', 'trend', person, '--weeks', '202640..202643', '-f', 'json'], { env: logged.env });
     expect(result.code).toBe(0);
     const rows = JSON.parse(result.stdout) as Json[];
     const expected = await expectedTrend([202640, 202641, 202642, 202643]);
@@ -74,7 +65,7 @@ describe('people trend', () => {
 
   it('ends a terminal table with sparklines of mentions and sentiment', async () => {
     const expected = await expectedTrend(LAST12);
-    const result = await runCliInTerminal(['people', 'trend', person, '--weeks', 'last12'], { env, columns: 120 });
+    const result = await runCliInTerminal(['people', 'trend', person, '--weeks', 'last12'], { env: logged.env, columns: 120 });
     expect(result.code).toBe(0);
     const lines = stripAnsi(result.stdout).trimEnd().split('\n');
     const [mentionsLine, sentimentLine] = lines.slice(-2);
@@ -95,7 +86,7 @@ describe('people trend', () => {
     for (const week of LAST12) expect(lines.some((line) => line.includes(String(week)))).toBe(true);
 
     // Off a terminal the table is plain tab-separated lines, with no sparklines.
-    const piped = await runCli(['people', 'trend', person, '--weeks', 'last12', '-f', 'table'], { env });
+    const piped = await runCli(['people', 'trend', person, '--weeks', 'last12', '-f', 'table'], { env: logged.env });
     expect(piped.code).toBe(0);
     expect(piped.stdout.trimEnd().split('\n')).toHaveLength(13);
     expect(piped.stdout).not.toMatch(/[▁▂▃▄▅▆▇█]/u);
@@ -104,7 +95,7 @@ describe('people trend', () => {
   it('--format chart draws the --metric on a terminal: a bar a week, value as sent', async () => {
     const expected = await expectedTrend(LAST12);
     const result = await runCliInTerminal(['people', 'trend', person, '--weeks', 'last12', '--format', 'chart', '--metric', 'globalSentiment'], {
-      env: { ...env, NO_COLOR: '1' },
+      env: { ...logged.env, NO_COLOR: '1' },
       columns: 80,
     });
     expect(result.code).toBe(0);
@@ -141,18 +132,18 @@ describe('people trend', () => {
 
   it('the default chart metric is mentions', async () => {
     const expected = await expectedTrend(LAST12);
-    const result = await runCliInTerminal(['people', 'trend', person, '--weeks', 'last12', '-f', 'chart'], { env: { ...env, NO_COLOR: '1' }, columns: 80 });
+    const result = await runCliInTerminal(['people', 'trend', person, '--weeks', 'last12', '-f', 'chart'], { env: { ...logged.env, NO_COLOR: '1' }, columns: 80 });
     expect(result.code).toBe(0);
     const values = result.stdout.trimEnd().split('\n').map((line) => line.trim().split(/\s+/).at(-1));
     expect(values).toEqual(expected.map((row) => row.mentions));
   });
 
   it('refuses a chart off a terminal and an unknown metric, before any request', async () => {
-    const { result: runs, entries } = await logOf(log, () =>
+    const { result: runs, entries } = await logOf(logged.log, () =>
       Promise.all([
-        runCli(['people', 'trend', person, '--weeks', 'last12', '-f', 'chart'], { env }),
-        runCli(['people', 'trend', person, '--weeks', 'last12', '--metric', 'bogus'], { env }),
-        runCli(['people', 'trend', person, '-f', 'csv'], { env }),
+        runCli(['people', 'trend', person, '--weeks', 'last12', '-f', 'chart'], { env: logged.env }),
+        runCli(['people', 'trend', person, '--weeks', 'last12', '--metric', 'bogus'], { env: logged.env }),
+        runCli(['people', 'trend', person, '-f', 'csv'], { env: logged.env }),
       ]),
     );
     const [chart, metric, noWindow] = runs;
@@ -168,7 +159,7 @@ describe('people trend', () => {
   });
 
   it('an unknown person is one 404 (exit 4), not one per week', async () => {
-    const { result, entries } = await logOf(log, () => runCli(['people', 'trend', 'nobody-0000', '--weeks', 'last12', '-f', 'csv'], { env }));
+    const { result, entries } = await logOf(logged.log, () => runCli(['people', 'trend', 'nobody-0000', '--weeks', 'last12', '-f', 'csv'], { env: logged.env }));
     expect(result.code).toBe(4);
     expect(result.stdout).toBe('');
     expect(entries.filter((entry) => entry.status === 404)).toHaveLength(1);

@@ -3,12 +3,11 @@
  * HTTP queries to the sandbox (the independent source of expected values), the sandbox's request
  * log, CSV parsing, and runs of the CLI under a pseudo-terminal (util-linux `script`).
  */
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { parse as parseLossless } from 'lossless-json';
-import { BIN, REPO, tempDir, type CliResult } from './harness.js';
+import { BIN, isolatedEnv, spawnAndCollect, tempDir, type CliResult } from './harness.js';
 
 export type Json = Record<string, unknown>;
 
@@ -112,35 +111,15 @@ export interface TerminalOptions {
  * Runs the CLI with stdout and stderr on a pseudo-terminal (`script -qfec CMD /dev/null`). The two
  * streams arrive merged in `stdout`, with the terminal's CRLF line ends turned back into LF.
  */
-export function runCliInTerminal(args: string[], options: TerminalOptions = {}): Promise<CliResult> {
-  const home = options.home ?? tempDir();
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, 'config'),
-    XDG_CACHE_HOME: join(home, 'cache'),
-    LANG: 'C.UTF-8',
+export async function runCliInTerminal(args: string[], options: TerminalOptions = {}): Promise<CliResult> {
+  const env = isolatedEnv(options.home ?? tempDir(), {
     TERM: 'xterm-256color',
     COLUMNS: String(options.columns ?? 100),
-  };
-  for (const [key, value] of Object.entries(options.env ?? {})) {
-    if (value === undefined) delete env[key];
-    else env[key] = value;
-  }
-  const command = [process.execPath, BIN, ...args].map(shellQuote).join(' ');
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolvePromise({ code, signal, stdout: stdout.replace(/\r\n/g, '\n'), stderr });
-    });
+    ...options.env,
   });
+  const command = [process.execPath, BIN, ...args].map(shellQuote).join(' ');
+  const result = await spawnAndCollect('script', ['-qfec', command, '/dev/null'], env, { timeoutMs: options.timeoutMs, noStdin: true });
+  return { ...result, stdout: result.stdout.replace(/\r\n/g, '\n') };
 }
 
 // eslint-disable-next-line no-control-regex
