@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { problemDetailsSchema } from '../../src/api/types.js';
-import { SandboxOptionError, startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/server.js';
+import { SandboxOptionError, startSandbox, type SandboxOptions } from '../../src/sandbox/server.js';
 import { createSandboxModel } from '../../src/sandbox/data/index.js';
 import { client, expectMatchesSchema, num } from './helpers.js';
 

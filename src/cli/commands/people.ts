@@ -10,7 +10,7 @@ import {
 } from '../../api/types.js';
 import { listWeeks, type WeekWindow } from '../../weeks.js';
 import { mapInOrder } from '../concurrency.js';
-import { toNumber, type Context, type WeekWindowFlags } from '../context.js';
+import type { Context, WeekWindowFlags } from '../context.js';
 import { UsageError } from '../errors.js';
 import { integerOption, weekWindowOptions } from '../options.js';
 import { rankingOptions, rankingParams, sortField, validateRanking, type RankingFlags } from '../ranking.js';
