@@ -96,7 +96,7 @@ async function fail(error: unknown, state: RunState): Promise<void> {
 /** The options every command accepts; also what `newsstats completion` completes everywhere. */
 export async function globalOptions(): Promise<Option[]> {
   const { Option } = await import('commander');
-  const { OUTPUT_FORMATS } = await import('../output/index.js');
+  const { OUTPUT_FORMATS } = await import('../output/formats.js');
   const { parseFieldList, parseInteger, parseSeconds } = await import('./options.js');
   return [
     new Option('-f, --format <format>', 'output format (default: table on a terminal, else json; with --output, the extension)').choices(OUTPUT_FORMATS),
