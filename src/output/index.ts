@@ -43,7 +43,7 @@ export function selectFields(requested: readonly string[], valid: readonly strin
     const didYouMean = hints.length > 0 ? ` (did you mean ${hints.join(', ')}?)` : '';
     const noun = unknown.length === 1 ? 'field' : 'fields';
     throw new FieldError(
-      `Unknown ${noun} ${unknown.map((name) => `"${name}"`).join(', ')}${didYouMean}. Valid fields: ${valid.join(', ')}`,
+      `unknown ${noun} ${unknown.map((name) => `"${name}"`).join(', ')}${didYouMean}. Valid fields: ${valid.join(', ')}`,
       unknown,
       valid,
     );

@@ -46,7 +46,7 @@ describe('selectFields', () => {
     const error = caught as FieldError;
     expect(error.unknownFields).toEqual(['fullname', 'bogus']);
     expect(error.validFields).toEqual(valid);
-    expect(error.message).toBe('Unknown fields "fullname", "bogus" (did you mean fullName?). Valid fields: rank, fullName, mentionCount');
+    expect(error.message).toBe('unknown fields "fullname", "bogus" (did you mean fullName?). Valid fields: rank, fullName, mentionCount');
   });
 
   test('no field at all is an error too', () => {
@@ -54,7 +54,7 @@ describe('selectFields', () => {
   });
 
   test('renderView checks --fields against the view', async () => {
-    await expect(render(peopleView, { format: 'csv', fields: ['nope'] })).rejects.toThrow(/Unknown field "nope".*Valid fields: rank, personHash/);
+    await expect(render(peopleView, { format: 'csv', fields: ['nope'] })).rejects.toThrow(/unknown field "nope".*Valid fields: rank, personHash/);
   });
 });
 
