@@ -238,6 +238,7 @@ export class HttpClient {
   readonly #userAgent: string;
   readonly #timeoutMs: number;
   readonly #maxRetries: number;
+  readonly #maxConnections: number;
   readonly #retryBaseDelayMs: number;
   readonly #maxRetryDelayMs: number;
   readonly #maxRetryAfterMs: number;
@@ -263,6 +264,7 @@ export class HttpClient {
     this.#userAgent = options.userAgent ?? `newsstats/${VERSION}`;
     this.#timeoutMs = nonNegative('timeoutMs', options.timeoutMs ?? HTTP_DEFAULTS.timeoutMs);
     this.#maxRetries = Math.floor(nonNegative('maxRetries', options.maxRetries ?? HTTP_DEFAULTS.maxRetries));
+    this.#maxConnections = Math.max(1, Math.floor(nonNegative('maxConnections', options.maxConnections ?? HTTP_DEFAULTS.maxConnections)));
     this.#retryBaseDelayMs = nonNegative('retryBaseDelayMs', options.retryBaseDelayMs ?? HTTP_DEFAULTS.retryBaseDelayMs);
     this.#maxRetryDelayMs = nonNegative('maxRetryDelayMs', options.maxRetryDelayMs ?? HTTP_DEFAULTS.maxRetryDelayMs);
     this.#maxRetryAfterMs = nonNegative('maxRetryAfterMs', options.maxRetryAfterMs ?? HTTP_DEFAULTS.maxRetryAfterMs);
@@ -341,9 +343,8 @@ export class HttpClient {
       // is excluded is its decision; viaProxy only hints that a proxy may be involved.)
       const useProxyAgent = proxyVariablesSet(process.env, ['https_proxy', 'http_proxy', 'no_proxy']);
       this.#viaProxy = proxyVariablesSet(process.env, ['https_proxy', 'http_proxy']);
-      this.#ownDispatcher = useProxyAgent
-        ? new EnvHttpProxyAgent({ keepAliveTimeout: 10_000 })
-        : new Agent({ keepAliveTimeout: 10_000 });
+      const poolOptions = { keepAliveTimeout: 10_000, connections: this.#maxConnections };
+      this.#ownDispatcher = useProxyAgent ? new EnvHttpProxyAgent(poolOptions) : new Agent(poolOptions);
     }
     return this.#ownDispatcher;
   }

@@ -29,6 +29,12 @@ export interface HttpClientOptions {
   timeoutMs?: number;
   /** Retries after the first attempt; 0 disables retrying. */
   maxRetries?: number;
+  /**
+   * Most sockets open to the service at once; further requests wait for a free one. Without a cap,
+   * undici opens a new socket when a request starts in the same tick another one finishes, so N
+   * workers end up holding up to 2N connections.
+   */
+  maxConnections?: number;
   /** Sent as User-Agent; default `newsstats/<version>`. */
   userAgent?: string;
   /** Allow a plain http:// base URL that is not loopback (the key then crosses the network in clear text). */
@@ -51,6 +57,7 @@ export interface HttpClientOptions {
 export const HTTP_DEFAULTS = {
   timeoutMs: 30_000,
   maxRetries: 3,
+  maxConnections: 8,
   allowInsecureHttp: false,
   retryBaseDelayMs: 250,
   maxRetryDelayMs: 8_000,

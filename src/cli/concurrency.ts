@@ -1,3 +1,6 @@
+/** Requests in flight for week panels, trends and bulk exports unless --concurrency says otherwise. */
+export const DEFAULT_CONCURRENCY = 4;
+
 /**
  * Runs tasks with at most `concurrency` in flight and hands results on in input order, whatever order
  * they finish in. Results that finish early wait in a window of bounded size: a task is not started

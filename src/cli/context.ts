@@ -8,6 +8,7 @@ import type { RequestEvent } from '../api/options.js';
 import type { ResolvedSettings } from '../config/resolve.js';
 import type { OutputFormat } from '../output/index.js';
 import { needsWeekInfo, resolveWeekWindow, windowFromBounds, type WeekSpec, type WeekWindow } from '../weeks.js';
+import { DEFAULT_CONCURRENCY } from './concurrency.js';
 import { matchCountry, parseCountryQuery, type CountryEntry } from './country-match.js';
 import { MissingKeyError, UsageError } from './errors.js';
 
@@ -85,6 +86,7 @@ export class Context {
   #weekInfo?: Promise<WeekInfoNumbers>;
   #countries?: Promise<CountryEntry[]>;
   #interrupted = false;
+  #concurrency = DEFAULT_CONCURRENCY;
   readonly #cleanups: Array<(reason: CloseReason) => Promise<void> | void> = [];
 
   constructor(
@@ -160,6 +162,15 @@ export class Context {
     return { baseUrl: settings.baseUrl, apiKey: settings.apiKey, settings };
   }
 
+  /**
+   * How many requests this run keeps in flight; the client opens at most that many connections.
+   * Set before the first request.
+   */
+  setConcurrency(concurrency: number): void {
+    if (this.#client) throw new Error('setConcurrency() must come before the first request');
+    this.#concurrency = concurrency;
+  }
+
   client(): Promise<NewsStatsClient<'lossless'>> {
     this.#client ??= this.connection().then((connection) => this.openClient(connection));
     return this.#client;
@@ -175,6 +186,7 @@ export class Context {
       numbers: 'lossless',
       userAgent: `newsstats/${VERSION}`,
       allowInsecureHttp: settings.allowInsecureHttp,
+      maxConnections: this.#concurrency,
       ...(settings.timeoutSeconds !== undefined && { timeoutMs: settings.timeoutSeconds * 1000 }),
       ...(settings.retries !== undefined && { maxRetries: settings.retries }),
       ...(this.globals.verbose && {

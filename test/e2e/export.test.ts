@@ -180,21 +180,22 @@ describe('export concurrency and streaming', () => {
     }
   });
 
-  it('shares one keep-alive pool: connections are reused, not opened per request', async () => {
-    const proxy = await countingProxy(slow);
-    try {
-      const { result, entries } = await logOf(slowLog, () =>
-        runCli(['export', 'country-stats', '--top', '20', '--weeks', '202644..202647', '-f', 'csv'], {
-          env: sandboxEnv({ url: proxy.url, key: slow.key }),
-        }),
-      );
-      expect(result.code).toBe(0);
-      expect(entries).toHaveLength(21);
-      // 21 requests, four at a time, over a handful of connections. (undici releases a socket a
-      // moment after its body ends, so a slot's next request may open one more: at most two a slot.)
-      expect(proxy.connections()).toBeLessThanOrEqual(8);
-    } finally {
-      await proxy.close();
+  it('shares one keep-alive pool: at most --concurrency connections, reused across requests', async () => {
+    for (const [flags, bound] of [[[], 4], [['--concurrency', '2'], 2]] as const) {
+      const proxy = await countingProxy(slow);
+      try {
+        const { result, entries } = await logOf(slowLog, () =>
+          runCli(['export', 'country-stats', '--top', '20', '--weeks', '202644..202647', '-f', 'csv', ...flags], {
+            env: sandboxEnv({ url: proxy.url, key: slow.key }),
+          }),
+        );
+        expect(result.code).toBe(0);
+        expect(entries).toHaveLength(21);
+        // 21 requests over exactly as many connections as requests in flight: none opened per request.
+        expect(proxy.connections()).toBe(bound);
+      } finally {
+        await proxy.close();
+      }
     }
   });
 

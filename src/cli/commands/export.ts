@@ -1,6 +1,6 @@
 import { Option } from 'commander';
 import { BOUNDS, fieldsOf, personCountryRowSchema, personLinkBaseSchema, personLinkSchema } from '../../api/types.js';
-import { forEachInOrder } from '../concurrency.js';
+import { DEFAULT_CONCURRENCY, forEachInOrder } from '../concurrency.js';
 import type { Context, WeekWindowFlags } from '../context.js';
 import { integerOption, weekWindowOptions } from '../options.js';
 import { startProgress } from '../progress.js';
@@ -15,7 +15,7 @@ function bulkOptions(): Option[] {
   return [
     ...weekWindowOptions(),
     integerOption('--top <n>', 'how many people, from the top of the ranking', { min: 1, max: 10_000 }).default(10),
-    integerOption('--concurrency <n>', 'requests in flight', { min: 1, max: 32 }).default(4),
+    integerOption('--concurrency <n>', 'requests in flight, over as many keep-alive connections', { min: 1, max: 32 }).default(DEFAULT_CONCURRENCY),
     ...rankingOptions().filter((option) => option.long !== '--limit'),
   ];
 }
@@ -25,6 +25,7 @@ function bulkOptions(): Option[] {
  * last-4 window is pinned once, so the ranking and every per-person request agree on the weeks.
  */
 async function rankedPeople(ctx: Context, flags: BulkFlags) {
+  ctx.setConcurrency(flags.concurrency);
   const window = (await ctx.resolveWindow(flags)) ?? (await ctx.resolveWindow({ weeks: { kind: 'last4' } }))!;
   const client = await ctx.client();
   const ranking = (await client.people.top({ ...(await rankingParams(ctx, flags, window)), limit: flags.top })) as Row[];

@@ -9,7 +9,7 @@ import {
   personStatsSchema,
 } from '../../api/types.js';
 import { listWeeks, type WeekWindow } from '../../weeks.js';
-import { mapInOrder } from '../concurrency.js';
+import { DEFAULT_CONCURRENCY, mapInOrder } from '../concurrency.js';
 import type { Context, WeekWindowFlags } from '../context.js';
 import { UsageError } from '../errors.js';
 import { integerOption, weekWindowOptions } from '../options.js';
@@ -23,9 +23,6 @@ const panelFields = ['week', ...rankedFields];
 const countryRowFields = ['personHash', 'startWeek', 'endWeek', ...fieldsOf(personCountryRowSchema)];
 const trendFields = ['week', 'mentions', 'globalDominance', 'globalSentiment', 'globalReach', 'globalPower', 'persistence', 'countries'];
 const TREND_METRICS = trendFields.slice(1);
-
-/** Requests in flight for week panels and trends: the same bound as bulk exports' default. */
-const WEEKLY_CONCURRENCY = 4;
 
 /** Weekly series longer than this are almost certainly a typo (a range across decades). */
 const MAX_WEEKLY_WEEKS = 260;
@@ -74,7 +71,7 @@ const top = verb<TopFlags>({
     }
     const weeks = await weeklyWindows(ctx, flags, 'last12');
     const params = await rankingParams(ctx, flags, undefined);
-    const rankings = await mapInOrder(weeks, WEEKLY_CONCURRENCY, (week) =>
+    const rankings = await mapInOrder(weeks, DEFAULT_CONCURRENCY, (week) =>
       client.people.top({ ...params, startWeek: week, endWeek: week }),
     );
     const rows = rankings.flatMap((ranking, index) =>
@@ -230,7 +227,7 @@ const trend = verb<TrendFlags>({
     const client = await ctx.client();
     // Fail on an unknown person with one 404, not one per week.
     await client.people.get(personHash!);
-    const rows = await mapInOrder(weeks, WEEKLY_CONCURRENCY, async (week) =>
+    const rows = await mapInOrder(weeks, DEFAULT_CONCURRENCY, async (week) =>
       trendRow(week, (await client.people.countryStats(personHash!, { startWeek: week, endWeek: week } as WeekWindow)) as Row),
     );
     return { data: rows, view: { chart: { label: 'week', value: flags.metric } } };

@@ -74,7 +74,7 @@ describe('HttpClient construction', () => {
 
   it('states its defaults in one place', () => {
     expect(HTTP_DEFAULTS).toEqual({
-      timeoutMs: 30_000, maxRetries: 3, allowInsecureHttp: false, retryBaseDelayMs: 250, maxRetryDelayMs: 8_000, maxRetryAfterMs: 60_000,
+      timeoutMs: 30_000, maxRetries: 3, maxConnections: 8, allowInsecureHttp: false, retryBaseDelayMs: 250, maxRetryDelayMs: 8_000, maxRetryAfterMs: 60_000,
     });
   });
 });
