@@ -52,6 +52,8 @@ export interface ServiceAddress {
   pathPrefix: string;
   /** host:port, for messages. */
   hostPort: string;
+  /** The service is on this machine: its traffic must never be sent through a proxy. */
+  loopback: boolean;
 }
 
 const API_ROOT = '/api/data';
@@ -92,7 +94,7 @@ export function resolveServiceAddress(baseUrl: string | undefined, allowInsecure
   // People paste the API root as often as the service base; both mean the same service.
   if (pathPrefix.endsWith(API_ROOT)) pathPrefix = pathPrefix.slice(0, -API_ROOT.length);
   const port = url.port !== '' ? url.port : url.protocol === 'https:' ? '443' : '80';
-  return { origin: url.origin, pathPrefix, hostPort: `${url.hostname}:${port}` };
+  return { origin: url.origin, pathPrefix, hostPort: `${url.hostname}:${port}`, loopback: isLoopbackHost(url.hostname) };
 }
 
 /** 127.0.0.0/8, ::1 and localhost: traffic that never leaves the machine. */
@@ -341,8 +343,10 @@ export class HttpClient {
     if (!this.#ownDispatcher) {
       // NO_PROXY alone still needs the proxy agent: it is the one that reads it. (Whether a given host
       // is excluded is its decision; viaProxy only hints that a proxy may be involved.)
-      const useProxyAgent = proxyVariablesSet(process.env, ['https_proxy', 'http_proxy', 'no_proxy']);
-      this.#viaProxy = proxyVariablesSet(process.env, ['https_proxy', 'http_proxy']);
+      // Loopback never goes through a proxy (as Go's net/http decides too): a plain-http request to a
+      // local tunnel or the sandbox would otherwise carry the key, in clear text, to the proxy host.
+      const useProxyAgent = !this.address.loopback && proxyVariablesSet(process.env, ['https_proxy', 'http_proxy', 'no_proxy']);
+      this.#viaProxy = useProxyAgent && proxyVariablesSet(process.env, ['https_proxy', 'http_proxy']);
       const poolOptions = { keepAliveTimeout: 10_000, connections: this.#maxConnections };
       this.#ownDispatcher = useProxyAgent ? new EnvHttpProxyAgent(poolOptions) : new Agent(poolOptions);
     }

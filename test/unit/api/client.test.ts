@@ -425,7 +425,7 @@ describe('close', () => {
 });
 
 describe('proxy', () => {
-  it('goes through HTTP_PROXY when it is set (read in any case)', async () => {
+  async function recordingProxy() {
     const proxy = await startServer(() => { /* plain requests are not expected */ });
     const tunnelRequests: string[] = [];
     proxy.server.on('connect', (request, socket) => {
@@ -433,10 +433,16 @@ describe('proxy', () => {
       socket.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n');
     });
     cleanups.push(() => proxy.close());
+    return { proxy, tunnelRequests };
+  }
+
+  it('goes through HTTPS_PROXY when it is set (read in any case)', async () => {
+    const { proxy, tunnelRequests } = await recordingProxy();
     const saved = { ...process.env };
-    process.env.http_proxy = proxy.baseUrl;
+    process.env.https_proxy = proxy.baseUrl;
     try {
-      const client = new NewsStatsClient({ baseUrl: 'http://127.0.0.1:9', apiKey: API_KEY, maxRetries: 0 });
+      // The proxy answers the CONNECT itself, so the made-up host is never looked up.
+      const client = new NewsStatsClient({ baseUrl: 'https://stats.example.invalid', apiKey: API_KEY, maxRetries: 0 });
       cleanups.push(() => client.close());
       const error = await rejection(client.countries.list());
       expect(error).toBeInstanceOf(ConnectionError);
@@ -447,6 +453,25 @@ describe('proxy', () => {
     } finally {
       process.env = saved;
     }
-    expect(tunnelRequests).toEqual(['127.0.0.1:9']);
+    expect(tunnelRequests).toEqual(['stats.example.invalid:443']);
+  });
+
+  it('never sends loopback traffic through a proxy, where the key would travel in clear text', async () => {
+    const { proxy, tunnelRequests } = await recordingProxy();
+    const server = await startServer((_request, response) => response.end('[]'));
+    cleanups.push(() => server.close());
+    const saved = { ...process.env };
+    process.env.HTTP_PROXY = proxy.baseUrl;
+    process.env.HTTPS_PROXY = proxy.baseUrl;
+    try {
+      const client = new NewsStatsClient({ baseUrl: server.baseUrl, apiKey: API_KEY, maxRetries: 0 });
+      cleanups.push(() => client.close());
+      expect(await client.countries.list()).toEqual([]);
+    } finally {
+      process.env = saved;
+    }
+    expect(server.requests).toHaveLength(1);
+    expect(proxy.requests).toHaveLength(0);
+    expect(tunnelRequests).toEqual([]);
   });
 });

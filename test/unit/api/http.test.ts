@@ -24,10 +24,16 @@ function configurationErrorOf(action: () => unknown): ConfigurationError {
 describe('resolveServiceAddress', () => {
   it('takes the service base with or without a trailing slash or /api/data', () => {
     for (const base of ['https://stats.example.com', 'https://stats.example.com/', 'https://stats.example.com/api/data', 'https://stats.example.com/api/data/']) {
-      expect(resolveServiceAddress(base, false)).toEqual({ origin: 'https://stats.example.com', pathPrefix: '', hostPort: 'stats.example.com:443' });
+      expect(resolveServiceAddress(base, false)).toEqual({ origin: 'https://stats.example.com', pathPrefix: '', hostPort: 'stats.example.com:443', loopback: false });
     }
     expect(resolveServiceAddress('https://example.com:8443/news//', false))
-      .toEqual({ origin: 'https://example.com:8443', pathPrefix: '/news', hostPort: 'example.com:8443' });
+      .toEqual({ origin: 'https://example.com:8443', pathPrefix: '/news', hostPort: 'example.com:8443', loopback: false });
+  });
+
+  it('marks loopback services, which never go through a proxy', () => {
+    expect(resolveServiceAddress('http://127.0.0.1:8787', false).loopback).toBe(true);
+    expect(resolveServiceAddress('http://localhost:8787', false).loopback).toBe(true);
+    expect(resolveServiceAddress('https://stats.example.com', false).loopback).toBe(false);
   });
 
   it('refuses plain http to a non-loopback host, naming https:// and allow-insecure-http', () => {
