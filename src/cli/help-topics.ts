@@ -57,9 +57,9 @@ week flag, no weeks are sent and the service applies its default window (trends 
 
 Examples:
   $ newsstats people top --weeks last4
-  $ newsstats people trend ada-okafor-1a2b --weeks last12
+  $ newsstats people trend chiamaka-okafor-6303 --weeks last12
   $ newsstats people top --weeks 202552..202603
-  $ newsstats people countries ada-okafor-1a2b --start 202601 --end 202613
+  $ newsstats people countries chiamaka-okafor-6303 --start 202601 --end 202613
 `;
 }
 

@@ -136,14 +136,16 @@ async function buildProgram(args: readonly string[], state: RunState) {
     }
     const noun = (await entry.load()).default;
     const nounCommand = program.command(noun.name).description(noun.summary);
+    if (noun.verbs.every((verbSpec) => verbSpec.name)) {
+      // `newsstats people --help` lists the verbs; one real example of each shows how they read.
+      nounCommand.addHelpText('after', examplesHelp(noun.verbs.flatMap((verbSpec) => verbSpec.examples.slice(0, 1))));
+    }
     for (const verbSpec of noun.verbs) {
       const command = verbSpec.name ? nounCommand.command(verbSpec.name) : nounCommand;
       command.description(verbSpec.summary);
       if (verbSpec.arguments) command.arguments(verbSpec.arguments);
       for (const option of verbSpec.options?.() ?? []) command.addOption(option);
-      if (verbSpec.examples.length > 0) {
-        command.addHelpText('after', `\nExamples:\n${verbSpec.examples.map((example) => `  $ newsstats ${example}`).join('\n')}`);
-      }
+      if (verbSpec.examples.length > 0) command.addHelpText('after', examplesHelp(verbSpec.examples));
       command.action(async (...actionArgs: unknown[]) => {
         const self = actionArgs.at(-1) as InstanceType<typeof Command>;
         const positional = self.processedArgs.filter((value) => value !== undefined).flat() as string[];
@@ -152,6 +154,10 @@ async function buildProgram(args: readonly string[], state: RunState) {
     }
   }
   return program;
+}
+
+function examplesHelp(examples: readonly string[]): string {
+  return `\nExamples:\n${examples.map((example) => `  $ newsstats ${example}`).join('\n')}`;
 }
 
 async function runVerb(

@@ -16,7 +16,7 @@ const raw = verb<{ param?: Array<[string, string]> }>({
   options: () => [
     new Option('-p, --param <key=value>', 'a query parameter; repeat for more').argParser(collectKeyValue),
   ],
-  examples: ['api /api/data/people/top --param startWeek=202640 --param endWeek=202643 --param limit=5', 'api people/ada-okafor-1a2b'],
+  examples: ['api /api/data/people/top --param startWeek=202640 --param endWeek=202643 --param limit=5', 'api people/chiamaka-okafor-6303'],
   prefersJson: true,
   async run(ctx, [path], flags) {
     const query: Record<string, string[]> = {};

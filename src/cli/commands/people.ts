@@ -95,7 +95,7 @@ const get = verb({
   name: 'get',
   summary: 'One person by personHash',
   arguments: '<personHash>',
-  examples: ['people get ada-okafor-1a2b'],
+  examples: ['people get chiamaka-okafor-6303'],
   view: { fields: personFields, single: true },
   async run(ctx, [personHash]) {
     return { data: await (await ctx.client()).people.get(personHash!) };
@@ -116,7 +116,7 @@ const search = verb<SearchFlags>({
     integerOption('--gender <n>', 'only people of this gender code', { min: 0 }),
     integerOption('--limit <n>', 'at most this many people', BOUNDS.searchLimit),
   ],
-  examples: ['people search "okafor"', 'people search --name "Ada Okafor" --exact', 'people search ana --country BR --limit 5'],
+  examples: ['people search "okafor"', 'people search --name "Chiamaka Okafor" --exact', 'people search ana --country BR --limit 5'],
   view: { fields: personFields, tableFields: ['personHash', 'fullName', 'countryName', 'category', 'birthDate'] },
   validate([query], flags) {
     if (!query && !flags.hash && !flags.name) {
@@ -150,7 +150,7 @@ const links = verb<LinksFlags>({
     integerOption('--limit <n>', 'at most this many links', BOUNDS.linksLimit),
     new Option('--no-context', 'only the link fields, without article, source and country context'),
   ],
-  examples: ['people links ada-okafor-1a2b --limit 20', 'people links ada-okafor-1a2b --format csv --output links.csv'],
+  examples: ['people links chiamaka-okafor-6303 --limit 20', 'people links chiamaka-okafor-6303 --format csv --output links.csv'],
   view: {
     fields: fieldsOf(personLinkSchema),
     tableFields: ['mentionDate', 'sourceName', 'countryIso', 'sentiment', 'articleTitle'],
@@ -183,7 +183,7 @@ const countries = verb<WeekWindowFlags>({
   summary: 'A person\'s statistics per country over a week window (country-stats)',
   arguments: '<personHash>',
   options: () => weekWindowOptions(),
-  examples: ['people countries ada-okafor-1a2b --weeks last4', 'people countries ada-okafor-1a2b --weeks 202601..202652 --format csv'],
+  examples: ['people countries chiamaka-okafor-6303 --weeks last4', 'people countries chiamaka-okafor-6303 --weeks 202601..202652 --format csv'],
   view: {
     fields: countryRowFields,
     tableFields: ['countryName', 'countryIso', 'mentions', 'articles', 'localDominance', 'reach', 'power', 'sentiment'],
@@ -220,7 +220,7 @@ const trend = verb<TrendFlags>({
     ...weekWindowOptions(),
     new Option('--metric <name>', 'what --format chart draws').choices(TREND_METRICS).default('mentions'),
   ],
-  examples: ['people trend ada-okafor-1a2b --weeks last12', 'people trend ada-okafor-1a2b --weeks last26 --format chart --metric globalSentiment'],
+  examples: ['people trend chiamaka-okafor-6303 --weeks last12', 'people trend chiamaka-okafor-6303 --weeks last26 --format chart --metric globalSentiment'],
   view: { fields: trendFields, chart: { label: 'week', value: 'mentions' }, sparklines: ['mentions', 'globalSentiment'] },
   async run(ctx, [personHash], flags) {
     const weeks = await weeklyWindows(ctx, flags, 'last12');

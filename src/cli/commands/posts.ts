@@ -17,7 +17,7 @@ const get = verb({
   name: 'get',
   summary: 'One post by slug',
   arguments: '<slug>',
-  examples: ['posts get weekly-roundup-2026-47', 'posts get weekly-roundup-2026-47 --fields title,content -f json'],
+  examples: ['posts get weekly-roundup-2026-w46', 'posts get weekly-roundup-2026-w46 --fields title,content -f json'],
   view: { fields: fieldsOf(postSchema), single: true },
   async run(ctx, [slug]) {
     return { data: await (await ctx.client()).posts.get(slug!) };
