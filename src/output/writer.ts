@@ -12,6 +12,7 @@ export class TextWriter {
   private pending = '';
   private scheduledFlush: NodeJS.Immediate | undefined;
   private scheduledFailure: unknown;
+  private drained: Promise<void> | undefined;
 
   constructor(private readonly out: NodeJS.WritableStream) {}
 
@@ -43,12 +44,19 @@ export class TextWriter {
       this.scheduledFlush = undefined;
     }
     this.throwScheduledFailure();
+    // A full stream is waited on once, by everyone: a scheduled flush and a row's flush can overlap,
+    // and each adding its own listeners would pile them up on a slow disk.
+    if (this.drained) await this.drained;
     const chunk = this.pending;
     this.pending = '';
     const stream = this.out as OutputStream;
     if (stream.destroyed) throw new Error('output stream closed before all output was written');
     const accepted = chunk === '' ? !stream.writableNeedDrain : stream.write(chunk);
-    if (!accepted) await waitForDrain(stream);
+    if (accepted) return;
+    this.drained ??= waitForDrain(stream).finally(() => {
+      this.drained = undefined;
+    });
+    await this.drained;
   }
 
   private throwScheduledFailure(): void {
