@@ -44,7 +44,7 @@ ${twoColumns([
   ['last4', 'the service\'s own last-4 window: last4StartWeek..currentWeek'],
   ['lastN', `N weeks ending at the current week, N from 1 to ${MAX_LAST_WEEKS} (last12: 12 weeks)`],
   ['YYYYWW', 'one week, e.g. 202647'],
-  ['YYYYWW..YYYYWW', 'first to last week, both included, e.g. 202640..202652 (may cross a year)'],
+  ['YYYYWW..YYYYWW', 'first to last week, both included, e.g. 202550..202603 (may cross a year)'],
 ])}
 
 --start YYYYWW --end YYYYWW is the same window as --weeks START..END; the two go together and

@@ -30,6 +30,8 @@ export interface CliResult {
 
 export interface CliOptions {
   env?: Record<string, string | undefined>;
+  /** Working directory of the child (default: the repo), where relative --output paths land. */
+  cwd?: string;
   input?: string;
   /** Called with the child as soon as it starts (to send it a signal). */
   onSpawn?: (child: import('node:child_process').ChildProcess) => void;
@@ -70,11 +72,11 @@ export function spawnAndCollect(
   file: string,
   args: string[],
   env: Record<string, string>,
-  options: Pick<CliOptions, 'input' | 'onSpawn' | 'timeoutMs'> & { noStdin?: boolean } = {},
+  options: Pick<CliOptions, 'input' | 'onSpawn' | 'timeoutMs' | 'cwd'> & { noStdin?: boolean } = {},
 ): Promise<CliResult> {
   return new Promise((resolvePromise, reject) => {
     // `script` ends the session when its stdin closes, so terminal runs get none at all.
-    const child = spawn(file, args, { cwd: REPO, env, stdio: [options.noStdin ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    const child = spawn(file, args, { cwd: options.cwd ?? REPO, env, stdio: [options.noStdin ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

@@ -58,7 +58,7 @@ const countryStats = verb<BulkFlags>({
   options: bulkOptions,
   examples: [
     'export country-stats --top 200 --weeks last4 --output country-stats.csv',
-    'export country-stats --top 50 --weeks 202640..202652 --from-country DE --format ndjson',
+    'export country-stats --top 50 --weeks 202636..202647 --from-country DE --format ndjson',
   ],
   view: {
     fields: ['rank', 'fullName', 'personHash', 'startWeek', 'endWeek', ...fieldsOf(personCountryRowSchema)],

@@ -54,7 +54,7 @@ const top = verb<TopFlags>({
   ],
   examples: [
     'people top --weeks last4',
-    'people top --weeks 202640..202652 --per-week --limit 10 --format csv --output panel.csv',
+    'people top --weeks 202636..202647 --per-week --limit 10 --format csv --output panel.csv',
     'people top --weeks last4 --country DE --sort dominance --format chart',
   ],
   view: { fields: rankedFields, tableFields: rankedTableFields, chart: { label: 'fullName', value: 'mentionCount' } },
@@ -183,7 +183,7 @@ const countries = verb<WeekWindowFlags>({
   summary: 'A person\'s statistics per country over a week window (country-stats)',
   arguments: '<personHash>',
   options: () => weekWindowOptions(),
-  examples: ['people countries chiamaka-okafor-6303 --weeks last4', 'people countries chiamaka-okafor-6303 --weeks 202601..202652 --format csv'],
+  examples: ['people countries chiamaka-okafor-6303 --weeks last4', 'people countries chiamaka-okafor-6303 --weeks 202601..202647 --format csv'],
   view: {
     fields: countryRowFields,
     tableFields: ['countryName', 'countryIso', 'mentions', 'articles', 'localDominance', 'reach', 'power', 'sentiment'],

@@ -1,0 +1,62 @@
+/**
+ * Every example that `--help` shows runs, as written, against the sandbox: the help cannot drift
+ * from what the commands accept. Examples that need a shell (pipes, redirections, variables), a
+ * foreground server or a login to a real host are checked by their own tests instead.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../src/cli/main.js';
+import { runCliWithHome, tempDir, useLoggedSandbox } from './harness.js';
+import { runCliInTerminal } from './workflow-helpers.js';
+
+const NEEDS_A_SHELL = /[|<>$]/;
+const RUN_ELSEWHERE = [/^sandbox\b/, /^auth login\b/];
+
+/** Splits an example into argv the way a shell would for these simple cases: spaces, and "quoted words". */
+export function splitExample(example: string): string[] {
+  return [...example.matchAll(/"([^"]*)"|(\S+)/g)].map((match) => match[1] ?? match[2]!);
+}
+
+const examples: string[] = [];
+for (const entry of COMMANDS) {
+  const noun = (await entry.load()).default;
+  for (const verb of noun.verbs) examples.push(...verb.examples);
+}
+const runnable = examples.filter((example) => !NEEDS_A_SHELL.test(example) && !RUN_ELSEWHERE.some((pattern) => pattern.test(example)));
+
+describe('help examples', () => {
+  const logged = useLoggedSandbox();
+
+  it('every verb of every noun shows at least one example', async () => {
+    for (const entry of COMMANDS) {
+      const noun = (await entry.load()).default;
+      for (const verb of noun.verbs) expect(verb.examples.length, `${noun.name} ${verb.name}`).toBeGreaterThan(0);
+    }
+    expect(runnable.length).toBeGreaterThan(40);
+  });
+
+  /** A home of its own for each example, whose profiles name a service as `config get` expects. */
+  function homeWithProfiles(): string {
+    const home = tempDir();
+    mkdirSync(join(home, 'config', 'newsstats'), { recursive: true });
+    const profile = { 'base-url': 'https://stats.example.com' };
+    writeFileSync(join(home, 'config', 'newsstats', 'config.json'), JSON.stringify({ profiles: { default: profile, staging: profile } }));
+    return home;
+  }
+
+  describe.concurrent('run as written against the sandbox', () => {
+    it.each(runnable)('newsstats %s', async (example) => {
+      const args = splitExample(example);
+      const home = homeWithProfiles();
+      // Charts draw on a terminal only, so those examples get one; the rest run in a directory of
+      // their own, where their --output files land.
+      const result = args.includes('chart')
+        ? await runCliInTerminal(args, { env: { ...logged.env }, home })
+        : await runCliWithHome(home, args, { env: { ...logged.env }, cwd: tempDir() });
+      expect(result.code, result.stdout + result.stderr).toBe(0);
+      // Notes (a cleared cache, a removed key) may go to stderr; errors and warnings may not.
+      expect(result.stderr).not.toMatch(/error|warning/i);
+    });
+  });
+});
