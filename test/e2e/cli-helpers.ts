@@ -3,11 +3,11 @@
  * raw requests to a sandbox, the "one clean error line" check, request-log reading, and a tiny
  * fake API for data the synthetic model never produces.
  */
-import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
-import type { CliResult } from './harness.js';
+import { readLog, type CliResult, type LogEntry } from './harness.js';
 
 /** The raw body text of a sandbox GET, as the service sent it (for exact comparisons). */
 export async function rawGet(server: { url: string; key: string }, path: string): Promise<{ status: number; text: string }> {
@@ -63,15 +63,6 @@ export function expectSuccess(result: CliResult): string {
   return result.stdout;
 }
 
-/** The sandbox request log's lines, parsed; [] when the file was never created. */
-export function readLog(file: string): Array<{ method: string; path: string; query: Record<string, string>; status: number | null }> {
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line.length > 0)
-    .map((line) => JSON.parse(line));
-}
-
 /** Files in a directory other than the expected ones (temporary leftovers show up here). */
 export function listDir(dir: string): string[] {
   return readdirSync(dir).sort();
@@ -122,53 +113,11 @@ export async function fakeApi(routes: Record<string, string | typeof HANG>, key 
   };
 }
 
-export interface TcpProxy {
-  url: string;
-  /** Resolves when the first client connection arrives (the CLI has started its request). */
-  firstConnection: Promise<void>;
-  close(): Promise<void>;
-}
-
-/**
- * A TCP pass-through in front of a server, so a test knows the moment the CLI connects (to interrupt
- * it mid-request rather than guess how long Node takes to start on a busy machine).
- */
-export async function tcpProxy(targetUrl: string): Promise<TcpProxy> {
-  const { createServer: createTcpServer, connect } = await import('node:net');
-  const target = new URL(targetUrl);
-  const sockets = new Set<import('node:net').Socket>();
-  let connected!: () => void;
-  const firstConnection = new Promise<void>((resolve) => (connected = resolve));
-  const server = createTcpServer((client) => {
-    connected();
-    const upstream = connect(Number(target.port), target.hostname);
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('error', () => undefined);
-      socket.on('close', () => sockets.delete(socket));
-    }
-    client.pipe(upstream).pipe(client);
-    client.on('close', () => upstream.destroy());
-    upstream.on('close', () => client.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    firstConnection,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
-}
-
 /** The request log once it holds at least `count` lines (it is written asynchronously after each answer). */
-export async function readLogWhen(file: string, count: number, timeoutMs = 3_000): Promise<ReturnType<typeof readLog>> {
+export async function readLogWhen(file: string, count: number, timeoutMs = 3_000): Promise<LogEntry[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const entries = readLog(file);
+    const entries = await readLog(file);
     if (entries.length >= count || Date.now() > deadline) return entries;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }

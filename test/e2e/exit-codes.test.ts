@@ -9,8 +9,8 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { runCli, sandbox, sandboxEnv, tempDir, type CliResult } from './harness.js';
-import { expectFailure, expectSuccess, rawJson, readLog, readLogWhen, stderrLines, tcpProxy } from './cli-helpers.js';
+import { readLog, runCli, sandbox, sandboxEnv, tcpPassThrough, tempDir, type CliResult } from './harness.js';
+import { expectFailure, expectSuccess, rawJson, readLogWhen, stderrLines } from './cli-helpers.js';
 
 const logDir = tempDir('newsstats-e2e-exit-');
 /** Answers only the runs that should reach it. */
@@ -133,7 +133,7 @@ describe('exit 5: the service is unavailable', () => {
     } finally {
       await failing.close();
     }
-    const entries = readLog(log);
+    const entries = await readLog(log);
     expect(entries.map((entry) => entry.path)).toEqual(['/api/data/people/hira-abbasi-d893', '/api/data/people/hira-abbasi-d893']);
     for (const entry of entries) expect([500, 503, null]).toContain(entry.status);
   });
@@ -150,7 +150,7 @@ describe('exit 130: Ctrl-C during a slow request', () => {
 
   /** Runs the CLI through a proxy and sends SIGINT shortly after it connects. */
   async function interrupt(args: string[]): Promise<{ result: CliResult; exitMs: number }> {
-    const proxy = await tcpProxy(slow.url);
+    const proxy = await tcpPassThrough(slow.url);
     let signalledAt = 0;
     try {
       const result = await runCli(args, {

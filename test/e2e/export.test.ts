@@ -8,9 +8,9 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { runCli, sandbox, sandboxEnv, tempDir, useLoggedSandbox } from './harness.js';
+import { runCli, sandbox, sandboxEnv, tcpPassThrough, tempDir, useLoggedSandbox } from './harness.js';
 import {
-  apiGet, countPath, countingProxy, csvHeader, csvRecords, logFilePath, logOf, maxInFlight, readLog, runCliInTerminal, text, type Json,
+  apiGet, countPath, csvHeader, csvRecords, logFilePath, logOf, maxInFlight, readLog, runCliInTerminal, text, type Json,
 } from './workflow-helpers.js';
 
 const logged = useLoggedSandbox();
@@ -182,7 +182,7 @@ describe('export concurrency and streaming', () => {
 
   it('shares one keep-alive pool: at most --concurrency connections, reused across requests', async () => {
     for (const [flags, bound] of [[[], 4], [['--concurrency', '2'], 2]] as const) {
-      const proxy = await countingProxy(slow);
+      const proxy = await tcpPassThrough(slow.url);
       try {
         const { result, entries } = await logOf(slowLog, () =>
           runCli(['export', 'country-stats', '--top', '20', '--weeks', '202644..202647', '-f', 'csv', ...flags], {

@@ -5,10 +5,12 @@
  * or the developer's own profile.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { createServer as createTcpServer, connect, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
+import type { RequestLogEntry } from '../../src/sandbox/http/log.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/server.js';
 
 export const REPO = resolve(import.meta.dirname, '../..');
@@ -120,4 +122,72 @@ export function runCliWithHome(home: string, args: string[], options: CliOptions
     ...options,
     env: { HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_CACHE_HOME: join(home, 'cache'), ...options.env },
   });
+}
+
+/** One line of the sandbox's request log, as the server writes it. */
+export type LogEntry = RequestLogEntry;
+
+/**
+ * The sandbox's request log. Lines are appended by a write stream as answers are sent, so this waits
+ * until the file has stopped growing (the CLI has already exited when tests read it).
+ */
+export async function readLog(path: string): Promise<LogEntry[]> {
+  let previous = -1;
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const size = existsSync(path) ? readFileSync(path).length : 0;
+    if (size === previous) break;
+    previous = size;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  if (!existsSync(path)) return [];
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as LogEntry);
+}
+
+export interface TcpPassThrough {
+  url: string;
+  /** TCP connections accepted so far: with keep-alive, many requests share few. */
+  connections(): number;
+  /** Resolves when the first connection arrives: the CLI has started its request. */
+  firstConnection: Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A TCP pass-through on loopback in front of a server, so a test sees when and how often the CLI connects. */
+export async function tcpPassThrough(targetUrl: string): Promise<TcpPassThrough> {
+  const { hostname, port } = new URL(targetUrl);
+  const sockets = new Set<Socket>();
+  let accepted = 0;
+  let connected!: () => void;
+  const firstConnection = new Promise<void>((resolve) => (connected = resolve));
+  const server = createTcpServer((client) => {
+    accepted += 1;
+    connected();
+    const upstream = connect(Number(port), hostname);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      socket.on('error', () => {
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.pipe(upstream).pipe(client);
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port: listening } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${listening}`,
+    connections: () => accepted,
+    firstConnection,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
 }

@@ -3,11 +3,12 @@
  * HTTP queries to the sandbox (the independent source of expected values), the sandbox's request
  * log, CSV parsing, and runs of the CLI under a pseudo-terminal (util-linux `script`).
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { parse as parseLossless } from 'lossless-json';
-import { BIN, isolatedEnv, spawnAndCollect, tempDir, type CliResult } from './harness.js';
+import { BIN, isolatedEnv, readLog, spawnAndCollect, tempDir, type CliResult, type LogEntry } from './harness.js';
+
+export { readLog, type LogEntry };
 
 export type Json = Record<string, unknown>;
 
@@ -34,34 +35,6 @@ export function csvHeader(output: string, delimiter = ','): string[] {
   return (parseCsv(output, { to_line: 1, delimiter }) as string[][])[0] ?? [];
 }
 
-export interface LogEntry {
-  time: string;
-  method: string;
-  path: string;
-  query: Record<string, string | string[]>;
-  status: number | null;
-  ms: number;
-  fault?: string;
-}
-
-/**
- * The sandbox's request log. Lines are appended by a write stream as answers are sent, so this waits
- * until the file has stopped growing (the CLI has already exited when tests read it).
- */
-export async function readLog(path: string): Promise<LogEntry[]> {
-  let previous = -1;
-  for (let attempt = 0; attempt < 50; attempt += 1) {
-    const size = existsSync(path) ? readFileSync(path).length : 0;
-    if (size === previous) break;
-    previous = size;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  if (!existsSync(path)) return [];
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as LogEntry);
-}
 
 /** Log entries appended by `action` (one sandbox's log shared by several runs). */
 export async function logOf<T>(path: string, action: () => Promise<T>): Promise<{ result: T; entries: LogEntry[] }> {
@@ -127,46 +100,4 @@ const ANSI = /\x1b\[[0-9;]*[A-Za-z]/g;
 
 export function stripAnsi(value: string): string {
   return value.replace(ANSI, '');
-}
-
-export interface CountingProxy {
-  url: string;
-  /** TCP connections accepted so far. */
-  connections(): number;
-  close(): Promise<void>;
-}
-
-/**
- * A TCP pass-through on loopback in front of `target` that counts the connections clients open:
- * with keep-alive, many requests share few connections.
- */
-export async function countingProxy(target: { url: string }): Promise<CountingProxy> {
-  const { createServer, connect } = await import('node:net');
-  const { hostname, port } = new URL(target.url);
-  let accepted = 0;
-  const sockets = new Set<import('node:net').Socket>();
-  const server = createServer((client) => {
-    accepted += 1;
-    const upstream = connect(Number(port), hostname);
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
-      socket.on('error', () => {
-        client.destroy();
-        upstream.destroy();
-      });
-    }
-    client.pipe(upstream).pipe(client);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address() as import('node:net').AddressInfo;
-  return {
-    url: `http://127.0.0.1:${address.port}`,
-    connections: () => accepted,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
 }
