@@ -13,12 +13,13 @@ import type {
   Country,
   DomesticFocus,
   InternationalAttention,
+  PeopleSearchParams,
+  PeopleTopParams,
   Person,
   PersonCountryStats,
   PersonLink,
   PersonStats,
   Post,
-  SortBy,
   Source,
   SourceLinks,
   WeekInfo,
@@ -32,27 +33,13 @@ export interface SandboxModelOptions {
   now: Date;
 }
 
-export interface PeopleSearchQuery {
-  q?: string;
-  personHash?: string;
-  fullName?: string;
-  exactName: boolean;
-  countryId?: number;
-  gender?: number;
-  limit: number;
-}
+/** The contract's search parameters, with the server's defaults filled in. */
+export type PeopleSearchQuery = PeopleSearchParams & Required<Pick<PeopleSearchParams, 'exactName' | 'limit'>>;
 
-export interface PeopleTopQuery extends WeekWindow {
-  limit: number;
-  fresh: boolean;
-  countryId?: number;
-  fromCountryId?: number;
-  gender?: number;
-  minAge?: number;
-  maxAge?: number;
-  newsCategory?: string;
-  sortBy: SortBy;
-}
+/** The contract's ranking parameters, with the window resolved and the server's defaults filled in. */
+export type PeopleTopQuery = Omit<PeopleTopParams, keyof WeekWindow> &
+  WeekWindow &
+  Required<Pick<PeopleTopParams, 'limit' | 'fresh' | 'sortBy'>>;
 
 export interface SandboxModel {
   weekInfo(): WeekInfo;
