@@ -73,7 +73,7 @@ ${twoColumns([
   ['ndjson', 'one compact JSON value a line; an array gives one line per element'],
   ['csv', 'RFC 4180 with \\n line ends and a header row'],
   ['tsv', 'the csv rules with a tab delimiter'],
-  ['chart', 'horizontal bars for ranked lists and trends; a terminal only, never a file or pipe'],
+  ['chart', 'bars for ranked lists, a line over the weeks for trends; a terminal only, never a file or pipe'],
 ])}
 
 Default: table when stdout is a terminal, else json. With --output FILE the extension decides

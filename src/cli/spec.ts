@@ -4,6 +4,7 @@
  * run() returns records: it never formats and never writes to stdout itself.
  */
 import type { Option } from 'commander';
+import type { ChartSpec } from '../output/view.js';
 import type { Context } from './context.js';
 
 export type Row = Record<string, unknown>;
@@ -16,8 +17,8 @@ export interface ViewSpec {
   tableFields?: readonly string[];
   /** One object (weeks, a person): tables show it as field/value pairs. */
   single?: boolean;
-  /** What --format chart draws. */
-  chart?: { label: string; value: string };
+  /** What --format chart draws: bars for rankings, a line for a series over weeks. */
+  chart?: ChartSpec;
   /** Fields drawn as sparklines under a terminal table. */
   sparklines?: readonly string[];
 }

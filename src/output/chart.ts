@@ -1,5 +1,6 @@
 /**
- * A horizontal bar chart, one line a row: the label (cut to fit), the bar, then the value exactly
+ * --format chart. A line chart when the view asks for one (line-chart.ts); otherwise a horizontal
+ * bar chart, one line a row: the label (cut to fit), the bar, then the value exactly
  * as sent, right-aligned.
  *
  * Bars are drawn from a zero axis: with negative values present, the axis moves right by the share
@@ -11,6 +12,7 @@
 import { cellText, numericValue } from './flatten.js';
 import { displayWidth, padToWidth, printable, truncateToWidth } from './text.js';
 import { OutputUsageError } from './errors.js';
+import { lineChartLines } from './line-chart.js';
 import { fieldValue, laidOutRenderer, rowsOf, type RenderOptions, type View } from './view.js';
 
 const EIGHTHS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
@@ -42,6 +44,7 @@ export function chartLines(view: View, options: RenderOptions): string[] {
     valueText: printable(cellText(fieldValue(row, valueField))),
     value: numericValue(fieldValue(row, valueField)),
   }));
+  if (view.chart.style === 'line') return lineChartLines(points, { ...options, metric: valueField });
   const values = points.map((point) => point.value).filter(Number.isFinite);
   const low = Math.min(0, ...values);
   const high = Math.max(0, ...values);

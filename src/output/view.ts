@@ -7,6 +7,15 @@ import type { TextWriter } from './writer.js';
 
 export type Row = Record<string, unknown>;
 
+/**
+ * Bars compare rows (a ranking); a line follows one value through ordered rows (a person's weeks).
+ */
+export interface ChartSpec {
+  label: string;
+  value: string;
+  style?: 'bars' | 'line';
+}
+
 /** What a command returns; see docs/design.md "Output". */
 export interface View {
   /** What json / ndjson print when --fields is not given: the API's value. */
@@ -19,8 +28,8 @@ export interface View {
   tableFields?: readonly string[];
   /** One object: tables print it as field/value pairs, json with --fields prints one object. */
   single?: boolean;
-  /** What --format chart draws: the label field and the numeric value field. */
-  chart?: { label: string; value: string };
+  /** What --format chart draws: the label field, the numeric value field, and how (default bars). */
+  chart?: ChartSpec;
   /** Numeric fields drawn as a sparkline under a terminal table (e.g. mentions per week). */
   sparklines?: readonly string[];
 }

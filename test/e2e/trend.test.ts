@@ -92,7 +92,7 @@ describe('people trend', () => {
     expect(piped.stdout).not.toMatch(/[▁▂▃▄▅▆▇█]/u);
   });
 
-  it('--format chart draws the --metric on a terminal: a bar a week, value as sent', async () => {
+  it('--format chart draws the --metric as a line on a terminal, each week on its column', async () => {
     const expected = await expectedTrend(LAST12);
     const result = await runCliInTerminal(['people', 'trend', person, '--weeks', 'last12', '--format', 'chart', '--metric', 'globalSentiment'], {
       env: { ...logged.env, NO_COLOR: '1' },
@@ -100,42 +100,34 @@ describe('people trend', () => {
     });
     expect(result.code).toBe(0);
     const lines = result.stdout.trimEnd().split('\n');
-    expect(lines).toHaveLength(12);
-    const BLOCKS = '█▉▊▋▌▍▎▏';
-    const bars = lines.map((line, index) => {
-      expect(line.startsWith(`${LAST12[index]} `)).toBe(true);
-      expect(line.trimEnd().endsWith(` ${expected[index]!.globalSentiment}`)).toBe(true);
-      const chars = [...line];
-      expect(chars.length).toBeLessThanOrEqual(80);
-      const start = chars.findIndex((char) => BLOCKS.includes(char));
-      const end = chars.findLastIndex((char) => BLOCKS.includes(char)) + 1;
-      // A bar's length in eighths of a cell: █ is 8, ▏ is 1.
-      const eighths = chars.slice(start, end).reduce((sum, char) => sum + 8 - BLOCKS.indexOf(char), 0);
-      return { start, end, eighths };
-    });
-    // Bars grow from one zero axis: positive ones start there, negative ones end there, and a
-    // bar's length follows the value's size (to within the rounding of a whole cell).
+    // Title, 11 rows of plot, the x axis, the week labels.
+    expect(lines).toHaveLength(14);
+    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(80);
+
     const values = expected.map((row) => Number(row.globalSentiment));
-    const axis = bars[values.findIndex((value) => value > 0)]!.start;
-    values.forEach((value, index) => {
-      if (value > 0) expect(bars[index]!.start).toBe(axis);
-      if (value < 0) expect(bars[index]!.end).toBe(axis);
-    });
-    for (const i of values.keys()) {
-      for (const j of values.keys()) {
-        if (Math.abs(values[i]!) < Math.abs(values[j]!)) expect(bars[i]!.eighths).toBeLessThanOrEqual(bars[j]!.eighths + 8);
-      }
-    }
-    const largest = values.map(Math.abs).indexOf(Math.max(...values.map(Math.abs)));
-    expect(bars[largest]!.eighths).toBe(Math.max(...bars.map((bar) => bar.eighths)));
+    const lowest = values.indexOf(Math.min(...values));
+    const highest = values.indexOf(Math.max(...values));
+    expect(lines[0]).toBe(
+      `globalSentiment, 202636 to 202647: low ${expected[lowest]!.globalSentiment}, ` +
+        `high ${expected[highest]!.globalSentiment}, last ${expected[11]!.globalSentiment}`,
+    );
+    // The plot starts after the y axis ("-0.123 ┤"); week i is drawn on column round(i * (w - 1) / 11).
+    const plotStart = lines[1]!.indexOf('┤') + 1;
+    const plotWidth = 80 - plotStart;
+    const columnOf = (week: number) => plotStart + Math.round((week * (plotWidth - 1)) / 11);
+    expect(lines[1]![columnOf(highest)]).not.toBe(' ');
+    expect(lines[11]![columnOf(lowest)]).not.toBe(' ');
+    expect(lines[12]).toMatch(/└─+$/);
+    expect(lines[13]!.trim().split(/\s+/)[0]).toBe('202636');
   });
 
   it('the default chart metric is mentions', async () => {
     const expected = await expectedTrend(LAST12);
     const result = await runCliInTerminal(['people', 'trend', person, '--weeks', 'last12', '-f', 'chart'], { env: { ...logged.env, NO_COLOR: '1' }, columns: 80 });
     expect(result.code).toBe(0);
-    const values = result.stdout.trimEnd().split('\n').map((line) => line.trim().split(/\s+/).at(-1));
-    expect(values).toEqual(expected.map((row) => row.mentions));
+    const title = result.stdout.split('\n')[0]!;
+    expect(title.startsWith('mentions, 202636 to 202647: low ')).toBe(true);
+    expect(title.endsWith(`, last ${expected[11]!.mentions}`)).toBe(true);
   });
 
   it('refuses a chart off a terminal and an unknown metric, before any request', async () => {

@@ -221,7 +221,7 @@ const trend = verb<TrendFlags>({
     new Option('--metric <name>', 'what --format chart draws').choices(TREND_METRICS).default('mentions'),
   ],
   examples: ['people trend chiamaka-okafor-6303 --weeks last12', 'people trend chiamaka-okafor-6303 --weeks last26 --format chart --metric globalSentiment'],
-  view: { fields: trendFields, chart: { label: 'week', value: 'mentions' }, sparklines: ['mentions', 'globalSentiment'] },
+  view: { fields: trendFields, chart: { label: 'week', value: 'mentions', style: 'line' }, sparklines: ['mentions', 'globalSentiment'] },
   async run(ctx, [personHash], flags) {
     const weeks = await weeklyWindows(ctx, flags, 'last12');
     const client = await ctx.client();
@@ -230,7 +230,7 @@ const trend = verb<TrendFlags>({
     const rows = await mapInOrder(weeks, DEFAULT_CONCURRENCY, async (week) =>
       trendRow(week, (await client.people.countryStats(personHash!, { startWeek: week, endWeek: week } as WeekWindow)) as Row),
     );
-    return { data: rows, view: { chart: { label: 'week', value: flags.metric } } };
+    return { data: rows, view: { chart: { label: 'week', value: flags.metric, style: 'line' } } };
   },
 });
 
