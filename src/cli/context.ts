@@ -102,7 +102,16 @@ export class Context {
 
   /** Detail for --verbose: stderr only, the key masked (a URL may carry it as a query value). */
   debug(message: string): void {
-    if (this.globals.verbose) this.io.stderr.write(`${this.#settings?.apiKey ? message.split(this.#settings.apiKey).join('••••') : message}\n`);
+    if (this.globals.verbose) this.io.stderr.write(`${this.redact(message)}\n`);
+  }
+
+  /**
+   * The text with the key masked, wherever it came from: belt and braces for anything printed.
+   * Settings not yet read means no code has touched the key, so nothing can carry it.
+   */
+  redact(text: string): string {
+    const key = this.#settings?.apiKey;
+    return key ? text.split(key).join('••••') : text;
   }
 
   /** Runs at the end of the run, and on Ctrl-C. */

@@ -85,11 +85,7 @@ async function fail(error: unknown, state: RunState): Promise<void> {
   const { describeFailure } = await import('./exit-codes.js');
   const verbose = state.context?.globals.verbose ?? (process.argv.includes('--verbose') || process.argv.includes('-v'));
   const failure = describeFailure(error, verbose);
-  // Belt and braces: no message may carry the key, whatever produced it.
-  const key = state.context ? (await state.context.settings().catch(() => undefined))?.apiKey : undefined;
-  for (const line of failure.lines) {
-    process.stderr.write(`${key ? line.split(key).join('••••') : line}\n`);
-  }
+  for (const line of failure.lines) process.stderr.write(`${state.context?.redact(line) ?? line}\n`);
   state.exitCode = failure.exitCode;
 }
 
