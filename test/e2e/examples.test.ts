@@ -1,13 +1,13 @@
 /**
- * Every example that `--help` shows runs, as written, against the sandbox: the help cannot drift
- * from what the commands accept. Examples that need a shell (pipes, redirections, variables), a
+ * Every example that `--help` shows, and every example in the README's command table, runs as
+ * written against the sandbox: neither can drift from what the commands accept. Examples that need a shell (pipes, redirections, variables), a
  * foreground server or a login to a real host are checked by their own tests instead.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/main.js';
-import { runCliWithHome, tempDir, useLoggedSandbox } from './harness.js';
+import { REPO, runCliWithHome, tempDir, useLoggedSandbox } from './harness.js';
 import { runCliInTerminal } from './workflow-helpers.js';
 
 const NEEDS_A_SHELL = /[|<>$]/;
@@ -23,6 +23,13 @@ for (const entry of COMMANDS) {
   const noun = (await entry.load()).default;
   for (const verb of noun.verbs) examples.push(...verb.examples);
 }
+/** The README's command table ends each row with an example: `newsstats ...` (pipes escaped as \\|). */
+const readmeExamples = readFileSync(join(REPO, 'README.md'), 'utf8')
+  .split('\n')
+  .map((line) => /\| `newsstats ([^`]+)` \|\s*$/.exec(line)?.[1]?.replaceAll('\\|', '|'))
+  .filter((example): example is string => example !== undefined);
+examples.push(...readmeExamples.filter((example) => !examples.includes(example)));
+
 const runnable = examples.filter((example) => !NEEDS_A_SHELL.test(example) && !RUN_ELSEWHERE.some((pattern) => pattern.test(example)));
 
 describe('help examples', () => {
@@ -33,7 +40,8 @@ describe('help examples', () => {
       const noun = (await entry.load()).default;
       for (const verb of noun.verbs) expect(verb.examples.length, `${noun.name} ${verb.name}`).toBeGreaterThan(0);
     }
-    expect(runnable.length).toBeGreaterThan(40);
+    expect(readmeExamples.length).toBeGreaterThan(25);
+    expect(runnable.length).toBeGreaterThan(60);
   });
 
   /** A home of its own for each example, whose profiles name a service as `config get` expects. */
