@@ -7,10 +7,11 @@ import { verb, type NounSpec } from '../spec.js';
 /** Reads a line from the terminal without echoing it, so the key never shows on screen or in scrollback. */
 async function promptHidden(ctx: Context, question: string): Promise<string> {
   const { stdin, stderr } = ctx.io;
-  stderr.write(question);
+  // Echo goes off before the prompt shows: a key pasted the moment the prompt appears is not echoed.
   stdin.setRawMode(true);
   stdin.resume();
   stdin.setEncoding('utf8');
+  stderr.write(question);
   try {
     return await new Promise<string>((resolve, reject) => {
       let typed = '';
