@@ -3,7 +3,7 @@
  * function that walks the words typed so far. It never runs newsstats, so completing is instant and
  * cannot reach the network. Works with or without the bash-completion package.
  */
-import { namedVerbs, type CompletionOption, type CompletionTree } from './tree.js';
+import { namedVerbs, valueKind, valueOptions, verbPaths, type CompletionOption, type CompletionTree } from './tree.js';
 import { functionName, posixQuote } from './quote.js';
 
 /** A case pattern matching `path/name` for each spelling of the option. */
@@ -13,18 +13,14 @@ function patterns(path: string, option: CompletionOption): string {
 
 /** One case branch saying how the option's value completes. */
 function valueBranch(path: string, option: CompletionOption): string {
-  const print = option.choices
-    ? `echo ${posixQuote(`words ${option.choices.join(' ')}`)}`
-    : option.valueIsFile
-      ? 'echo file'
-      : ':';
-  return `    ${patterns(path, option)}) ${print} ;;`;
+  const kind = valueKind(option);
+  return `    ${patterns(path, option)}) ${kind === 'any' ? ':' : `echo ${posixQuote(kind)}`} ;;`;
 }
 
 export function bashScript(tree: CompletionTree): string {
   const prefix = `__${functionName(tree.program)}`;
   const main = `_${functionName(tree.program)}`;
-  const commandsOf = tree.nouns.flatMap((noun) => noun.verbs.map((verb) => ({ path: `${noun.name}/${verb.name}`, verb })));
+  const commandsOf = verbPaths(tree);
 
   const verbBranches = tree.nouns
     .filter((noun) => namedVerbs(noun).length > 0)
@@ -34,10 +30,7 @@ export function bashScript(tree: CompletionTree): string {
     .filter(({ verb }) => verb.options.length > 0)
     .map(({ path, verb }) => `    ${posixQuote(path)}) echo ${posixQuote(verb.options.flatMap((option) => option.names).join(' '))} ;;`);
 
-  const valueBranches = [
-    ...commandsOf.flatMap(({ path, verb }) => verb.options.filter((option) => option.takesValue).map((option) => valueBranch(path, option))),
-    ...tree.globalOptions.filter((option) => option.takesValue).map((option) => valueBranch('*', option)),
-  ];
+  const valueBranches = valueOptions(tree).map(({ path, option }) => valueBranch(path, option));
 
   const argumentBranches = commandsOf.flatMap(({ path, verb }) => {
     if (!verb.arguments) return [];

@@ -4,7 +4,7 @@
  * `people countries` completes people's options, not the countries noun's. Static: completing never
  * runs newsstats.
  */
-import { namedVerbs, type CompletionOption, type CompletionTree } from './tree.js';
+import { namedVerbs, verbPaths, type CompletionOption, type CompletionTree } from './tree.js';
 import { fishQuote, functionName } from './quote.js';
 
 function optionSpelling(option: CompletionOption): string {
@@ -33,7 +33,7 @@ function caseLine(patterns: string[]): string {
 export function fishScript(tree: CompletionTree): string {
   const program = tree.program;
   const prefix = `__${functionName(program)}`;
-  const commandsOf = tree.nouns.flatMap((noun) => noun.verbs.map((verb) => ({ noun: noun.name, verb })));
+  const commandsOf = verbPaths(tree);
   const nounsWithVerbs = tree.nouns.filter((noun) => namedVerbs(noun).length > 0).map((noun) => noun.name);
 
   const valuePatterns = [

@@ -129,3 +129,22 @@ export function buildCompletionTree(input: CompletionTreeInput): CompletionTree 
 export function namedVerbs(noun: CompletionNoun): CompletionVerb[] {
   return noun.verbs.filter((verb) => verb.name !== '');
 }
+
+/** Every verb with its noun and its `noun/verb` path, the key the scripts' case branches match on. */
+export function verbPaths(tree: CompletionTree) {
+  return tree.nouns.flatMap((noun) => noun.verbs.map((verb) => ({ noun: noun.name, path: `${noun.name}/${verb.name}`, verb })));
+}
+
+/** How an option's value completes: `words <choices>`, `file`, or `any` (free text). */
+export function valueKind(option: CompletionOption): string {
+  if (option.choices) return `words ${option.choices.join(' ')}`;
+  return option.valueIsFile ? 'file' : 'any';
+}
+
+/** Every option that takes a value, with the verb path it belongs to (`*` for the global ones). */
+export function valueOptions(tree: CompletionTree): Array<{ path: string; option: CompletionOption }> {
+  return [
+    ...verbPaths(tree).flatMap(({ path, verb }) => verb.options.filter((option) => option.takesValue).map((option) => ({ path, option }))),
+    ...tree.globalOptions.filter((option) => option.takesValue).map((option) => ({ path: '*', option })),
+  ];
+}

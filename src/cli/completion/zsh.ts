@@ -3,7 +3,7 @@
  * descriptions shown beside nouns, verbs and options. Static: completing never runs newsstats.
  * Works autoloaded from $fpath (as _newsstats) and sourced after compinit.
  */
-import { namedVerbs, type CompletionOption, type CompletionTree } from './tree.js';
+import { namedVerbs, valueKind, valueOptions, verbPaths, type CompletionOption, type CompletionTree } from './tree.js';
 import { functionName, posixQuote } from './quote.js';
 
 /** A `_describe` entry: "name:description", with any colon in the name escaped. */
@@ -20,7 +20,7 @@ function patterns(path: string, option: CompletionOption): string {
 }
 
 function valueBranch(path: string, option: CompletionOption): string {
-  const kind = option.choices ? `words ${option.choices.join(' ')}` : option.valueIsFile ? 'file' : 'any';
+  const kind = valueKind(option);
   return `    (${patterns(path, option)}) REPLY=${posixQuote(kind)} ;;`;
 }
 
@@ -32,7 +32,7 @@ function arrayLines(entries: readonly string[], indent: string): string {
 export function zshScript(tree: CompletionTree): string {
   const prefix = `__${functionName(tree.program)}`;
   const main = `_${functionName(tree.program)}`;
-  const commandsOf = tree.nouns.flatMap((noun) => noun.verbs.map((verb) => ({ path: `${noun.name}/${verb.name}`, verb })));
+  const commandsOf = verbPaths(tree);
 
   const verbBranches = tree.nouns
     .filter((noun) => namedVerbs(noun).length > 0)
@@ -42,10 +42,7 @@ export function zshScript(tree: CompletionTree): string {
     .filter(({ verb }) => verb.options.length > 0)
     .map(({ path, verb }) => `    (${posixQuote(path)}) reply=(\n${arrayLines(optionEntries(verb.options), '    ')}\n    ) ;;`);
 
-  const valueBranches = [
-    ...commandsOf.flatMap(({ path, verb }) => verb.options.filter((option) => option.takesValue).map((option) => valueBranch(path, option))),
-    ...tree.globalOptions.filter((option) => option.takesValue).map((option) => valueBranch('*', option)),
-  ];
+  const valueBranches = valueOptions(tree).map(({ path, option }) => valueBranch(path, option));
 
   const argumentBranches = commandsOf.flatMap(({ path, verb }) => {
     if (!verb.arguments) return [];
