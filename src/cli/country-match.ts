@@ -2,21 +2,12 @@
  * Resolving what a user types for a country (id, ISO code, name or slug) against the countries list.
  * Pure: the caller fetches the list (or takes it from the cache).
  */
+import { slugify } from '../slug.js';
 
 export interface CountryEntry {
   countryId: number;
   countryName: string;
   countryIso: string;
-}
-
-/** "Côte d'Ivoire" -> "cote-d-ivoire": how newsstats guesses a country's URL slug from its name. */
-export function slugify(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
 }
 
 export type CountryQuery = { kind: 'id'; countryId: number } | { kind: 'text'; text: string };

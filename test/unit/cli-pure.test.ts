@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { forEachInOrder, mapInOrder } from '../../src/cli/concurrency.js';
-import { matchCountry, parseCountryQuery, slugify } from '../../src/cli/country-match.js';
+import { matchCountry, parseCountryQuery } from '../../src/cli/country-match.js';
+import { slugify } from '../../src/slug.js';
 import { findNoun } from '../../src/cli/main.js';
 import { checkOutputPath, chooseFormat } from '../../src/cli/output-plan.js';
 import { resolveApiPath } from '../../src/api/client.js';
@@ -38,6 +39,8 @@ describe('country arguments', () => {
   it('slugifies names to ASCII words', () => {
     expect(slugify("Côte d'Ivoire")).toBe('cote-d-ivoire');
     expect(slugify('  São Tomé & Príncipe ')).toBe('sao-tome-principe');
+    // Letters Unicode does not decompose (ø, æ, ł, ß) fold too; before, they split the slug ("f-royar").
+    expect(slugify('Føroyar Æ Łódź Straße')).toBe('foroyar-ae-lodz-strasse');
   });
 });
 
