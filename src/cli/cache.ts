@@ -8,8 +8,8 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { xdgDirectory } from '../config/store.js';
 import type { Context } from './context.js';
 
 export const DEFAULT_CACHE_TTL_HOURS = 24;
@@ -17,8 +17,7 @@ export const DEFAULT_CACHE_TTL_HOURS = 24;
 export type CachedListName = 'countries' | `sources${string}`;
 
 export function cacheDirectory(env: NodeJS.ProcessEnv): string {
-  const base = env.XDG_CACHE_HOME && env.XDG_CACHE_HOME.length > 0 ? env.XDG_CACHE_HOME : join(homedir(), '.cache');
-  return join(base, 'newsstats');
+  return xdgDirectory(env, 'XDG_CACHE_HOME', '.cache');
 }
 
 export function cacheScope(baseUrl: string, profileName: string): string {

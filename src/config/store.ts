@@ -27,9 +27,17 @@ interface StoreShape {
   profiles: Record<string, Profile>;
 }
 
-export function configDirectory(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME.length > 0 ? env.XDG_CONFIG_HOME : join(homedir(), '.config');
+/**
+ * newsstats' folder under an XDG base directory: $XDG_CONFIG_HOME or $XDG_CACHE_HOME, or the spec's
+ * default under the home folder when the variable is unset or empty.
+ */
+export function xdgDirectory(env: NodeJS.ProcessEnv, variable: 'XDG_CONFIG_HOME' | 'XDG_CACHE_HOME', homeDefault: '.config' | '.cache'): string {
+  const base = env[variable] ? env[variable] : join(homedir(), homeDefault);
   return join(base, 'newsstats');
+}
+
+export function configDirectory(env: NodeJS.ProcessEnv = process.env): string {
+  return xdgDirectory(env, 'XDG_CONFIG_HOME', '.config');
 }
 
 export function configFilePath(env: NodeJS.ProcessEnv = process.env): string {

@@ -11,7 +11,9 @@ import { resolveApiPath } from '../../src/api/client.js';
 import { formatDuration, progressLine } from '../../src/cli/progress.js';
 import { parseInteger } from '../../src/cli/options.js';
 import { resolveSettings } from '../../src/config/resolve.js';
-import { maskKey } from '../../src/config/store.js';
+import { maskKey, xdgDirectory } from '../../src/config/store.js';
+import { cacheDirectory } from '../../src/cli/cache.js';
+import { homedir } from 'node:os';
 import { validateSetting } from '../../src/cli/commands/config.js';
 import { sourceLinkRows } from '../../src/cli/commands/sources.js';
 import { countryStatsRows, trendRow } from '../../src/cli/commands/people.js';
@@ -239,5 +241,13 @@ describe('resolveApiPath', () => {
     expect(resolveApiPath('/api/data/weeks/current').path).toBe('/api/data/weeks/current');
     expect(() => resolveApiPath('/api/other')).toThrow('is outside /api/data');
     expect(() => resolveApiPath('https://evil.example/api/data/people')).toThrow('not a full URL');
+  });
+});
+
+describe('xdgDirectory', () => {
+  it('uses the XDG variable, and the home default when it is unset or empty', () => {
+    expect(xdgDirectory({ XDG_CACHE_HOME: '/x/cache' }, 'XDG_CACHE_HOME', '.cache')).toBe('/x/cache/newsstats');
+    expect(xdgDirectory({ XDG_CONFIG_HOME: '' }, 'XDG_CONFIG_HOME', '.config')).toBe(join(homedir(), '.config', 'newsstats'));
+    expect(cacheDirectory({})).toBe(join(homedir(), '.cache', 'newsstats'));
   });
 });
