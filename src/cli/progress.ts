@@ -4,6 +4,7 @@
  * Not while rows stream onto that same terminal.
  */
 import type { Context } from './context.js';
+import { chooseFormat } from './output-plan.js';
 
 export interface Progress {
   tick(): void;
@@ -33,8 +34,9 @@ export function progressLine(done: number, total: number, elapsedSeconds: number
  * and leave it half-erased between them; a table or chart is printed only at the end, after the bar.
  */
 function rowsStreamToTerminal(ctx: Context): boolean {
-  const format = ctx.globals.format;
-  return ctx.io.stdoutIsTTY && !ctx.globals.output && format !== undefined && format !== 'table' && format !== 'chart';
+  if (!ctx.io.stdoutIsTTY || ctx.globals.output) return false;
+  const format = chooseFormat(ctx.globals, ctx.io);
+  return format !== 'table' && format !== 'chart';
 }
 
 export function startProgress(ctx: Context, label: string, total: number): Progress {
