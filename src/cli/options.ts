@@ -29,6 +29,25 @@ export function parseInteger(flag: string, text: string, bounds: IntegerBounds =
   return value;
 }
 
+/** Parses a plain decimal number ("0.25", "100", "-3"); "half", "1e3" and "" are refused. */
+export function parseDecimal(flag: string, text: string): number {
+  const trimmed = text.trim();
+  if (!/^-?\d+(\.\d+)?$/.test(trimmed)) throw new InvalidArgumentError(`${flag} takes a number, e.g. 0.25.`);
+  return Number(trimmed);
+}
+
+/** Parses YYYY-MM-DD as midnight UTC of that day, refusing dates the calendar does not have. */
+export function parseDate(flag: string, text: string): Date {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text.trim());
+  if (match) {
+    const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+    const date = new Date(Date.UTC(year, month - 1, day));
+    // Date.UTC rolls 2026-02-30 over to March; a round trip catches it.
+    if (date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day) return date;
+  }
+  throw new InvalidArgumentError(`${flag} takes a date written YYYY-MM-DD, e.g. 2026-03-02.`);
+}
+
 export function integerOption(flags: string, description: string, bounds: IntegerBounds = {}): Option {
   const flag = longFlag(flags);
   const range = bounds.min !== undefined && bounds.max !== undefined ? ` (${bounds.min}-${bounds.max})` : '';

@@ -6,7 +6,7 @@ import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { SandboxOptionError } from '../../src/sandbox/server.js';
-import { parseSandboxNow, sandboxOptionsFromFlags, serveSandbox } from '../../src/sandbox/serve.js';
+import { serveSandbox } from '../../src/sandbox/serve.js';
 import { client } from './helpers.js';
 
 function capture() {
@@ -58,55 +58,5 @@ describe('serveSandbox', () => {
       serveSandbox({ failRate: 2 }, { stdout: stdout.stream, stderr: stderr.stream }, new EventEmitter()),
     ).rejects.toBeInstanceOf(SandboxOptionError);
     expect(stdout.text()).toBe('');
-  });
-});
-
-describe('parseSandboxNow', () => {
-  it('reads YYYY-MM-DD as midnight UTC', () => {
-    expect(parseSandboxNow('2026-03-04').toISOString()).toBe('2026-03-04T00:00:00.000Z');
-    expect(parseSandboxNow('2024-02-29').toISOString()).toBe('2024-02-29T00:00:00.000Z');
-  });
-
-  it('rejects other text and impossible dates', () => {
-    for (const text of ['2026-02-30', '2025-02-29', '2026-13-01', '2026-3-4', 'today', '', '2026-03-04T10:00:00']) {
-      expect(() => parseSandboxNow(text), text).toThrow(SandboxOptionError);
-    }
-  });
-});
-
-describe('sandboxOptionsFromFlags', () => {
-  it('converts flag text into options', () => {
-    expect(
-      sandboxOptionsFromFlags({
-        host: '0.0.0.0',
-        port: '8787',
-        key: 'k',
-        seed: '42',
-        now: '2026-03-04',
-        failRate: '0.25',
-        latency: '100',
-        rateLimit: '50',
-        log: 'requests.log',
-      }),
-    ).toEqual({
-      host: '0.0.0.0',
-      port: 8787,
-      key: 'k',
-      seed: 42,
-      now: new Date('2026-03-04T00:00:00Z'),
-      failRate: 0.25,
-      latencyMs: 100,
-      rateLimit: 50,
-      logFile: 'requests.log',
-    });
-    expect(sandboxOptionsFromFlags({})).toEqual({});
-  });
-
-  it('names the flag whose text is not a number', () => {
-    expect(() => sandboxOptionsFromFlags({ port: 'http' })).toThrow('--port "http" is not an integer');
-    expect(() => sandboxOptionsFromFlags({ seed: '1.5' })).toThrow('--seed "1.5" is not an integer');
-    expect(() => sandboxOptionsFromFlags({ rateLimit: '' })).toThrow('--rate-limit "" is not an integer');
-    expect(() => sandboxOptionsFromFlags({ failRate: 'half' })).toThrow('--fail-rate "half" is not a number');
-    expect(() => sandboxOptionsFromFlags({ latency: '' })).toThrow('--latency "" is not a number');
   });
 });

@@ -9,7 +9,7 @@ import { findNoun } from '../../src/cli/main.js';
 import { checkOutputPath, chooseFormat } from '../../src/cli/output-plan.js';
 import { resolveApiPath } from '../../src/api/client.js';
 import { formatDuration, progressLine } from '../../src/cli/progress.js';
-import { parseInteger } from '../../src/cli/options.js';
+import { parseDate, parseDecimal, parseInteger } from '../../src/cli/options.js';
 import { resolveSettings } from '../../src/config/resolve.js';
 import { maskKey, xdgDirectory } from '../../src/config/store.js';
 import { cacheDirectory } from '../../src/cli/cache.js';
@@ -249,5 +249,25 @@ describe('xdgDirectory', () => {
     expect(xdgDirectory({ XDG_CACHE_HOME: '/x/cache' }, 'XDG_CACHE_HOME', '.cache')).toBe('/x/cache/newsstats');
     expect(xdgDirectory({ XDG_CONFIG_HOME: '' }, 'XDG_CONFIG_HOME', '.config')).toBe(join(homedir(), '.config', 'newsstats'));
     expect(cacheDirectory({})).toBe(join(homedir(), '.cache', 'newsstats'));
+  });
+});
+
+describe('parseDecimal and parseDate', () => {
+  it('reads plain decimals and refuses anything else, naming the flag', () => {
+    expect(parseDecimal('--fail-rate', '0.25')).toBe(0.25);
+    expect(parseDecimal('--latency', '100')).toBe(100);
+    for (const text of ['half', '', '1e3', '.5']) {
+      expect(() => parseDecimal('--fail-rate', text), text).toThrow('--fail-rate takes a number');
+    }
+    expect(() => parseInteger('--port', 'http')).toThrow('--port takes an integer.');
+    expect(() => parseInteger('--seed', '1.5')).toThrow('--seed takes an integer.');
+  });
+
+  it('reads YYYY-MM-DD as midnight UTC and refuses other text and impossible dates', () => {
+    expect(parseDate('--now', '2026-03-04').toISOString()).toBe('2026-03-04T00:00:00.000Z');
+    expect(parseDate('--now', '2024-02-29').toISOString()).toBe('2024-02-29T00:00:00.000Z');
+    for (const text of ['2026-02-30', '2025-02-29', '2026-13-01', '2026-3-4', 'today', '', '2026-03-04T10:00:00']) {
+      expect(() => parseDate('--now', text), text).toThrow('--now takes a date written YYYY-MM-DD');
+    }
   });
 });
