@@ -7,8 +7,8 @@
  * (nor of anything written). A file that cannot be read or parsed is treated as absent and rewritten.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readFile, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { xdgDirectory } from '../config/store.js';
 import type { Context } from './context.js';
 
@@ -44,13 +44,16 @@ export async function readCacheEntry(path: string, ttlMs: number, now = Date.now
 }
 
 export async function writeCacheEntry(path: string, entry: CacheEntry): Promise<void> {
-  const { stringify } = await import('lossless-json');
-  const directory = join(path, '..');
-  await mkdir(directory, { recursive: true, mode: 0o700 });
+  const [{ stringify }, { openAtomicFile }] = await Promise.all([import('lossless-json'), import('../output/atomic.js')]);
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   // Written beside and renamed: a reader never sees half a file, even with two runs at once.
-  const temporary = `${path}.${process.pid}.tmp`;
-  await writeFile(temporary, stringify(entry) ?? '', { mode: 0o600 });
-  await rename(temporary, path);
+  const file = await openAtomicFile(path, 0o600);
+  try {
+    file.stream.write(stringify(entry) ?? '');
+    await file.commit();
+  } finally {
+    await file.abort();
+  }
 }
 
 /**

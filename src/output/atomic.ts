@@ -68,14 +68,18 @@ async function removeQuietly(path: string): Promise<void> {
   await unlink(path).catch(() => undefined);
 }
 
-export async function openAtomicFile(path: string): Promise<AtomicFile> {
+/**
+ * `newFileMode` is the mode a file that does not exist yet is created with (less the umask); an
+ * existing target always keeps its own.
+ */
+export async function openAtomicFile(path: string, newFileMode = 0o666): Promise<AtomicFile> {
   const target = await resolveTarget(path);
   const mode = await existingMode(target);
   const directory = dirname(target);
   const temporary = join(directory, `.${basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
 
   // 'wx': never follow or reuse anything already at the temporary name. `flush`: fsync before close.
-  const stream = createWriteStream(temporary, { flags: 'wx', mode: mode ?? 0o666, flush: true });
+  const stream = createWriteStream(temporary, { flags: 'wx', mode: mode ?? newFileMode, flush: true });
   let streamError: unknown;
   stream.on('error', (error) => {
     streamError ??= error;
