@@ -171,7 +171,7 @@ async function runVerb(
 
   // Everything that can be refused without asking the service is refused here, before any request.
   // A verb whose columns depend on its flags (people top --per-week) gives that view before planning.
-  const spec = { ...verbSpec, view: verbSpec.viewFor?.(options) ?? verbSpec.view };
+  const spec = { ...verbSpec, view: verbSpec.viewFor?.(options, args) ?? verbSpec.view };
   const plan = planOutput(spec, globals, io);
   verbSpec.validate?.(args, options);
 
