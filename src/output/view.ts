@@ -61,6 +61,8 @@ export interface RenderOptions {
   width: number;
   /** The terminal can draw box lines, `…` and block elements; else ASCII. */
   unicode: boolean;
+  /** --bom: a UTF-8 byte-order mark before the first byte (csv only; the plan refuses it elsewhere). */
+  bom?: boolean;
 }
 
 export interface RowSink {
