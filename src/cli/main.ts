@@ -95,9 +95,10 @@ export async function globalOptions(): Promise<Option[]> {
   const { OUTPUT_FORMATS } = await import('../output/formats.js');
   const { parseFieldList, parseInteger, parseSeconds } = await import('./options.js');
   return [
-    new Option('-f, --format <format>', 'output format (default: table on a terminal, else json; with --output, the extension)').choices(OUTPUT_FORMATS),
+    new Option('-f, --format <format>', 'output format (default: table on a terminal, else json; with --output, the extension; xlsx needs --output or a redirect)').choices(OUTPUT_FORMATS),
     new Option('--fields <list>', 'comma-separated fields to select and order').argParser(parseFieldList),
-    new Option('--no-header', 'omit the header row (csv, tsv, table)'),
+    new Option('--no-header', 'omit the header row (csv, tsv, table, xlsx)'),
+    new Option('--bom', 'start csv with a UTF-8 byte-order mark, for Excel (off: it trips up Unix tools)'),
     new Option('-o, --output <file>', 'write to FILE atomically (complete or untouched) instead of stdout'),
     new Option('--profile <name>', 'config profile (default: $NEWSSTATS_PROFILE or "default")'),
     new Option('--base-url <url>', 'service base URL (default: $NEWSSTATS_BASE_URL or the profile)'),

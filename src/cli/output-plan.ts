@@ -55,6 +55,13 @@ export function planOutput(verbSpec: Pick<VerbSpec, 'view' | 'prefersJson'>, glo
     }
   }
 
+  if (format === 'xlsx' && toTerminal) {
+    throw new UsageError('xlsx is a binary workbook and stdout is a terminal', 'add --output FILE.xlsx, or redirect stdout to a file');
+  }
+  if (globals.bom && format !== 'csv') {
+    throw new UsageError(`--bom is for csv output, not ${format}`, 'add --format csv (xlsx needs no byte-order mark)');
+  }
+
   if (globals.output) checkOutputPath(globals.output);
 
   const knownFields = verbSpec.view?.fields ?? [];
@@ -71,6 +78,7 @@ export function planOutput(verbSpec: Pick<VerbSpec, 'view' | 'prefersJson'>, glo
       isTTY: toTerminal,
       width: io.width,
       unicode: io.unicode,
+      bom: globals.bom === true,
     },
   };
 }
