@@ -1,7 +1,7 @@
 /**
  * `.xlsx` workbooks through exceljs's streaming WorkbookWriter: each row is committed as it comes,
  * so a 40,000-row export is compressed and written on the way rather than held. Loaded only for
- * this format (exceljs and its zip libraries cost about 100 ms to import).
+ * this format, and only its streaming writer (see exceljs-writer.d.ts).
  *
  * Cells keep what the data means without losing a digit:
  * - numbers are numbers when Excel holds them exactly (at most 15 significant digits, what Excel
@@ -166,9 +166,9 @@ class XlsxSheet {
 }
 
 async function openSheet(spec: RowSinkSpec, options: RenderOptions, out: NodeJS.WritableStream): Promise<XlsxSheet> {
-  const { default: ExcelJS } = await import('exceljs');
+  const { default: WorkbookWriter } = await import('exceljs/lib/stream/xlsx/workbook-writer.js');
   const sink = forwardTo(out);
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: sink, useStyles: true, useSharedStrings: false });
+  const workbook = new WorkbookWriter({ stream: sink, useStyles: true, useSharedStrings: false });
   workbook.creator = 'newsstats';
   return new XlsxSheet(workbook, sink, spec, options);
 }
