@@ -9,6 +9,7 @@
  * Positive bars use eighth blocks (▏▎▍▌▋▊▉█) for sub-cell precision when unicode is on, else '#';
  * negative bars use whole cells, as there are no right-aligned eighth blocks to end them with.
  */
+import { captionLines } from './caption.js';
 import { cellText, numericValue } from './flatten.js';
 import { displayWidth, padToWidth, printable, truncateToWidth } from './text.js';
 import { OutputUsageError } from './errors.js';
@@ -44,7 +45,7 @@ export function chartLines(view: View, options: RenderOptions): string[] {
     const shown = value === null || value === undefined ? fieldValue(row, fallback ?? valueField) : value;
     return { label: printable(cellText(fieldValue(row, labelField))), valueText: printable(cellText(shown)), value: numericValue(value) };
   });
-  const caption = view.caption ? [truncateToWidth(printable(view.caption), options.width, options.unicode ? '…' : '~')] : [];
+  const caption = captionLines(view, options);
   if (view.chart.style === 'line') {
     const series = view.chart.series;
     if (series) return [...caption, ...multiLineChartLines(seriesOf(rowsOf(view), series, view.chart.seriesName ?? series, labelField, valueField), { ...options, metric: valueField })];

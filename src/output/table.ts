@@ -7,6 +7,7 @@
  * Not on a terminal: tab-separated lines with a header, nothing cut, no colour, no borders (as the
  * GitHub CLI does), so `newsstats ... -f table | cut -f2` works.
  */
+import { captionLines } from './caption.js';
 import { cellText, isNumericValue, numericValue } from './flatten.js';
 import { movementCell } from './movement.js';
 import { displayWidth, padToWidth, printable, truncateToWidth } from './text.js';
@@ -243,7 +244,7 @@ function plainLines(view: View, rows: readonly Row[], options: RenderOptions): s
 export function tableLines(view: View, options: RenderOptions): string[] {
   const rows = rowsOf(view);
   if (!options.isTTY) return plainLines(view, rows, options);
-  const caption = view.caption ? [truncateToWidth(printable(view.caption), options.width, options.unicode ? '…' : '~')] : [];
+  const caption = captionLines(view, options);
   return [...caption, ...drawGrid(gridOf(view, rows, options), options), ...sparklineLines(view, rows, options)];
 }
 

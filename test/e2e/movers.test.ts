@@ -127,6 +127,17 @@ describe('people movers', () => {
     expect(ranks).toEqual(expected.map((row) => row.rank));
   });
 
+  it.each([50, 120])('fits a %i-column terminal, the caption wrapped rather than cut', async (columns) => {
+    const result = await runCliInTerminal(['people', 'movers', '--weeks', 'last4', '--limit', '5'], { env: { ...logged.env, NO_COLOR: '1' }, columns });
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(columns);
+    const captionEnd = lines.findIndex((line) => line.startsWith('┌'));
+    expect(lines.slice(0, captionEnd).join(' ')).toBe('Ranks in 202644..202647 against 202640..202643 (rankings read to 200)');
+    expect(captionEnd).toBe(columns < 70 ? 2 : 1);
+    expect(lines.some((line) => /▲ \d+|▼ \d+/u.test(line))).toBe(true);
+  });
+
   it('--format chart draws the rank change as bars either side of one axis', async () => {
     const expected = await expectedMovers([202644, 202647], [202640, 202643], 20, 200);
     const result = await runCliInTerminal(['people', 'movers', '--weeks', 'last4', '-f', 'chart'], { env: { ...logged.env, NO_COLOR: '1' }, columns: 80 });
