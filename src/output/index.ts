@@ -109,11 +109,14 @@ export async function openRowSink(
   spec: RowSinkSpec,
 ): Promise<RowSink> {
   const resolved = resolveOptions(options, spec.fields);
-  const writer = new TextWriter(out);
-  if (resolved.bom) await writer.write(BYTE_ORDER_MARK);
-  const sink = resolved.format === 'xlsx'
-    ? await (await import('./xlsx.js')).openXlsxSink(spec, resolved, out)
-    : (await loadRenderer(resolved.format)).openSink(spec, resolved, writer);
+  let sink: RowSink;
+  if (resolved.format === 'xlsx') {
+    sink = await (await import('./xlsx.js')).openXlsxSink(spec, resolved, out);
+  } else {
+    const writer = new TextWriter(out);
+    if (resolved.bom) await writer.write(BYTE_ORDER_MARK);
+    sink = (await loadRenderer(resolved.format)).openSink(spec, resolved, writer);
+  }
   let ended = false;
   return {
     write(row) {
