@@ -93,7 +93,7 @@ type MoversFlags = RankingFlags & WeekWindowFlags & { vs: WeekSpec | 'previous';
 
 const movers = verb<MoversFlags>({
   name: 'movers',
-  summary: 'Who climbed, fell, arrived and left: the ranking of a window against an earlier one',
+  summary: 'Who climbed, fell, arrived and left: the ranking of a window (default last4) against an earlier one',
   options: () => [
     ...weekWindowOptions(),
     new Option('--vs <spec>', 'compare with: previous (as many weeks just before) or a week spec')
@@ -106,6 +106,7 @@ const movers = verb<MoversFlags>({
     'people movers --weeks last4',
     'people movers --weeks 202647 --vs 202646 --limit 10 --sort dominance',
     'people movers --weeks last4 --format chart',
+    'people movers --weeks last13 --limit 50 --output movers.xlsx',
   ],
   view: {
     fields: MOVER_FIELDS,
@@ -303,7 +304,7 @@ const trend = verb<TrendFlags>({
 
 const people: NounSpec = {
   name: 'people',
-  summary: 'People: list, get, search, top rankings, trends, article links, per-country stats',
+  summary: 'People: list, get, search, top rankings, movers, trends, article links, per-country stats',
   verbs: [top, movers, list, get, search, links, countries, trend],
 };
 
