@@ -284,7 +284,7 @@ const trend = verb<TrendFlags>({
   view: trendView,
   viewFor: (_flags, personHashes) =>
     new Set(personHashes).size > 1
-      ? { ...trendView, fields: multiTrendFields, tableFields: ['week', 'fullName', ...TREND_METRICS], sparklines: [] }
+      ? { ...trendView, fields: multiTrendFields, tableFields: ['week', 'fullName', 'mentions', 'globalDominance', 'globalSentiment', 'globalReach'], sparklines: [] }
       : undefined,
   async run(ctx, personHashes, flags) {
     const weeks = await weeklyWindows(ctx, flags, 'last12');
