@@ -1,8 +1,11 @@
+import { Writable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
+import { stringify as stringifySync } from 'csv-stringify/sync';
 import { LosslessNumber } from 'lossless-json';
 import { describe, expect, test } from 'vitest';
+import { openRowSink } from '../../../src/output/index.js';
 import { BIG, peopleFields, peopleView } from './fixtures.js';
-import { render } from './helpers.js';
+import { MemoryStream, baseOptions, render } from './helpers.js';
 
 function parseDelimited(text: string, delimiter: ',' | '\t'): string[][] {
   return parse(text, { delimiter, relax_column_count: false }) as string[][];
@@ -64,4 +67,41 @@ describe.each([
 test('header names that came from the API are guarded like cells', async () => {
   const text = await render({ data: [{ a: 1, '=evil': 2 }], fields: ['a'] }, { format: 'csv' });
   expect(text).toBe("a,'=evil\n1,2\n");
+});
+
+describe('csv through csv-stringify', () => {
+  test('the installed csv-stringify quotes a bare carriage return by default (why it is pinned to ^6.9)', () => {
+    expect(stringifySync([['one\rtwo', 'plain', '']])).toBe('"one\rtwo",plain,\n');
+  });
+
+  test('a streamed csv reaches the output row by row, before end()', async () => {
+    const out = new MemoryStream();
+    const sink = await openRowSink(out, { ...baseOptions, format: 'csv' }, { fields: ['a', 'b'] });
+    await sink.write({ a: new LosslessNumber(BIG), b: 'x,y' });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(out.text).toBe(`a,b\n${BIG},"x,y"\n`);
+    await sink.write({ a: null, b: '@sum' });
+    await sink.end();
+    expect(out.text).toBe(`a,b\n${BIG},"x,y"\n,'@sum\n`);
+  });
+
+  test('an output that fails mid-stream fails the sink with its own error', async () => {
+    const broken = new Error('disk went away');
+    let accepted = 0;
+    const out = new Writable({
+      highWaterMark: 16,
+      write(_chunk, _encoding, callback) {
+        accepted += 1;
+        callback(accepted > 1 ? broken : null);
+      },
+    });
+    out.on('error', () => {});
+    const sink = await openRowSink(out, { ...baseOptions, format: 'csv' }, { fields: ['a'] });
+    const writeAll = async () => {
+      for (let i = 0; i < 200_000; i += 1) await sink.write({ a: 'x'.repeat(100) });
+      await sink.end();
+    };
+    await expect(writeAll()).rejects.toBe(broken);
+    expect(accepted).toBe(2);
+  });
 });
