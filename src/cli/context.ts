@@ -16,6 +16,8 @@ export interface GlobalOptions {
   format?: OutputFormat;
   fields?: string[];
   header: boolean;
+  /** --bom: a UTF-8 byte-order mark first (csv only). */
+  bom?: boolean;
   output?: string;
   profile?: string;
   baseUrl?: string;

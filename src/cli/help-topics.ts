@@ -74,10 +74,11 @@ ${twoColumns([
   ['csv', 'RFC 4180 with \\n line ends and a header row'],
   ['tsv', 'the csv rules with a tab delimiter'],
   ['chart', 'bars for ranked lists, a line over the weeks for trends; a terminal only, never a file or pipe'],
+  ['xlsx', 'an Excel workbook: bold frozen header, autofilter, fitted widths; a file or pipe only, never a terminal'],
 ])}
 
 Default: table when stdout is a terminal, else json. With --output FILE the extension decides
-(.csv → csv, .tsv → tsv, .json → json, .ndjson → ndjson, .jsonl → ndjson, anything else json).
+(.csv → csv, .tsv → tsv, .json → json, .ndjson → ndjson, .jsonl → ndjson, .xlsx → xlsx, anything else json).
 An explicit --format always wins. The raw \`api\` command prints json unless --format says otherwise.
 
 --output FILE writes a temporary file beside FILE and renames it into place on success: FILE is
@@ -86,7 +87,14 @@ either complete or untouched.
 --fields a,b,c selects and orders the columns; an unknown field is an error listing the valid ones.
 With --fields, json and ndjson print the selected fields of each row.
 
---no-header drops the header row of csv, tsv and table.
+--no-header drops the header row of csv, tsv, table and xlsx.
+
+--bom starts csv with a UTF-8 byte-order mark, so Excel reads accented and non-Latin names right;
+off by default, as it trips up Unix tools. It is refused with other formats. For Excel, xlsx is
+better still: it also keeps a 19-digit articleHash whole, where Excel rounds a csv number to 15 digits.
+
+xlsx cells: numbers of at most 15 significant digits are numbers, longer ones and articleHash are
+text with every digit; timestamps are dates; text is never a formula, so it needs no leading '.
 
 Cells (csv, tsv, table):
   null and absent fields are empty
@@ -99,6 +107,8 @@ Cells (csv, tsv, table):
 Examples:
   $ newsstats people top --weeks last4 --output top.csv
   $ newsstats people list --fields personHash,fullName --format tsv --no-header
+  $ newsstats export links --top 20 --weeks last4 --output links.xlsx
+  $ newsstats people top --weeks last4 --format csv --bom --output top-excel.csv
   $ newsstats people top --weeks last4 -f ndjson | jq .fullName
 `;
 }

@@ -19,7 +19,7 @@ interface CommandEntry {
 
 /** Every noun, in the order `--help` lists them. */
 export const COMMANDS: readonly CommandEntry[] = [
-  { name: 'people', summary: 'People: list, get, search, top rankings, trends, article links, per-country stats', load: () => import('./commands/people.js') },
+  { name: 'people', summary: 'People: list, get, search, top rankings, movers, trends, article links, per-country stats', load: () => import('./commands/people.js') },
   { name: 'countries', summary: 'Countries: list, get, international attention, domestic focus', load: () => import('./commands/countries.js') },
   { name: 'sources', summary: 'News sources and the links on their homepages', load: () => import('./commands/sources.js') },
   { name: 'articles', summary: 'Recent articles and article counts', load: () => import('./commands/articles.js') },
@@ -95,9 +95,10 @@ export async function globalOptions(): Promise<Option[]> {
   const { OUTPUT_FORMATS } = await import('../output/formats.js');
   const { parseFieldList, parseInteger, parseSeconds } = await import('./options.js');
   return [
-    new Option('-f, --format <format>', 'output format (default: table on a terminal, else json; with --output, the extension)').choices(OUTPUT_FORMATS),
+    new Option('-f, --format <format>', 'output format (default: table on a terminal, else json; with --output, the extension; xlsx needs --output or a redirect)').choices(OUTPUT_FORMATS),
     new Option('--fields <list>', 'comma-separated fields to select and order').argParser(parseFieldList),
-    new Option('--no-header', 'omit the header row (csv, tsv, table)'),
+    new Option('--no-header', 'omit the header row (csv, tsv, table, xlsx)'),
+    new Option('--bom', 'start csv with a UTF-8 byte-order mark, for Excel (off: it trips up Unix tools)'),
     new Option('-o, --output <file>', 'write to FILE atomically (complete or untouched) instead of stdout'),
     new Option('--profile <name>', 'config profile (default: $NEWSSTATS_PROFILE or "default")'),
     new Option('--base-url <url>', 'service base URL (default: $NEWSSTATS_BASE_URL or the profile)'),
@@ -171,7 +172,7 @@ async function runVerb(
 
   // Everything that can be refused without asking the service is refused here, before any request.
   // A verb whose columns depend on its flags (people top --per-week) gives that view before planning.
-  const spec = { ...verbSpec, view: verbSpec.viewFor?.(options) ?? verbSpec.view };
+  const spec = { ...verbSpec, view: verbSpec.viewFor?.(options, args) ?? verbSpec.view };
   const plan = planOutput(spec, globals, io);
   verbSpec.validate?.(args, options);
 

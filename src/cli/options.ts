@@ -58,7 +58,8 @@ function longFlag(flags: string): string {
   return /--[\w-]+/.exec(flags)?.[0] ?? flags;
 }
 
-function weekArgument<T>(parse: (text: string) => T) {
+/** A flag parser built on a week parser: a week error becomes commander's usage error. */
+export function weekArgument<T>(parse: (text: string) => T) {
   return (text: string): T => {
     try {
       return parse(text);

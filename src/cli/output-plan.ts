@@ -4,7 +4,7 @@
  */
 import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { formatFromPath, selectFields, type OutputFormat, type RenderOptions } from '../output/index.js';
+import { BINARY_FORMATS, formatFromPath, selectFields, type OutputFormat, type RenderOptions } from '../output/index.js';
 import type { GlobalOptions, Io } from './context.js';
 import { UsageError } from './errors.js';
 import type { VerbSpec } from './spec.js';
@@ -55,6 +55,13 @@ export function planOutput(verbSpec: Pick<VerbSpec, 'view' | 'prefersJson'>, glo
     }
   }
 
+  if (BINARY_FORMATS.includes(format) && toTerminal) {
+    throw new UsageError(`${format} is a binary file format and stdout is a terminal`, `add --output FILE.${format}, or redirect stdout to a file`);
+  }
+  if (globals.bom && format !== 'csv') {
+    throw new UsageError(`--bom is for csv output, not ${format}`, 'add --format csv (xlsx needs no byte-order mark)');
+  }
+
   if (globals.output) checkOutputPath(globals.output);
 
   const knownFields = verbSpec.view?.fields ?? [];
@@ -71,6 +78,7 @@ export function planOutput(verbSpec: Pick<VerbSpec, 'view' | 'prefersJson'>, glo
       isTTY: toTerminal,
       width: io.width,
       unicode: io.unicode,
+      bom: globals.bom === true,
     },
   };
 }

@@ -21,6 +21,8 @@ export interface ViewSpec {
   chart?: ChartSpec;
   /** Fields drawn as sparklines under a terminal table. */
   sparklines?: readonly string[];
+  /** One line above a terminal table or chart. */
+  caption?: string;
 }
 
 /** Records a verb hands back all at once. */
@@ -54,8 +56,8 @@ export interface VerbSpec<Options extends VerbOptions = VerbOptions> {
   /** Shown under "Examples:" in --help: real invocations, without the leading "newsstats". */
   examples: string[];
   view?: ViewSpec;
-  /** The view for these flags, where they change the columns (people top --per-week adds `week`). */
-  viewFor?: (options: Options) => ViewSpec | undefined;
+  /** The view for these flags and arguments, where they change the columns (people top --per-week adds `week`). */
+  viewFor?: (options: Options, args: string[]) => ViewSpec | undefined;
   /** Output is JSON unless --format says otherwise, even on a terminal (the raw api command). */
   prefersJson?: boolean;
   /** The verb stops itself on SIGINT/SIGTERM (the sandbox server) rather than exiting 130. */

@@ -9,10 +9,11 @@
  * Positive bars use eighth blocks (▏▎▍▌▋▊▉█) for sub-cell precision when unicode is on, else '#';
  * negative bars use whole cells, as there are no right-aligned eighth blocks to end them with.
  */
+import { captionLines } from './caption.js';
 import { cellText, numericValue } from './flatten.js';
 import { displayWidth, padToWidth, printable, truncateToWidth } from './text.js';
 import { OutputUsageError } from './errors.js';
-import { lineChartLines } from './line-chart.js';
+import { lineChartLines, multiLineChartLines, seriesOf } from './line-chart.js';
 import { fieldValue, laidOutRenderer, rowsOf, type RenderOptions, type View } from './view.js';
 
 const EIGHTHS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
@@ -38,13 +39,18 @@ function negativeBar(cells: number, unicode: boolean): string {
 
 export function chartLines(view: View, options: RenderOptions): string[] {
   if (!view.chart) throw new OutputUsageError('--format chart is not available for this command; use table, json, ndjson, csv or tsv');
-  const { label: labelField, value: valueField } = view.chart;
-  const points = rowsOf(view).map((row) => ({
-    label: printable(cellText(fieldValue(row, labelField))),
-    valueText: printable(cellText(fieldValue(row, valueField))),
-    value: numericValue(fieldValue(row, valueField)),
-  }));
-  if (view.chart.style === 'line') return lineChartLines(points, { ...options, metric: valueField });
+  const { label: labelField, value: valueField, fallback } = view.chart;
+  const points = rowsOf(view).map((row) => {
+    const value = fieldValue(row, valueField);
+    const shown = value === null || value === undefined ? fieldValue(row, fallback ?? valueField) : value;
+    return { label: printable(cellText(fieldValue(row, labelField))), valueText: printable(cellText(shown)), value: numericValue(value) };
+  });
+  const caption = captionLines(view, options);
+  if (view.chart.style === 'line') {
+    const series = view.chart.series;
+    if (series) return [...caption, ...multiLineChartLines(seriesOf(rowsOf(view), series, view.chart.seriesName ?? series, labelField, valueField), { ...options, metric: valueField })];
+    return [...caption, ...lineChartLines(points, { ...options, metric: valueField })];
+  }
   const values = points.map((point) => point.value).filter(Number.isFinite);
   const low = Math.min(0, ...values);
   const high = Math.max(0, ...values);
@@ -60,9 +66,11 @@ export function chartLines(view: View, options: RenderOptions): string[] {
   ));
   const barWidth = Math.max(MIN_BAR_WIDTH, options.width - labelWidth - valueWidth - 2);
   const axis = Math.round((barWidth * -low) / span);
-  const colorBar = options.color ? (text: string) => `\x1b[36m${text}\x1b[39m` : (text: string) => text;
+  const paint = (code: number) => (text: string) => (options.color ? `\x1b[${code}m${text}\x1b[39m` : text);
+  // A change reads at a glance when growth and decline differ in colour too, not only in direction.
+  const colorBar = (value: number) => paint(view.chart!.diverging ? (value < 0 ? 31 : 32) : 36);
 
-  return points.map((point) => {
+  return [...caption, ...points.map((point) => {
     // Bars are plain block characters, one column each, so string length is display width here.
     let offset = axis;
     let barText = '';
@@ -75,8 +83,8 @@ export function chartLines(view: View, options: RenderOptions): string[] {
     const label = padToWidth(truncateToWidth(point.label, labelWidth, ellipsis), labelWidth);
     const trailing = ' '.repeat(Math.max(0, barWidth - offset - barText.length));
     const value = padToWidth(point.valueText, valueWidth, 'right');
-    return `${label} ${' '.repeat(offset)}${barText === '' ? '' : colorBar(barText)}${trailing} ${value}`;
-  });
+    return `${label} ${' '.repeat(offset)}${barText === '' ? '' : colorBar(point.value)(barText)}${trailing} ${value}`;
+  })];
 }
 
 export const chartRenderer = laidOutRenderer(chartLines);

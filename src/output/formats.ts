@@ -2,9 +2,12 @@
  * The output format names, apart from the renderers so that option parsing can list them without
  * loading any output code.
  */
-export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv' | 'tsv' | 'chart';
+export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv' | 'tsv' | 'chart' | 'xlsx';
 
-export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson', 'csv', 'tsv', 'chart'];
+export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson', 'csv', 'tsv', 'chart', 'xlsx'];
+
+/** Formats written as bytes rather than text: never to a terminal. */
+export const BINARY_FORMATS: readonly OutputFormat[] = ['xlsx'];
 
 export function isOutputFormat(text: string): text is OutputFormat {
   return (OUTPUT_FORMATS as readonly string[]).includes(text);
@@ -16,6 +19,7 @@ const FORMAT_BY_EXTENSION: Readonly<Record<string, OutputFormat>> = {
   '.json': 'json',
   '.ndjson': 'ndjson',
   '.jsonl': 'ndjson',
+  '.xlsx': 'xlsx',
 };
 
 /** The format a --output path implies by its extension (case-insensitive); undefined if none. */

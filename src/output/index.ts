@@ -20,7 +20,7 @@ import { TextWriter } from './writer.js';
 
 export { FieldError, OutputUsageError } from './errors.js';
 export { openAtomicFile, type AtomicFile } from './atomic.js';
-export { OUTPUT_FORMATS, formatFromPath, isOutputFormat, type OutputFormat } from './formats.js';
+export { BINARY_FORMATS, OUTPUT_FORMATS, formatFromPath, isOutputFormat, type OutputFormat } from './formats.js';
 export { installEpipeGuard } from './pipe.js';
 export { rowsOf } from './view.js';
 export type { RenderOptions, Row, RowSink, RowSinkSpec, View } from './view.js';
@@ -51,7 +51,7 @@ export function selectFields(requested: readonly string[], valid: readonly strin
   return selected;
 }
 
-async function loadRenderer(format: OutputFormat): Promise<FormatRenderer> {
+async function loadRenderer(format: Exclude<OutputFormat, 'xlsx'>): Promise<FormatRenderer> {
   switch (format) {
     case 'json':
       return (await import('./json.js')).jsonRenderer;
@@ -85,11 +85,17 @@ export async function renderView(view: View, options: RenderOptions, out: NodeJS
   // Fields the API sent beyond the contract's (or all of them, for a view that lists none, like the
   // raw api command) can be selected too.
   const resolved = resolveOptions(options, options.fields ? fieldsWithRowKeys(view.fields, rowsOf(view)) : view.fields);
+  // A workbook is bytes from a zip stream, written straight to `out`, not through the text writer.
+  if (resolved.format === 'xlsx') return (await import('./xlsx.js')).renderXlsx(view, resolved, out);
   const renderer = await loadRenderer(resolved.format);
   const writer = new TextWriter(out);
+  if (resolved.bom) await writer.write(BYTE_ORDER_MARK);
   await renderer.render(view, resolved, writer);
   await writer.flush();
 }
+
+/** U+FEFF first: how Excel on Windows tells a UTF-8 CSV from one in the local code page (--bom). */
+const BYTE_ORDER_MARK = '\ufeff';
 
 /**
  * A sink for rows that arrive over time. json writes `[` ... `]` element by element (the same bytes
@@ -103,8 +109,14 @@ export async function openRowSink(
   spec: RowSinkSpec,
 ): Promise<RowSink> {
   const resolved = resolveOptions(options, spec.fields);
-  const renderer = await loadRenderer(resolved.format);
-  const sink = renderer.openSink(spec, resolved, new TextWriter(out));
+  let sink: RowSink;
+  if (resolved.format === 'xlsx') {
+    sink = await (await import('./xlsx.js')).openXlsxSink(spec, resolved, out);
+  } else {
+    const writer = new TextWriter(out);
+    if (resolved.bom) await writer.write(BYTE_ORDER_MARK);
+    sink = (await loadRenderer(resolved.format)).openSink(spec, resolved, writer);
+  }
   let ended = false;
   return {
     write(row) {

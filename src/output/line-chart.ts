@@ -8,6 +8,7 @@
  * terminal) share columns, the later point drawn.
  * Axis ticks are computed, so they are rounded; the exact values sent are in the title line.
  */
+import { cellText, numericValue } from './flatten.js';
 import { padToWidth, printable } from './text.js';
 
 export interface LinePoint {
@@ -77,17 +78,9 @@ export function lineChartLines(points: readonly LinePoint[], options: LineChartO
     `low ${lowest.valueText}, high ${highest.valueText}, last ${last.valueText}`;
 
   // Every point sits on a column of its own, so the data's range is what the line spans.
-  const low = Math.min(...values);
-  const high = Math.max(...values);
-  const span = high - low;
-  const decimals = tickDecimals(span);
-  const tickValue = (row: number) => (span === 0 ? low : low + (span * row) / height);
-  const tickTexts = Array.from({ length: height + 1 }, (_, row) => tickValue(row).toFixed(decimals));
-  const axisWidth = Math.max(...tickTexts.map((text) => text.length));
+  const { tickTexts, axisWidth, rowOf } = yAxis(values, height);
   const plotWidth = Math.max(2, options.width - axisWidth - 2);
   const columns = resample(values, plotWidth);
-  // Row 0 is the lowest value; a flat series sits mid-height.
-  const rowOf = (value: number) => (span === 0 ? Math.round(height / 2) : Math.round(((value - low) / span) * height));
 
   const grid = Array.from({ length: height + 1 }, () => Array.from({ length: plotWidth }, () => ' '));
   const put = (row: number, column: number, glyph: string) => {
@@ -113,6 +106,72 @@ export function lineChartLines(points: readonly LinePoint[], options: LineChartO
   });
 
   return [title, ...plotLines, `${' '.repeat(axisWidth)} ${glyphs.corner}${glyphs.rule.repeat(plotWidth)}`, labelLine(plotted, axisWidth + 2, plotWidth)];
+}
+
+/** Tick labels and the row of a value, over the values' own range; row 0 is the lowest, a flat series sits mid-height. */
+function yAxis(values: readonly number[], height: number) {
+  const low = Math.min(...values);
+  const span = Math.max(...values) - low;
+  const decimals = tickDecimals(span);
+  const tickValue = (row: number) => (span === 0 ? low : low + (span * row) / height);
+  const tickTexts = Array.from({ length: height + 1 }, (_, row) => tickValue(row).toFixed(decimals));
+  const axisWidth = Math.max(...tickTexts.map((text) => text.length));
+  const rowOf = (value: number) => (span === 0 ? Math.round(height / 2) : Math.round(((value - low) / span) * height));
+  return { tickTexts, axisWidth, rowOf };
+}
+
+/** One line of a chart of several: its name in the legend and its points, label by label. */
+export interface LineSeries {
+  name: string;
+  points: LinePoint[];
+}
+
+/** Rows split into series by `key` (in first-seen order), named by `name`. */
+export function seriesOf(rows: readonly Record<string, unknown>[], key: string, name: string, labelField: string, valueField: string): LineSeries[] {
+  const byKey = new Map<string, LineSeries>();
+  for (const row of rows) {
+    const id = cellText(row[key]);
+    let series = byKey.get(id);
+    if (!series) byKey.set(id, (series = { name: printable(cellText(row[name] ?? row[key])), points: [] }));
+    series.points.push({ label: printable(cellText(row[labelField])), valueText: printable(cellText(row[valueField])), value: numericValue(row[valueField]) });
+  }
+  return [...byKey.values()];
+}
+
+/** Told apart without colour by their marks; with colour, by both. More series than marks reuse them in turn. */
+const SERIES_MARKS = { unicode: ['●', '■', '▲', '◆', '○', '□', '△', '◇'], ascii: ['*', '+', 'o', 'x', '#', '@', '%', '&'] };
+const SERIES_COLOURS = [36, 33, 35, 32, 31, 34];
+
+/**
+ * Several series on one y axis (several people's weeks): each drawn as its own marks along its
+ * line, later series on top where they meet, and a legend line per series with its exact last value.
+ */
+export function multiLineChartLines(series: readonly LineSeries[], options: LineChartOptions): string[] {
+  const glyphs = options.unicode ? UNICODE_GLYPHS : ASCII_GLYPHS;
+  const marks = options.unicode ? SERIES_MARKS.unicode : SERIES_MARKS.ascii;
+  const values = series.flatMap((line) => line.points.map((point) => point.value)).filter(Number.isFinite);
+  if (values.length === 0) return [`${options.metric}: no values to draw`];
+  const labels = series[0]?.points ?? [];
+  const height = options.height ?? DEFAULT_HEIGHT;
+  const { tickTexts, axisWidth, rowOf } = yAxis(values, height);
+  const plotWidth = Math.max(2, options.width - axisWidth - 2);
+  const paint = (index: number, text: string) => (options.color ? `\x1b[${SERIES_COLOURS[index % SERIES_COLOURS.length]}m${text}\x1b[39m` : text);
+  const mark = (index: number) => paint(index, marks[index % marks.length]!);
+
+  const grid = Array.from({ length: height + 1 }, () => Array.from({ length: plotWidth }, () => ' '));
+  series.forEach((line, index) => {
+    resample(line.points.map((point) => point.value), plotWidth).forEach((value, column) => {
+      if (Number.isFinite(value)) grid[height - rowOf(value)]![column] = mark(index);
+    });
+  });
+
+  const title = `${options.metric}, ${labels[0]?.label ?? ''} to ${labels.at(-1)?.label ?? ''}`;
+  const legend = series.map((line, index) => {
+    const last = [...line.points].reverse().find((point) => Number.isFinite(point.value));
+    return `  ${mark(index)} ${line.name}: last ${last?.valueText ?? 'none'}`;
+  });
+  const plotLines = grid.map((cells, index) => `${padToWidth(tickTexts[height - index]!, axisWidth, 'right')} ${glyphs.tick}${cells.join('').trimEnd()}`);
+  return [title, ...legend, ...plotLines, `${' '.repeat(axisWidth)} ${glyphs.corner}${glyphs.rule.repeat(plotWidth)}`, labelLine(labels, axisWidth + 2, plotWidth)];
 }
 
 /** The points' labels under the plot, each at its point's column, skipping those that would collide. */

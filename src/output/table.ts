@@ -7,7 +7,9 @@
  * Not on a terminal: tab-separated lines with a header, nothing cut, no colour, no borders (as the
  * GitHub CLI does), so `newsstats ... -f table | cut -f2` works.
  */
+import { captionLines } from './caption.js';
 import { cellText, isNumericValue, numericValue } from './flatten.js';
+import { movementCell } from './movement.js';
 import { displayWidth, padToWidth, printable, truncateToWidth } from './text.js';
 import {
   fieldValue, laidOutRenderer, rowsOf, type RenderOptions, type Row, type View,
@@ -64,7 +66,9 @@ function sentimentStyle(row: Row): Style | undefined {
   return (text) => `\x1b[38;2;${red};${green};${blue}m${text}\x1b[39m`;
 }
 
-function cellOf(row: Row, field: string, color: boolean): Cell {
+function cellOf(row: Row, field: string, color: boolean, unicode = true): Cell {
+  // A mover's rank change reads as an arrow (people movers); its data stays the number.
+  if (field === 'rankChange' && fieldValue(row, 'status') !== undefined) return movementCell(row, color, unicode);
   const text = printable(cellText(fieldValue(row, field)));
   const style = color && field === 'sentiment' ? sentimentStyle(row) : undefined;
   return style ? { text, style } : { text };
@@ -223,7 +227,7 @@ function gridOf(view: View, rows: readonly Row[], options: RenderOptions): Grid 
   }
   return {
     ...(options.header ? { header: columns } : {}),
-    rows: rows.map((row) => columns.map((field) => cellOf(row, field, options.color))),
+    rows: rows.map((row) => columns.map((field) => cellOf(row, field, options.color, options.unicode))),
     numeric: columns.map((field) => isNumericColumn(rows, field)),
   };
 }
@@ -240,7 +244,8 @@ function plainLines(view: View, rows: readonly Row[], options: RenderOptions): s
 export function tableLines(view: View, options: RenderOptions): string[] {
   const rows = rowsOf(view);
   if (!options.isTTY) return plainLines(view, rows, options);
-  return [...drawGrid(gridOf(view, rows, options), options), ...sparklineLines(view, rows, options)];
+  const caption = captionLines(view, options);
+  return [...caption, ...drawGrid(gridOf(view, rows, options), options), ...sparklineLines(view, rows, options)];
 }
 
 export const tableRenderer = laidOutRenderer(tableLines);

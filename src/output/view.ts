@@ -14,6 +14,14 @@ export interface ChartSpec {
   label: string;
   value: string;
   style?: 'bars' | 'line';
+  /** Bars of a change: growth green, decline red (people movers). */
+  diverging?: boolean;
+  /** Printed in place of the value where a row has none (a mover's `new` or `out`). */
+  fallback?: string;
+  /** Lines only: one line per distinct value of this field, with a legend (several people's trends). */
+  series?: string;
+  /** The field naming each series in the legend (default: the series field). */
+  seriesName?: string;
 }
 
 /** What a command returns; see docs/design.md "Output". */
@@ -32,6 +40,8 @@ export interface View {
   chart?: ChartSpec;
   /** Numeric fields drawn as a sparkline under a terminal table (e.g. mentions per week). */
   sparklines?: readonly string[];
+  /** One line printed above a terminal table or chart (what is compared with what); never in data formats. */
+  caption?: string;
 }
 
 /** What a streaming sink needs to know up front: a View without its data. */
@@ -51,6 +61,8 @@ export interface RenderOptions {
   width: number;
   /** The terminal can draw box lines, `…` and block elements; else ASCII. */
   unicode: boolean;
+  /** --bom: a UTF-8 byte-order mark before the first byte (csv only; the plan refuses it elsewhere). */
+  bom?: boolean;
 }
 
 export interface RowSink {

@@ -1,6 +1,7 @@
 import { Option } from 'commander';
 import {
   BOUNDS,
+  type SortBy,
   fieldsOf,
   personCountryRowSchema,
   personLinkBaseSchema,
@@ -8,11 +9,12 @@ import {
   personSchema,
   personStatsSchema,
 } from '../../api/types.js';
-import { listWeeks, type WeekWindow } from '../../weeks.js';
+import { listWeeks, parseWeekSpec, type WeekSpec, type WeekWindow } from '../../weeks.js';
 import { DEFAULT_CONCURRENCY, mapInOrder } from '../concurrency.js';
 import type { Context, WeekWindowFlags } from '../context.js';
 import { UsageError } from '../errors.js';
-import { integerOption, weekWindowOptions } from '../options.js';
+import { MOVER_FIELDS, joinRankings, previousWindow, windowLabel } from '../movers.js';
+import { integerOption, weekArgument, weekWindowOptions } from '../options.js';
 import { rankingOptions, rankingParams, sortField, validateRanking, type RankingFlags } from '../ranking.js';
 import { verb, type NounSpec, type Row } from '../spec.js';
 
@@ -78,6 +80,56 @@ const top = verb<TopFlags>({
       (ranking as Row[]).map((item) => ({ week: weeks[index], ...item })),
     );
     return { data: rows };
+  },
+});
+
+/** A terminal shows the metric the rankings are sorted by, and its change. */
+function moverTableFields(sort: SortBy | undefined): string[] {
+  const metric = sortField(sort);
+  return ['rank', 'rankChange', 'fullName', metric, metric === 'dominance' ? 'dominanceChange' : 'mentionChange'];
+}
+
+type MoversFlags = RankingFlags & WeekWindowFlags & { vs: WeekSpec | 'previous'; depth: number; limit: number };
+
+const movers = verb<MoversFlags>({
+  name: 'movers',
+  summary: 'Who climbed, fell, arrived and left: the ranking of a window (default last4) against an earlier one',
+  options: () => [
+    ...weekWindowOptions(),
+    new Option('--vs <spec>', 'compare with: previous (as many weeks just before) or a week spec')
+      .argParser(weekArgument((text) => (text.trim().toLowerCase() === 'previous' ? 'previous' : parseWeekSpec(text))))
+      .default('previous'),
+    integerOption('--depth <n>', 'how deep both rankings are read, so a climb from far down is not "new"', { min: 1 }).default(200),
+    ...rankingOptions('rows from the top of each ranking').map((option) => (option.long === '--limit' ? option.default(20) : option)),
+  ],
+  examples: [
+    'people movers --weeks last4',
+    'people movers --weeks 202647 --vs 202646 --limit 10 --sort dominance',
+    'people movers --weeks last4 --format chart',
+    'people movers --weeks last13 --limit 50 --output movers.xlsx',
+  ],
+  view: {
+    fields: MOVER_FIELDS,
+    tableFields: moverTableFields('mentions'),
+    chart: { label: 'fullName', value: 'rankChange', diverging: true, fallback: 'status' },
+  },
+  validate(_args, flags) {
+    validateRanking(flags);
+    if (flags.depth < flags.limit) throw new UsageError(`--depth ${flags.depth} is below --limit ${flags.limit}`, 'the rankings must be read at least as deep as the rows shown');
+  },
+  async run(ctx, _args, flags) {
+    const window = (await ctx.resolveWindow(flags)) ?? (await ctx.resolveWindow({ weeks: { kind: 'last4' } }))!;
+    const comparison = flags.vs === 'previous' ? previousWindow(window) : await ctx.resolveWindow({ weeks: flags.vs });
+    const client = await ctx.client();
+    const params = { ...(await rankingParams(ctx, flags, undefined)), limit: flags.depth };
+    const [current, previous] = await Promise.all([
+      client.people.top({ ...params, ...window }),
+      client.people.top({ ...params, ...comparison }),
+    ]);
+    const rows = joinRankings({ current: current as Row[], previous: previous as Row[], window, comparison: comparison!, limit: flags.limit });
+    const sorted = flags.sort ? ` by ${flags.sort}` : '';
+    const caption = `Ranks${sorted} in ${windowLabel(window)} against ${windowLabel(comparison!)} (rankings read to ${flags.depth})`;
+    return { data: rows, view: { caption, tableFields: moverTableFields(flags.sort) } };
   },
 });
 
@@ -212,32 +264,48 @@ export function trendRow(week: number, stats: Row): Row {
 
 type TrendFlags = WeekWindowFlags & { metric: string };
 
+const trendView = { fields: trendFields, chart: { label: 'week', value: 'mentions', style: 'line' }, sparklines: ['mentions', 'globalSentiment'] } as const;
+/** Several people: long format, one row a person and week, the person after the week. */
+const multiTrendFields = ['week', 'personHash', 'fullName', ...TREND_METRICS];
+
 const trend = verb<TrendFlags>({
   name: 'trend',
-  summary: 'A person\'s week-by-week mentions, dominance, sentiment, reach, power and persistence',
-  arguments: '<personHash>',
+  summary: 'Week-by-week mentions, dominance, sentiment, reach, power and persistence of one or more people',
+  arguments: '<personHash...>',
   options: () => [
     ...weekWindowOptions(),
     new Option('--metric <name>', 'what --format chart draws').choices(TREND_METRICS).default('mentions'),
   ],
-  examples: ['people trend chiamaka-okafor-6303 --weeks last12', 'people trend chiamaka-okafor-6303 --weeks last26 --format chart --metric globalSentiment'],
-  view: { fields: trendFields, chart: { label: 'week', value: 'mentions', style: 'line' }, sparklines: ['mentions', 'globalSentiment'] },
-  async run(ctx, [personHash], flags) {
+  examples: [
+    'people trend chiamaka-okafor-6303 --weeks last12',
+    'people trend chiamaka-okafor-6303 --weeks last26 --format chart --metric globalSentiment',
+    'people trend hira-abbasi-d893 layla-haddad-69d2 --weeks last12 --format csv',
+  ],
+  view: trendView,
+  viewFor: (_flags, personHashes) =>
+    new Set(personHashes).size > 1
+      ? { ...trendView, fields: multiTrendFields, tableFields: ['week', 'fullName', 'mentions', 'globalDominance', 'globalSentiment', 'globalReach'], sparklines: [] }
+      : undefined,
+  async run(ctx, personHashes, flags) {
     const weeks = await weeklyWindows(ctx, flags, 'last12');
     const client = await ctx.client();
-    // Fail on an unknown person with one 404, not one per week.
-    await client.people.get(personHash!);
-    const rows = await mapInOrder(weeks, DEFAULT_CONCURRENCY, async (week) =>
-      trendRow(week, (await client.people.countryStats(personHash!, { startWeek: week, endWeek: week } as WeekWindow)) as Row),
-    );
-    return { data: rows, view: { chart: { label: 'week', value: flags.metric, style: 'line' } } };
+    const people = [...new Set(personHashes)];
+    // Fail on an unknown person with one 404 naming them, before any weekly request.
+    const persons = (await mapInOrder(people, DEFAULT_CONCURRENCY, (personHash) => client.people.get(personHash))) as Row[];
+    const pairs = weeks.flatMap((week) => people.map((personHash, index) => ({ week, personHash, fullName: persons[index]!.fullName })));
+    const rows = await mapInOrder(pairs, DEFAULT_CONCURRENCY, async ({ week, personHash, fullName }) => {
+      const row = trendRow(week, (await client.people.countryStats(personHash, { startWeek: week, endWeek: week } as WeekWindow)) as Row);
+      return people.length === 1 ? row : { week, personHash, fullName, ...row };
+    });
+    const chart = { label: 'week', value: flags.metric, style: 'line' as const };
+    return { data: rows, view: { chart: people.length === 1 ? chart : { ...chart, series: 'personHash', seriesName: 'fullName' } } };
   },
 });
 
 const people: NounSpec = {
   name: 'people',
-  summary: 'People: list, get, search, top rankings, trends, article links, per-country stats',
-  verbs: [top, list, get, search, links, countries, trend],
+  summary: 'People: list, get, search, top rankings, movers, trends, article links, per-country stats',
+  verbs: [top, movers, list, get, search, links, countries, trend],
 };
 
 export default people;

@@ -14,6 +14,7 @@ describe('formatFromPath', () => {
     ['dir.v2/out.json', 'json'],
     ['out.ndjson', 'ndjson'],
     ['out.jsonl', 'ndjson'],
+    ['Report.XLSX', 'xlsx'],
     ['out.txt', undefined],
     ['csv', undefined],
     ['dir.csv/out', undefined],
@@ -23,7 +24,7 @@ describe('formatFromPath', () => {
 });
 
 test('OUTPUT_FORMATS lists every format', () => {
-  expect(OUTPUT_FORMATS).toEqual(['table', 'json', 'ndjson', 'csv', 'tsv', 'chart']);
+  expect(OUTPUT_FORMATS).toEqual(['table', 'json', 'ndjson', 'csv', 'tsv', 'chart', 'xlsx']);
   expect(isOutputFormat('csv')).toBe(true);
   expect(isOutputFormat('xml')).toBe(false);
 });

@@ -1,0 +1,188 @@
+/**
+ * `.xlsx` workbooks through exceljs's streaming WorkbookWriter: each row is committed as it comes,
+ * so a 40,000-row export is compressed and written on the way rather than held. Loaded only for
+ * this format, and only its streaming writer (see exceljs-writer.d.ts).
+ *
+ * Cells keep what the data means without losing a digit:
+ * - numbers are numbers when Excel holds them exactly (at most 15 significant digits, what Excel
+ *   keeps), else text with the digits sent: integers beyond that and identifiers (articleHash) are
+ *   text, so no digit is rounded away;
+ * - the contract's timestamps (YYYY-MM-DDTHH:MM:SS, UTC) are dates shown as `yyyy-mm-dd hh:mm:ss`;
+ * - nested values are flattened as in CSV (arrays of strings joined with `;`, the rest as JSON);
+ * - text is an inline string cell, never a formula, so `=cmd|...` stays text with no `'` needed.
+ *   Characters XML cannot hold (C0 controls but tab, LF and CR) are dropped.
+ *
+ * The header row is bold and frozen, an autofilter spans the data, and column widths are fitted to
+ * the header and the first rows (a streamed sheet fixes its widths before the first row is written).
+ */
+import { Writable } from 'node:stream';
+import type { stream as ExcelStream, Worksheet } from 'exceljs';
+import { cellText, isNumericValue } from './flatten.js';
+import { displayWidth } from './text.js';
+import { fieldValue, fieldsWithRowKeys, rowsOf, type RenderOptions, type Row, type RowSink, type RowSinkSpec, type View } from './view.js';
+
+/** Identifiers: numeric in the API, but never arithmetic, and beyond what a double holds. */
+const TEXT_FIELDS = new Set(['articleHash']);
+
+/** Excel keeps 15 significant digits; longer numbers are written as text so none is lost. */
+const EXCEL_DIGITS = 15;
+/** Rows read to fit column widths before the first is written. */
+const WIDTH_SAMPLE = 100;
+const MAX_COLUMN_WIDTH = 60;
+const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,3})?$/;
+const NUMBER = /^-?(\d+)(?:\.(\d+))?(?:[eE][+-]?\d+)?$/;
+const DATE_FORMAT = 'yyyy-mm-dd hh:mm:ss';
+
+export type XlsxValue = string | number | boolean | Date | null;
+
+/** True when a number as sent has at most 15 significant digits and survives the trip through a double. */
+export function holdsExactly(text: string): boolean {
+  const match = NUMBER.exec(text);
+  if (!match) return false;
+  const significant = (match[1]! + (match[2] ?? '')).replace(/^0+/, '').replace(/0+$/, '');
+  const number = Number(text);
+  if (!Number.isFinite(number) || (number === 0 && significant !== '')) return false;
+  // Trailing zeros of an integer count: 10^18 is exact in a double, but an integer beyond 2^53 is text.
+  const digits = match[2] === undefined && !/[eE]/.test(text) ? match[1]!.replace(/^0+/, '') : significant;
+  return digits.length <= EXCEL_DIGITS;
+}
+
+/** A timestamp of the contract's form as a Date (UTC); undefined for other text or a day the calendar lacks. */
+export function timestampDate(text: string): Date | undefined {
+  const match = TIMESTAMP.exec(text);
+  if (!match) return undefined;
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const millis = match[7] ? Math.round(Number(match[7]) * 1000) : 0;
+  const date = new Date(Date.UTC(year, month - 1, day, hour, minute, second, millis));
+  // Excel has no dates before 1900; a rolled-over date (02-30) is not the one sent.
+  const sameDay = date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+  return year >= 1900 && sameDay && hour < 24 && minute < 60 && second < 60 ? date : undefined;
+}
+
+/** One value as a cell: see the file comment for the rules. */
+export function xlsxValue(value: unknown, field: string): XlsxValue {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'boolean') return value;
+  if (isNumericValue(value)) {
+    const text = value.toString();
+    return !TEXT_FIELDS.has(field) && holdsExactly(text) ? Number(text) : text;
+  }
+  if (typeof value === 'string') return timestampDate(value) ?? value;
+  return cellText(value);
+}
+
+/**
+ * What exceljs writes into: forwards each chunk to `out` (waiting when it is full) and finishes
+ * without ending it, since stdout must stay open and an atomic file is ended by its commit.
+ */
+function forwardTo(out: NodeJS.WritableStream): Writable {
+  return new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      if (out.write(chunk)) return callback();
+      const settle = (error?: Error) => {
+        out.off('drain', settle).off('error', settle).off('close', onClose);
+        callback(error);
+      };
+      const onClose = () => settle(new Error('output stream closed before all output was written'));
+      out.once('drain', settle).once('error', settle).once('close', onClose);
+    },
+  });
+}
+
+/** Grows a column's width with one cell's text; a date is as wide as its format. */
+function fitWidth(width: number, value: XlsxValue): number {
+  const text = value instanceof Date ? DATE_FORMAT : value === null ? '' : String(value);
+  const longestLine = Math.max(...text.split('\n').map(displayWidth));
+  return Math.min(MAX_COLUMN_WIDTH, Math.max(width, longestLine + 2));
+}
+
+class XlsxSheet {
+  readonly #workbook: ExcelStream.xlsx.WorkbookWriter;
+  readonly #sheet: Worksheet;
+  readonly #sink: Writable;
+  readonly #header: boolean;
+  #columns: readonly string[] | undefined;
+  #pending: Row[] = [];
+  #rowCount = 0;
+
+  constructor(workbook: ExcelStream.xlsx.WorkbookWriter, sink: Writable, private readonly spec: RowSinkSpec, private readonly options: RenderOptions) {
+    this.#workbook = workbook;
+    this.#sink = sink;
+    this.#header = options.header;
+    this.#sheet = workbook.addWorksheet('newsstats', { views: options.header ? [{ state: 'frozen', ySplit: 1 }] : [] });
+  }
+
+  async write(row: Row): Promise<void> {
+    if (this.#columns) return this.#commit(row);
+    this.#pending.push(row);
+    if (this.#pending.length >= WIDTH_SAMPLE) await this.#start();
+  }
+
+  async end(): Promise<void> {
+    if (!this.#columns) await this.#start();
+    const columns = this.#columns!;
+    if (this.#header && columns.length > 0) {
+      this.#sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: Math.max(1, this.#rowCount + 1), column: columns.length } };
+    }
+    this.#sheet.commit();
+    await this.#workbook.commit();
+  }
+
+  /** Columns and widths from the rows seen so far, then the header and those rows. */
+  async #start(): Promise<void> {
+    const sample = this.#pending;
+    this.#pending = [];
+    const columns = this.options.fields ?? fieldsWithRowKeys(this.spec.fields, sample.slice(0, 1));
+    this.#columns = columns;
+    this.#sheet.columns = columns.map((field) => ({
+      key: field,
+      width: sample.reduce((width, row) => fitWidth(width, xlsxValue(fieldValue(row, field), field)), this.#header ? fitWidth(0, field) : 8),
+    }));
+    if (this.#header) {
+      const header = this.#sheet.addRow(columns.map((field) => ({ richText: [{ text: field }] })));
+      header.font = { bold: true };
+      header.commit();
+    }
+    for (const row of sample) await this.#commit(row);
+  }
+
+  async #commit(row: Row): Promise<void> {
+    const columns = this.#columns!;
+    const values = columns.map((field) => xlsxValue(fieldValue(row, field), field));
+    // Text as an inline rich-text run: written as <is><t>, a string cell that is never a formula.
+    const excelRow = this.#sheet.addRow(values.map((value) => (typeof value === 'string' ? { richText: [{ text: value }] } : value)));
+    values.forEach((value, index) => {
+      if (value instanceof Date) excelRow.getCell(index + 1).numFmt = DATE_FORMAT;
+    });
+    excelRow.commit();
+    this.#rowCount += 1;
+    // Let the zip stream catch up now and then, and wait while the output is full, so rows do not
+    // pile up in exceljs's buffers faster than they are compressed and written.
+    if (this.#rowCount % 200 === 0) {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (this.#sink.writableNeedDrain) await new Promise((resolve) => this.#sink.once('drain', resolve));
+    }
+  }
+}
+
+async function openSheet(spec: RowSinkSpec, options: RenderOptions, out: NodeJS.WritableStream): Promise<XlsxSheet> {
+  const { default: WorkbookWriter } = await import('exceljs/lib/stream/xlsx/workbook-writer.js');
+  const sink = forwardTo(out);
+  const workbook = new WorkbookWriter({ stream: sink, useStyles: true, useSharedStrings: false });
+  workbook.creator = 'newsstats';
+  return new XlsxSheet(workbook, sink, spec, options);
+}
+
+export async function renderXlsx(view: View, options: RenderOptions, out: NodeJS.WritableStream): Promise<void> {
+  const rows = rowsOf(view);
+  // Whole views know every row up front, so extra keys from any row become columns, as in CSV.
+  const fields = options.fields ?? fieldsWithRowKeys(view.fields, rows);
+  const sheet = await openSheet({ ...view, fields }, { ...options, fields }, out);
+  for (const row of rows) await sheet.write(row);
+  await sheet.end();
+}
+
+export async function openXlsxSink(spec: RowSinkSpec, options: RenderOptions, out: NodeJS.WritableStream): Promise<RowSink> {
+  const sheet = await openSheet(spec, options, out);
+  return { write: (row) => sheet.write(row), end: () => sheet.end() };
+}
