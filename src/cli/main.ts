@@ -182,13 +182,16 @@ async function runVerb(
 async function writeOutput(ctx: Context, plan: OutputPlan, verbSpec: VerbSpec, output: CommandOutput): Promise<void> {
   const { renderView, openRowSink } = await import('../output/index.js');
   const view = { ...verbSpec.view, ...output.view, fields: output.view?.fields ?? verbSpec.view?.fields ?? [] };
+  // Hidden columns and empty results are told on stderr, dim like gh's notes, never among the data.
+  const dim = ctx.io.stderrIsTTY && ctx.io.color;
+  const render = { ...plan.render, notice: (text: string) => ctx.note(dim ? `\x1b[2m${text}\x1b[22m` : text) };
   await ctx.withOutput(plan, async (stream) => {
     if ('stream' in output) {
-      const sink = await openRowSink(stream, plan.render, view);
+      const sink = await openRowSink(stream, render, view);
       await output.stream((row) => sink.write(row));
       await sink.end();
     } else {
-      await renderView({ ...view, data: output.data, rows: output.rows }, plan.render, stream);
+      await renderView({ ...view, data: output.data, rows: output.rows }, render, stream);
     }
   });
 }

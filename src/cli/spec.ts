@@ -21,6 +21,10 @@ export interface ViewSpec {
   chart?: ChartSpec;
   /** Fields drawn as sparklines under a terminal table. */
   sparklines?: readonly string[];
+  /** Printed above a terminal table: what the rows are (a ranking's size, metric and window). */
+  caption?: string;
+  /** The line on stderr instead of an empty terminal table. */
+  empty?: string;
 }
 
 /** Records a verb hands back all at once. */

@@ -71,4 +71,3 @@ function delimitedRenderer(delimiter: ',' | '\t'): FormatRenderer {
 }
 
 export const csvRenderer = delimitedRenderer(',');
-export const tsvRenderer = delimitedRenderer('\t');

@@ -60,7 +60,7 @@ async function loadRenderer(format: OutputFormat): Promise<FormatRenderer> {
     case 'csv':
       return (await import('./csv.js')).csvRenderer;
     case 'tsv':
-      return (await import('./csv.js')).tsvRenderer;
+      return (await import('./tsv.js')).tsvRenderer;
     case 'table':
       return (await import('./table.js')).tableRenderer;
     case 'chart':

@@ -32,6 +32,10 @@ export interface View {
   chart?: ChartSpec;
   /** Numeric fields drawn as a sparkline under a terminal table (e.g. mentions per week). */
   sparklines?: readonly string[];
+  /** What the rows are, printed above a terminal table only (`Top 50 people by mentions · ...`). */
+  caption?: string;
+  /** The line on stderr when a terminal table has no rows (`no people match "x"`). */
+  empty?: string;
 }
 
 /** What a streaming sink needs to know up front: a View without its data. */
@@ -51,6 +55,8 @@ export interface RenderOptions {
   width: number;
   /** The terminal can draw box lines, `…` and block elements; else ASCII. */
   unicode: boolean;
+  /** A line for the person at the terminal (stderr): hidden columns, an empty result. */
+  notice?: (text: string) => void;
 }
 
 export interface RowSink {

@@ -18,7 +18,8 @@ import { verb, type NounSpec, type Row } from '../spec.js';
 
 const personFields = fieldsOf(personSchema);
 const rankedFields = fieldsOf(personStatsSchema);
-const rankedTableFields = ['rank', 'fullName', 'mentionCount', 'dominance', 'sentiment', 'persistence', 'reach', 'power', 'fromCountryName'];
+/** In order of importance: a narrow terminal hides the last first (docs/design.md "Tables"). */
+const rankedTableFields = ['rank', 'fullName', 'personHash', 'mentionCount', 'dominance', 'sentiment', 'reach', 'power', 'persistence', 'fromCountryName'];
 const panelFields = ['week', ...rankedFields];
 const countryRowFields = ['personHash', 'startWeek', 'endWeek', ...fieldsOf(personCountryRowSchema)];
 const trendFields = ['week', 'mentions', 'globalDominance', 'globalSentiment', 'globalReach', 'globalPower', 'persistence', 'countries'];
@@ -40,6 +41,13 @@ async function weeklyWindows(ctx: Context, flags: WeekWindowFlags, fallback: str
 /** Exact sum of integer mention counts: they arrive as digit strings and are added as bigints. */
 function sumIntegers(values: unknown[]): bigint {
   return values.reduce<bigint>((total, value) => total + BigInt(String(value ?? 0)), 0n);
+}
+
+/** What a ranking is, for the line above its terminal table: `Top 50 people by mentions · weeks 202644–202647`. */
+export function rankingCaption(count: number, sort: RankingFlags['sort'], window: WeekWindow | undefined): string {
+  const metric = sort === 'dominance' ? 'dominance' : 'mentions';
+  const weeks = !window ? '' : window.startWeek === window.endWeek ? ` · week ${window.startWeek}` : ` · weeks ${window.startWeek}–${window.endWeek}`;
+  return `Top ${count} ${count === 1 ? 'person' : 'people'} by ${metric}${weeks}`;
 }
 
 type TopFlags = RankingFlags & WeekWindowFlags & { perWeek?: boolean };
@@ -67,7 +75,7 @@ const top = verb<TopFlags>({
     if (!flags.perWeek) {
       const window = await ctx.resolveWindow(flags);
       const data = await client.people.top(await rankingParams(ctx, flags, window));
-      return { data, view: { chart } };
+      return { data, view: { chart, caption: rankingCaption(Array.isArray(data) ? data.length : 0, flags.sort, window) } };
     }
     const weeks = await weeklyWindows(ctx, flags, 'last12');
     const params = await rankingParams(ctx, flags, undefined);
@@ -136,7 +144,8 @@ const search = verb<SearchFlags>({
       gender: flags.gender,
       limit: flags.limit,
     });
-    return { data };
+    const asked = query ?? flags.name ?? flags.hash;
+    return { data, view: { empty: `no people match "${asked}"` } };
   },
 });
 
