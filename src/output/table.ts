@@ -15,8 +15,8 @@
 import type Table from 'cli-table3';
 import { columnHeader, columnKind, dateText, isNeverCut, type ColumnKind } from './columns.js';
 import { cellText, isNumericValue, numericValue } from './flatten.js';
-import { displayWidth, padToWidth, printable, truncateToWidth } from './text.js';
-import { escapeTsv, tsvRendererFor } from './tsv.js';
+import { displayWidth, padToWidth, printable, truncateToWidth, withoutControls } from './text.js';
+import { tsvLine, tsvRendererFor } from './tsv.js';
 import {
   fieldValue, fieldsWithRowKeys, rowsOf, type FormatRenderer, type RenderOptions, type Row, type View,
 } from './view.js';
@@ -329,13 +329,13 @@ export async function terminalTableLines(view: View, options: RenderOptions): Pr
 const pipedTable = tsvRendererFor({
   columns: tableColumns,
   header: (column) => column,
-  cell: (value) => printable(escapeTsv(cellText(value))),
+  cell: (value) => withoutControls(cellText(value)),
 });
 
 async function writeSingle(view: View, options: RenderOptions, writer: TextWriter): Promise<void> {
   const row = rowsOf(view)[0] ?? {};
   for (const field of tableColumns(view, options, [row])) {
-    await writer.write(`${field}\t${printable(escapeTsv(cellText(fieldValue(row, field))))}\n`);
+    await writer.write(tsvLine([field, withoutControls(cellText(fieldValue(row, field)))]));
   }
 }
 

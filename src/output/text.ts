@@ -121,10 +121,15 @@ export function padToWidth(text: string, width: number, align: 'left' | 'right' 
 const CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/g;
 const LINE_BREAKING = /[\t\n\r]/g;
 
+/** Control characters other than tab and line breaks as U+FFFD: API text never reaches a terminal as an escape. */
+export function withoutControls(text: string): string {
+  return text.replace(CONTROL, '\uFFFD');
+}
+
 /**
  * Text safe to place in one terminal cell: tabs and line breaks become spaces (they would break the
- * row, and the tab-separated layout), other control characters become U+FFFD.
+ * row), other control characters become U+FFFD.
  */
 export function printable(text: string): string {
-  return text.replace(LINE_BREAKING, ' ').replace(CONTROL, '\uFFFD');
+  return withoutControls(text.replace(LINE_BREAKING, ' '));
 }

@@ -15,6 +15,15 @@ describe('displayWidth', () => {
     ['🇬🇧', 2],
     ['…', 1],
     ['a\u200bb', 2],
+    // As tmux 3.3 draws them (test/e2e/terminal.test.ts checks the same in a real pane):
+    ['हिन्दी', 5], // spacing vowel signs take a cell, the virama none
+    ['क्ष', 2],
+    ['রবীন্দ্রনাথ ঠাকুর', 14],
+    ['สมชาย ใจดี', 9], // Thai vowels above take none
+    ['محمد علي', 8],
+    ['שָׁלוֹם', 4], // Hebrew points take none
+    ['👍🏽', 4], // a skin-tone modifier is drawn as its own wide glyph
+    ['❤️', 1], // VS16 does not widen a text-default character
   ])('%j is %i columns', (text, width) => {
     expect(displayWidth(text)).toBe(width);
   });
