@@ -7,6 +7,7 @@ import type { NewsStatsClient } from '../api/client.js';
 import type { RequestEvent } from '../api/options.js';
 import type { ResolvedSettings } from '../config/resolve.js';
 import type { OutputFormat } from '../output/index.js';
+import { wrapToWidth } from '../output/text.js';
 import { needsWeekInfo, resolveWeekWindow, windowFromBounds, type WeekSpec, type WeekWindow } from '../weeks.js';
 import { DEFAULT_CONCURRENCY } from './concurrency.js';
 import { matchCountry, parseCountryQuery, type CountryEntry } from './country-match.js';
@@ -64,6 +65,9 @@ export function toNumber(value: unknown): number {
   return typeof value === 'number' ? value : Number(String(value));
 }
 
+/** Where messages wrap when stderr is not a terminal. */
+const MESSAGE_WIDTH = 80;
+
 export interface WeekWindowFlags {
   weeks?: WeekSpec;
   start?: number;
@@ -95,9 +99,15 @@ export class Context {
     readonly env: NodeJS.ProcessEnv,
   ) {}
 
-  /** A message for the person at the terminal: stderr, and silent under --quiet. */
-  note(message: string): void {
-    if (!this.globals.quiet) this.io.stderr.write(`${message}\n`);
+  /**
+   * A message for the person at the terminal: stderr, wrapped at its width (80 when it is not a
+   * terminal) between words, dim when asked and colour is on; silent under --quiet.
+   */
+  note(message: string, options: { dim?: boolean } = {}): void {
+    if (this.globals.quiet) return;
+    const dim = options.dim === true && this.io.stderrIsTTY && this.io.color;
+    const lines = wrapToWidth(message, this.io.stderr.columns || MESSAGE_WIDTH);
+    this.io.stderr.write(lines.map((line) => (dim ? `\x1b[2m${line}\x1b[22m` : line)).join('\n') + '\n');
   }
 
   /** Detail for --verbose: stderr only, the key masked (a URL may carry it as a query value). */

@@ -183,8 +183,7 @@ async function writeOutput(ctx: Context, plan: OutputPlan, verbSpec: VerbSpec, o
   const { renderView, openRowSink } = await import('../output/index.js');
   const view = { ...verbSpec.view, ...output.view, fields: output.view?.fields ?? verbSpec.view?.fields ?? [] };
   // Hidden columns and empty results are told on stderr, dim like gh's notes, never among the data.
-  const dim = ctx.io.stderrIsTTY && ctx.io.color;
-  const render = { ...plan.render, notice: (text: string) => ctx.note(dim ? `\x1b[2m${text}\x1b[22m` : text) };
+  const render = { ...plan.render, notice: (text: string) => ctx.note(text, { dim: true }) };
   await ctx.withOutput(plan, async (stream) => {
     if ('stream' in output) {
       const sink = await openRowSink(stream, render, view);

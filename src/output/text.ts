@@ -133,3 +133,28 @@ export function withoutControls(text: string): string {
 export function printable(text: string): string {
   return withoutControls(text.replace(LINE_BREAKING, ' '));
 }
+
+/**
+ * `text` broken into lines of at most `width` columns at spaces, never inside a word; a word wider
+ * than the line (a long URL) gets a line of its own rather than being split. Existing line breaks stay.
+ */
+export function wrapToWidth(text: string, width: number): string[] {
+  const lines: string[] = [];
+  for (const paragraph of text.split('\n')) {
+    let line = '';
+    let lineWidth = 0;
+    for (const word of paragraph.split(' ')) {
+      const wordWidth = displayWidth(word);
+      if (line !== '' && lineWidth + 1 + wordWidth > width) {
+        lines.push(line);
+        line = word;
+        lineWidth = wordWidth;
+      } else {
+        line = line === '' ? word : `${line} ${word}`;
+        lineWidth += (lineWidth === 0 ? 0 : 1) + wordWidth;
+      }
+    }
+    lines.push(line);
+  }
+  return lines;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { displayWidth, padToWidth, printable, truncateToWidth } from '../../../src/output/text.js';
+import { displayWidth, padToWidth, printable, truncateToWidth, wrapToWidth } from '../../../src/output/text.js';
 
 describe('displayWidth', () => {
   test.each([
@@ -57,4 +57,18 @@ test('padToWidth pads by display width', () => {
 test('printable turns line breaks and tabs into spaces and drops escape sequences', () => {
   expect(printable('a\tb\nc\r\nd')).toBe('a b c  d');
   expect(printable('\x1b[31mred')).toBe('\uFFFD[31mred');
+});
+
+describe('wrapToWidth', () => {
+  test('breaks between words, never inside one', () => {
+    expect(wrapToWidth('5 columns hidden at 50 columns: sentiment, reach, power; see --fields', 30)).toEqual([
+      '5 columns hidden at 50', 'columns: sentiment, reach,', 'power; see --fields',
+    ]);
+  });
+
+  test('a word longer than the line gets a line of its own; line breaks stay; width is display width', () => {
+    expect(wrapToWidth('see https://stats.example.com/api/data/people/top now', 20)).toEqual(['see', 'https://stats.example.com/api/data/people/top', 'now']);
+    expect(wrapToWidth('one\ntwo', 80)).toEqual(['one', 'two']);
+    expect(wrapToWidth('習近平 習近平', 10)).toEqual(['習近平', '習近平']);
+  });
 });
