@@ -2,14 +2,9 @@ import { LosslessNumber } from 'lossless-json';
 import { describe, expect, test } from 'vitest';
 import { escapeTsv } from '../../../src/output/tsv.js';
 import { BIG, peopleFields, peopleView } from './fixtures.js';
-import { render } from './helpers.js';
-
-/** Reads TSV back as jq's @tsv wrote it: split on tabs and newlines, then undo the four escapes. */
-function readTsv(text: string): string[][] {
-  const unescape = (field: string) =>
-    field.replace(/\\(.)/g, (_, character: string) => ({ t: '\t', n: '\n', r: '\r', '\\': '\\' })[character] ?? `\\${character}`);
-  return text.replace(/\n$/, '').split('\n').map((line) => line.split('\t').map(unescape));
-}
+import { openRowSink } from '../../../src/output/index.js';
+import { baseOptions, MemoryStream, render } from './helpers.js';
+import { readTsv } from '../../e2e/tsv-read.js';
 
 describe('escapeTsv', () => {
   test.each([
@@ -63,4 +58,17 @@ describe('the table when stdout is not a terminal', () => {
     const text = await render(view, { format: 'table', isTTY: false });
     expect(text).toBe('name\tnote\tn\na\\tb\\nc\t=x\t1.50\n');
   });
+});
+
+test('the piped table streams: each row is written before the sink ends, none is held', async () => {
+  const out = new MemoryStream();
+  const sink = await openRowSink(out, { ...baseOptions, format: 'table', isTTY: false }, { fields: ['a', 'b'], tableFields: ['b'] });
+  await sink.write({ a: 1, b: 'first' });
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(out.text).toBe('b\nfirst\n');
+  await sink.write({ a: 2, b: 'second\tline' });
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(out.text).toBe('b\nfirst\nsecond\\tline\n');
+  await sink.end();
+  expect(out.text).toBe('b\nfirst\nsecond\\tline\n');
 });
