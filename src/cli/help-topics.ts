@@ -77,11 +77,13 @@ ${twoColumns([
 ])}
 
 Default: table when stdout is a terminal, else json. With --output FILE the extension decides
-(.csv → csv, .tsv → tsv, .json → json, .ndjson → ndjson, .jsonl → ndjson, anything else json).
-An explicit --format always wins. The raw \`api\` command prints json unless --format says otherwise.
+(.csv → csv, .tsv → tsv, .json → json, .ndjson → ndjson, .jsonl → ndjson); any other extension is
+an error unless --format says the format. An explicit --format always wins. The raw \`api\`
+command prints json unless --format says otherwise.
 
 --output FILE writes a temporary file beside FILE and renames it into place on success: FILE is
-either complete or untouched.
+either complete or untouched. In a terminal a finished run says how many rows it wrote (not with
+-q). -o - is stdout.
 
 --fields a,b,c selects and orders the columns; an unknown field is an error listing the valid ones.
 With --fields, json and ndjson print the selected fields of each row.

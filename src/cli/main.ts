@@ -164,6 +164,8 @@ async function runVerb(
   state: RunState,
 ): Promise<void> {
   const [{ Context, detectIo }, { planOutput }] = await Promise.all([import('./context.js'), import('./output-plan.js')]);
+  // `-o -` is stdout, as in curl and most Unix tools.
+  if (globals.output === '-') delete globals.output;
   const io: Io = detectIo(process.env, globals.color);
   const ctx = new Context(io, globals, process.env);
   state.context = ctx;
@@ -180,19 +182,29 @@ async function runVerb(
 }
 
 async function writeOutput(ctx: Context, plan: OutputPlan, verbSpec: VerbSpec, output: CommandOutput): Promise<void> {
-  const { renderView, openRowSink } = await import('../output/index.js');
+  const { renderView, openRowSink, rowsOf } = await import('../output/index.js');
   const view = { ...verbSpec.view, ...output.view, fields: output.view?.fields ?? verbSpec.view?.fields ?? [] };
   // Hidden columns and empty results are told on stderr, dim like gh's notes, never among the data.
   const render = { ...plan.render, notice: (text: string) => ctx.note(text, { dim: true }) };
+  let rowCount = 0;
   await ctx.withOutput(plan, async (stream) => {
     if ('stream' in output) {
       const sink = await openRowSink(stream, render, view);
-      await output.stream((row) => sink.write(row));
+      await output.stream((row) => {
+        rowCount += 1;
+        return sink.write(row);
+      });
       await sink.end();
     } else {
-      await renderView({ ...view, data: output.data, rows: output.rows }, render, stream);
+      const full = { ...view, data: output.data, rows: output.rows };
+      rowCount = rowsOf(full).length;
+      await renderView(full, render, stream);
     }
   });
+  // Someone at a terminal sees that a file was written, and how much went into it.
+  if (plan.outputPath && ctx.io.stderrIsTTY) {
+    ctx.note(`wrote ${rowCount.toLocaleString('en-US')} ${rowCount === 1 ? 'row' : 'rows'} to ${plan.outputPath}`);
+  }
 }
 
 let interruptInstalled = false;

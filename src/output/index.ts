@@ -20,7 +20,7 @@ import { TextWriter } from './writer.js';
 
 export { FieldError, OutputUsageError } from './errors.js';
 export { openAtomicFile, type AtomicFile } from './atomic.js';
-export { OUTPUT_FORMATS, formatFromPath, isOutputFormat, type OutputFormat } from './formats.js';
+export { OUTPUT_FORMATS, formatFromPath, isOutputFormat, outputExtensions, type OutputFormat } from './formats.js';
 export { installEpipeGuard } from './pipe.js';
 export { rowsOf } from './view.js';
 export type { RenderOptions, Row, RowSink, RowSinkSpec, View } from './view.js';

@@ -49,7 +49,8 @@ describe('help topics', () => {
     const rules = [...text.matchAll(/(\.\w+) → (\w+)/g)];
     expect(rules.length).toBeGreaterThanOrEqual(5);
     for (const [, extension, format] of rules) expect(formatFromPath(`out${extension}`)).toBe(format);
-    expect(formatFromPath('out.txt')).toBeUndefined(); // "anything else json": chooseFormat's fallback
+    expect(formatFromPath('out.txt')).toBeUndefined(); // "any other extension is an error"
+    expect(text).toContain('any other extension is\nan error unless --format');
     expect(text).toContain('--no-header');
     expect(text).toContain('--fields');
     expect(text).toContain('joined with ;');
