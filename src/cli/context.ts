@@ -10,7 +10,7 @@ import type { OutputFormat } from '../output/index.js';
 import { wrapToWidth } from '../output/text.js';
 import { needsWeekInfo, resolveWeekWindow, windowFromBounds, type WeekSpec, type WeekWindow } from '../weeks.js';
 import { DEFAULT_CONCURRENCY } from './concurrency.js';
-import { matchCountry, parseCountryQuery, type CountryEntry } from './country-match.js';
+import { matchCountry, noCountryMessage, parseCountryQuery, type CountryEntry } from './country-match.js';
 import { MissingKeyError, UsageError } from './errors.js';
 
 export interface GlobalOptions {
@@ -65,7 +65,7 @@ export function toNumber(value: unknown): number {
   return typeof value === 'number' ? value : Number(String(value));
 }
 
-/** Where messages wrap when stderr is not a terminal. */
+/** Where messages wrap when a terminal reports no width. */
 const MESSAGE_WIDTH = 80;
 
 export interface WeekWindowFlags {
@@ -100,13 +100,14 @@ export class Context {
   ) {}
 
   /**
-   * A message for the person at the terminal: stderr, wrapped at its width (80 when it is not a
-   * terminal) between words, dim when asked and colour is on; silent under --quiet.
+   * A message for the person at the terminal: stderr, wrapped between words at the terminal's width,
+   * dim when asked and colour is on; silent under --quiet. Not on a terminal (a log, cron's mail) a
+   * message stays one line, so grep finds it whole.
    */
   note(message: string, options: { dim?: boolean } = {}): void {
     if (this.globals.quiet) return;
     const dim = options.dim === true && this.io.stderrIsTTY && this.io.color;
-    const lines = wrapToWidth(message, this.io.stderr.columns || MESSAGE_WIDTH);
+    const lines = this.io.stderrIsTTY ? wrapToWidth(message, this.io.stderr.columns || MESSAGE_WIDTH) : [message];
     this.io.stderr.write(lines.map((line) => (dim ? `\x1b[2m${line}\x1b[22m` : line)).join('\n') + '\n');
   }
 
@@ -168,6 +169,8 @@ export class Context {
       const sandbox = await this.sandbox();
       return { baseUrl: sandbox.url, apiKey: sandbox.key, settings };
     }
+    const { checkNamedProfile } = await import('../config/resolve.js');
+    checkNamedProfile(this.globals.profile, this.env);
     if (!settings.baseUrl) {
       throw new UsageError(
         'no base URL is set',
@@ -296,8 +299,15 @@ export class Context {
     if (query.kind === 'id') return query.countryId;
     const match = matchCountry(query.text, await this.countries());
     if (match) return match.countryId;
-    // Not a code or a name we know: the service's slug endpoint is the authority on slugs.
-    const country = await (await this.client()).countries.getBySlug(query.text);
-    return toNumber(country.countryId);
+    // Not a code or a name we know: the service's slug endpoint is the authority on slugs. Text
+    // it does not know either is the user's typo (exit 2 with suggestions), not a missing resource.
+    const { NotFoundError } = await import('../api/errors.js');
+    try {
+      const country = await (await this.client()).countries.getBySlug(query.text);
+      return toNumber(country.countryId);
+    } catch (error) {
+      if (error instanceof NotFoundError) throw new UsageError(noCountryMessage(query.text, await this.countries()));
+      throw error;
+    }
   }
 }

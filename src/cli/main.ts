@@ -85,7 +85,13 @@ async function fail(error: unknown, state: RunState): Promise<void> {
   const { describeFailure } = await import('./exit-codes.js');
   const verbose = state.context?.globals.verbose ?? (process.argv.includes('--verbose') || process.argv.includes('-v'));
   const failure = describeFailure(error, verbose);
-  for (const line of failure.lines) process.stderr.write(`${state.context?.redact(line) ?? line}\n`);
+  // At a terminal a long message wraps between words; in a log each stays one line for grep.
+  const { wrapToWidth } = await import('../output/text.js');
+  for (const line of failure.lines) {
+    const redacted = state.context?.redact(line) ?? line;
+    const lines = process.stderr.isTTY ? wrapToWidth(redacted, process.stderr.columns || 80) : [redacted];
+    process.stderr.write(`${lines.join('\n')}\n`);
+  }
   state.exitCode = failure.exitCode;
 }
 
@@ -179,6 +185,7 @@ async function runVerb(
 
   const output = await verbSpec.run(ctx, args, options);
   if (output) await writeOutput(ctx, plan, spec, output);
+  if (output && 'failure' in output && output.failure !== undefined) throw output.failure;
 }
 
 async function writeOutput(ctx: Context, plan: OutputPlan, verbSpec: VerbSpec, output: CommandOutput): Promise<void> {

@@ -35,6 +35,8 @@ export interface CommandData {
   rows?: Row[];
   /** Replaces the static view where the shape is only known from the data (the raw api command). */
   view?: Partial<ViewSpec>;
+  /** Thrown once the data is written: a report that ends in failure (`auth status`, key rejected). */
+  failure?: unknown;
 }
 
 /** Records a verb produces over time (bulk exports): each row is written as soon as it is in order. */

@@ -2,12 +2,12 @@
  * The messages around the data, end to end against a sandbox on 127.0.0.1: where output goes
  * (-o -, extensions, the "wrote N rows" line), and the messages that point the user the right way.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { expectFailure, expectSuccess } from './cli-helpers.js';
-import { runCli, tempDir, useLoggedSandbox } from './harness.js';
-import { runCliInTerminal } from './workflow-helpers.js';
+import { runCli, runCliWithHome, tempDir, useLoggedSandbox } from './harness.js';
+import { runCliInTerminal, stripAnsi } from './workflow-helpers.js';
 
 const logged = useLoggedSandbox();
 
@@ -48,5 +48,86 @@ describe.concurrent('output destinations', () => {
     const piped = await runCli(['people', 'top', '--weeks', 'last4', '-o', join(dir, 'top2.csv')], { env: logged.env });
     expect(expectSuccess(piped)).toBe('');
     expect(piped.stderr).toBe('');
+  });
+});
+
+/** A home whose config file has the profiles `default` and `prod`, both pointing at the sandbox. */
+function homeWithProfiles(url: string): string {
+  const home = tempDir();
+  mkdirSync(join(home, 'config', 'newsstats'), { recursive: true });
+  const profile = { 'base-url': url, 'api-key': logged.server.key };
+  writeFileSync(join(home, 'config', 'newsstats', 'config.json'), JSON.stringify({ profiles: { default: profile, prod: profile } }), { mode: 0o600 });
+  return home;
+}
+
+describe.concurrent('messages that point the right way', () => {
+  test('a misspelled --profile or NEWSSTATS_PROFILE: exit 2, the profiles listed, the closest suggested', async () => {
+    const home = homeWithProfiles(logged.server.url);
+    const flag = await runCliWithHome(home, ['--profile', 'prdo', 'weeks']);
+    expectFailure(flag, 2, 'profile "prdo" does not exist (profiles: default, prod); did you mean prod?');
+    expect(flag.stderr).not.toContain('config set');
+    const env = await runCliWithHome(home, ['weeks'], { env: { NEWSSTATS_PROFILE: 'staging' } });
+    expectFailure(env, 2, 'profile "staging" does not exist (profiles: default, prod)');
+    expect(expectSuccess(await runCliWithHome(home, ['--profile', 'prod', 'weeks', '-f', 'json']))).toContain('202647');
+  });
+
+  test('auth status prints its block, then accepted: yes', async () => {
+    const home = homeWithProfiles(logged.server.url);
+    const result = await runCliWithHome(home, ['auth', 'status', '-f', 'table']);
+    expect(expectSuccess(result)).toContain('accepted\tyes');
+    expect(result.stdout).toContain(`baseUrl\t${logged.server.url}`);
+  });
+
+  test('auth status with a rejected NEWSSTATS_API_KEY: the block, accepted: no (401: ...), exit 3, and the hint names the variable', async () => {
+    const home = homeWithProfiles(logged.server.url);
+    const result = await runCliWithHome(home, ['auth', 'status', '-f', 'json'], { env: { NEWSSTATS_API_KEY: 'sk-stale-key-9999' } });
+    expect(result.code).toBe(3);
+    const block = JSON.parse(result.stdout) as Record<string, string>;
+    expect(block).toMatchObject({ keySource: 'NEWSSTATS_API_KEY', key: '••••9999' });
+    expect(block.accepted).toMatch(/^no \(401: .+\)$/);
+    expect(result.stderr).toContain('hint: the key comes from NEWSSTATS_API_KEY, which overrides the saved key');
+    expect(result.stderr).not.toContain('sk-stale-key-9999');
+  });
+
+  test('auth status when the service is unreachable: the block, accepted: unreachable (...), exit 5', async () => {
+    const home = homeWithProfiles('http://127.0.0.1:9');
+    const result = await runCliWithHome(home, ['auth', 'status', '--retries', '0', '-f', 'json']);
+    expect(result.code).toBe(5);
+    expect((JSON.parse(result.stdout) as Record<string, string>).accepted).toMatch(/^unreachable \(.+\)$/);
+  });
+
+  test('auth login with a rejected key does not hint at auth login', async () => {
+    const result = await runCli(['auth', 'login', '--with-key'], { env: { NEWSSTATS_BASE_URL: logged.server.url }, input: 'sk-wrong-0000\n' });
+    expectFailure(result, 3, 'rejected the key (401');
+    expect(result.stderr).not.toContain('auth login');
+  });
+
+  test('a country that matches nothing: exit 2 with a suggestion; an unknown id stays 404', async () => {
+    const uk = await runCli(['countries', 'get', 'UK'], { env: logged.env });
+    expectFailure(uk, 2, 'no country matches "UK" (id, ISO code, name or slug); did you mean GB (United Kingdom)?');
+    const typo = await runCli(['people', 'top', '--weeks', 'last4', '--country', 'Germny'], { env: logged.env });
+    expectFailure(typo, 2, 'did you mean DE (Germany)?');
+    expectFailure(await runCli(['countries', 'get', '999'], { env: logged.env }), 4);
+  });
+
+  test('--exact works with a plain query', async () => {
+    const exact = JSON.parse(expectSuccess(await runCli(['people', 'search', 'Hira Abbasi', '--exact', '-f', 'json'], { env: logged.env }))) as Array<{ fullName: string }>;
+    expect(exact.map((person) => person.fullName)).toEqual(['Hira Abbasi']);
+    const part = JSON.parse(expectSuccess(await runCli(['people', 'search', 'Hira Abb', '--exact', '-f', 'json'], { env: logged.env })));
+    expect(part).toEqual([]);
+  });
+
+  test('--metric takes the short names the tables show', async () => {
+    const [short, long] = await Promise.all(
+      ['dominance', 'globalDominance'].map((metric) =>
+        runCliInTerminal(['people', 'trend', 'hira-abbasi-d893', '--weeks', 'last4', '--metric', metric, '-f', 'chart'], { env: logged.env }),
+      ),
+    );
+    expect(short!.code).toBe(0);
+    expect(stripAnsi(short!.stdout)).toBe(stripAnsi(long!.stdout));
+    expect(stripAnsi(short!.stdout)).toContain('globalDominance');
+    const bad = await runCli(['people', 'trend', 'hira-abbasi-d893', '--metric', 'bogus'], { env: logged.env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('dominance, sentiment, reach, power');
   });
 });

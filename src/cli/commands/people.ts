@@ -1,4 +1,4 @@
-import { Option } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
 import {
   BOUNDS,
   fieldsOf,
@@ -24,6 +24,19 @@ const panelFields = ['week', ...rankedFields];
 const countryRowFields = ['personHash', 'startWeek', 'endWeek', ...fieldsOf(personCountryRowSchema)];
 const trendFields = ['week', 'mentions', 'globalDominance', 'globalSentiment', 'globalReach', 'globalPower', 'persistence', 'countries'];
 const TREND_METRICS = trendFields.slice(1);
+/** The short names the tables show, for --metric: `--metric dominance` is globalDominance. */
+const METRIC_SHORT_NAMES: Readonly<Record<string, string>> = {
+  dominance: 'globalDominance', sentiment: 'globalSentiment', reach: 'globalReach', power: 'globalPower',
+};
+
+function parseMetric(text: string): string {
+  const metric = METRIC_SHORT_NAMES[text] ?? text;
+  if (!TREND_METRICS.includes(metric)) {
+    const names = [...TREND_METRICS, ...Object.keys(METRIC_SHORT_NAMES)].join(', ');
+    throw new InvalidArgumentError(`"${text}" is not a metric: ${names}`);
+  }
+  return metric;
+}
 
 /** Weekly series longer than this are almost certainly a typo (a range across decades). */
 const MAX_WEEKLY_WEEKS = 260;
@@ -119,18 +132,17 @@ const search = verb<SearchFlags>({
   options: () => [
     new Option('--hash <personHash>', 'match the personHash'),
     new Option('--name <fullName>', 'match the full name'),
-    new Option('--exact', 'the name must match exactly'),
+    new Option('--exact', 'the query or --name must match the whole name (or the personHash) exactly'),
     new Option('--country <country>', 'only people from this country (id, ISO code, name or slug)'),
     integerOption('--gender <n>', 'only people of this gender code', { min: 0 }),
     integerOption('--limit <n>', 'at most this many people', BOUNDS.searchLimit),
   ],
-  examples: ['people search "okafor"', 'people search --name "Chiamaka Okafor" --exact', 'people search ana --country BR --limit 5'],
+  examples: ['people search "okafor"', 'people search "Chiamaka Okafor" --exact', 'people search --name "Chiamaka Okafor" --exact', 'people search ana --country BR --limit 5'],
   view: { fields: personFields, tableFields: ['personHash', 'fullName', 'countryName', 'category', 'birthDate'] },
   validate([query], flags) {
     if (!query && !flags.hash && !flags.name) {
       throw new UsageError('people search needs a query, --hash or --name');
     }
-    if (flags.exact && !flags.name) throw new UsageError('--exact goes with --name');
   },
   async run(ctx, [query], flags) {
     const client = await ctx.client();
@@ -227,9 +239,11 @@ const trend = verb<TrendFlags>({
   arguments: '<personHash>',
   options: () => [
     ...weekWindowOptions(),
-    new Option('--metric <name>', 'what --format chart draws').choices(TREND_METRICS).default('mentions'),
+    new Option('--metric <name>', `what --format chart draws: ${TREND_METRICS.join(', ')}, or dominance, sentiment, reach, power`)
+      .argParser(parseMetric)
+      .default('mentions'),
   ],
-  examples: ['people trend chiamaka-okafor-6303 --weeks last12', 'people trend chiamaka-okafor-6303 --weeks last26 --format chart --metric globalSentiment'],
+  examples: ['people trend chiamaka-okafor-6303 --weeks last12', 'people trend chiamaka-okafor-6303 --weeks last26 --format chart --metric sentiment'],
   view: { fields: trendFields, chart: { label: 'week', value: 'mentions', style: 'line' }, sparklines: ['mentions', 'globalSentiment'] },
   async run(ctx, [personHash], flags) {
     const weeks = await weeklyWindows(ctx, flags, 'last12');
