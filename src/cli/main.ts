@@ -65,7 +65,8 @@ export async function main(argv: readonly string[]): Promise<number> {
   const state: RunState = { exitCode: 0 };
   try {
     const program = await buildProgram(args, state);
-    await program.parseAsync([...argv]);
+    // `newsstats` alone asks what there is: the help, on stdout, exit 0 (as git and gh do).
+    await program.parseAsync(args.length === 0 ? [...argv, '--help'] : [...argv]);
   } catch (error) {
     await fail(error, state);
   } finally {
@@ -104,7 +105,7 @@ export async function globalOptions(): Promise<Option[]> {
     new Option('-f, --format <format>', 'output format (default: table on a terminal, else json; with --output, the extension)').choices(OUTPUT_FORMATS),
     new Option('--fields <list>', 'comma-separated fields to select and order').argParser(parseFieldList),
     new Option('--no-header', 'omit the header row (csv, tsv, table)'),
-    new Option('-o, --output <file>', 'write to FILE atomically (complete or untouched) instead of stdout'),
+    new Option('-o, --output <file>', 'write to FILE atomically (complete or untouched) instead of stdout; - is stdout'),
     new Option('--profile <name>', 'config profile (default: $NEWSSTATS_PROFILE or "default")'),
     new Option('--base-url <url>', 'service base URL (default: $NEWSSTATS_BASE_URL or the profile)'),
     new Option('--timeout <seconds>', 'per-request timeout (default 30)').argParser(parseSeconds),
@@ -125,6 +126,8 @@ async function buildProgram(args: readonly string[], state: RunState) {
     .version(VERSION, '-V, --version')
     .showSuggestionAfterError(true)
     .helpCommand(false)
+    // A verb's --help lists the global options in a section of their own, as gh's INHERITED FLAGS.
+    .configureHelp({ showGlobalOptions: true })
     .exitOverride()
     .addHelpText('after', '\nExamples:\n  $ newsstats --sandbox people top --weeks last4\n  $ newsstats people top --weeks last4 --format csv --output top.csv\n  $ newsstats help weeks');
   for (const option of await globalOptions()) program.addOption(option);

@@ -2,11 +2,14 @@
  * The messages around the data, end to end against a sandbox on 127.0.0.1: where output goes
  * (-o -, extensions, the "wrote N rows" line), and the messages that point the user the right way.
  */
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test } from 'vitest';
+import { displayWidth } from '../../src/output/text.js';
 import { expectFailure, expectSuccess } from './cli-helpers.js';
-import { runCli, runCliWithHome, tempDir, useLoggedSandbox } from './harness.js';
+import { BIN, isolatedEnv, runCli, runCliWithHome, tempDir, useLoggedSandbox } from './harness.js';
+import { Tmux } from './tmux.js';
 import { runCliInTerminal, stripAnsi } from './workflow-helpers.js';
 
 const logged = useLoggedSandbox();
@@ -131,3 +134,72 @@ describe.concurrent('messages that point the right way', () => {
     expect(bad.stderr).toContain('dominance, sentiment, reach, power');
   });
 });
+
+describe('help that fits', () => {
+  let tmux: Tmux | undefined;
+  afterEach(() => {
+    tmux?.kill();
+  });
+
+  test('newsstats alone prints the help on stdout and exits 0', async () => {
+    const result = await runCli([]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Usage: newsstats /);
+    expect(result.stdout).toContain('Examples:');
+    expect(result.stderr).toBe('');
+  });
+
+  test('a verb\'s --help lists the global options in their own section', async () => {
+    const help = expectSuccess(await runCli(['people', 'top', '--help']));
+    const [own, inherited] = help.split('Global Options:');
+    expect(own).toContain('--per-week');
+    expect(own).not.toContain('--format');
+    for (const flag of ['--format', '--output', '--fields', '--profile', '--quiet']) expect(inherited).toContain(flag);
+  });
+
+  test('help topics wrap at 80 columns when piped and at the terminal\'s width, never inside a word', async () => {
+    const piped = expectSuccess(await runCli(['help', 'formats']));
+    for (const line of piped.split('\n')) expect(displayWidth(line), line).toBeLessThanOrEqual(80);
+    tmux = new Tmux();
+    const screen = await tmux.run(['help', 'formats'], 50);
+    expect(screen.code).toBe(0);
+    // Lines the terminal had to wrap itself would be joined by capture-pane -J and run over 50.
+    for (const line of screen.lines) expect(displayWidth(line), line).toBeLessThanOrEqual(50);
+    const words = (text: string) => text.split(/\s+/).filter(Boolean);
+    expect(words(screen.lines.join('\n'))).toEqual(words(piped));
+  });
+
+  test('the sandbox --help examples work when pasted into a shell', async () => {
+    const help = expectSuccess(await runCli(['sandbox', '--help']));
+    const examples = [...help.matchAll(/^ {2}\$ (newsstats sandbox .*)$/gm)].map((match) => match[1]!);
+    expect(examples.length).toBeGreaterThanOrEqual(3);
+    const bin = tempDir();
+    writeFileSync(join(bin, 'newsstats'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} "$@"\n`, { mode: 0o755 });
+    for (const example of examples) {
+      // Port 8787 may be taken on this machine: the pasted command is what is checked, on any port.
+      const command = example.replace('--port 8787', '--port 0');
+      const url = await firstStdoutLine(command, { PATH: `${bin}:${process.env.PATH}` });
+      expect(url, example).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    }
+  });
+});
+
+/** Runs a shell command until its first stdout line (a server's URL), then stops it. Bounded. */
+function firstStdoutLine(command: string, env: Record<string, string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('sh', ['-c', `exec ${command}`], { env: isolatedEnv(tempDir(), env), stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`no line on stdout within 15 s: ${command}`));
+    }, 15_000);
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      if (out.includes('\n')) {
+        clearTimeout(timer);
+        child.kill('SIGTERM');
+        resolve(out.split('\n')[0]!);
+      }
+    });
+  });
+}

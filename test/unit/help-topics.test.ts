@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import helpCommand from '../../src/cli/commands/help.js';
+import helpCommand, { wrapHelp } from '../../src/cli/commands/help.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { EXIT_CODE_MEANINGS } from '../../src/cli/exit-codes.js';
 import { HELP_TOPIC_NAMES, HELP_TOPICS } from '../../src/cli/help-topics.js';
@@ -95,7 +95,8 @@ describe('newsstats help', () => {
   });
 
   it('prints a topic', async () => {
-    expect(await run(['exit-codes'])).toBe(topic('exit-codes'));
+    // Not a terminal: wrapped at 80 columns.
+    expect(await run(['exit-codes'])).toBe(wrapHelp(topic('exit-codes'), 80));
   });
 
   it('refuses an unknown topic or command in one line naming the topics', async () => {
@@ -122,5 +123,12 @@ describe('newsstats help', () => {
     }
     expect(written).toContain('Usage: newsstats people top');
     expect(written).toContain('--per-week');
+  });
+});
+
+describe('wrapHelp', () => {
+  it('reflows paragraphs, keeps indentation, continues two-column rows under the second column', () => {
+    const text = 'One two three four\nfive six.\n\nList:\n  key    a description that is long enough to wrap\n';
+    expect(wrapHelp(text, 30)).toBe('One two three four five six.\n\nList:\n  key    a description that is\n         long enough to wrap\n');
   });
 });

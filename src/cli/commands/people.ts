@@ -239,7 +239,9 @@ const trend = verb<TrendFlags>({
   arguments: '<personHash>',
   options: () => [
     ...weekWindowOptions(),
-    new Option('--metric <name>', `what --format chart draws: ${TREND_METRICS.join(', ')}, or dominance, sentiment, reach, power`)
+    // choices() lists the names for --help and completion; the parser maps the short ones.
+    new Option('--metric <name>', 'what --format chart draws (dominance is globalDominance, and so on)')
+      .choices([...TREND_METRICS, ...Object.keys(METRIC_SHORT_NAMES)])
       .argParser(parseMetric)
       .default('mentions'),
   ],
