@@ -25,6 +25,8 @@ export interface ViewSpec {
   caption?: string;
   /** The line on stderr instead of an empty terminal table. */
   empty?: string;
+  /** Where this count is 0, sparklines and charts draw the row's other numbers as gaps. */
+  countField?: string;
 }
 
 /** Records a verb hands back all at once. */

@@ -13,7 +13,7 @@ import { cellText, numericValue } from './flatten.js';
 import { displayWidth, padToWidth, printable, truncateToWidth } from './text.js';
 import { OutputUsageError } from './errors.js';
 import { lineChartLines } from './line-chart.js';
-import { fieldValue, laidOutRenderer, rowsOf, type RenderOptions, type View } from './view.js';
+import { drawnValue, fieldValue, laidOutRenderer, rowsOf, type RenderOptions, type View } from './view.js';
 
 const EIGHTHS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
 /** Labels take at most this share of the line, so long names leave room for the bars. */
@@ -41,10 +41,16 @@ export function chartLines(view: View, options: RenderOptions): string[] {
   const { label: labelField, value: valueField } = view.chart;
   const points = rowsOf(view).map((row) => ({
     label: printable(cellText(fieldValue(row, labelField))),
-    valueText: printable(cellText(fieldValue(row, valueField))),
-    value: numericValue(fieldValue(row, valueField)),
+    valueText: printable(cellText(drawnValue(view, row, valueField))),
+    value: numericValue(drawnValue(view, row, valueField)),
   }));
-  if (view.chart.style === 'line') return lineChartLines(points, { ...options, metric: valueField });
+  // The caption names what is drawn and over which weeks (and marks an unfinished week).
+  const caption = view.caption === undefined ? [] : [truncateToWidth(printable(view.caption), options.width, options.unicode ? '…' : '~')];
+  if (view.chart.style === 'line') return [...caption, ...lineChartLines(points, { ...options, metric: valueField })];
+  return [...caption, ...barLines(points, options)];
+}
+
+function barLines(points: readonly { label: string; valueText: string; value: number }[], options: RenderOptions): string[] {
   const values = points.map((point) => point.value).filter(Number.isFinite);
   const low = Math.min(0, ...values);
   const high = Math.max(0, ...values);

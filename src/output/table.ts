@@ -18,7 +18,7 @@ import { cellText, isNumericValue, numericValue } from './flatten.js';
 import { displayWidth, padToWidth, printable, truncateToWidth, withoutControls } from './text.js';
 import { tsvLine, tsvRendererFor } from './tsv.js';
 import {
-  fieldValue, fieldsWithRowKeys, rowsOf, type FormatRenderer, type RenderOptions, type Row, type View,
+  drawnValue, fieldValue, fieldsWithRowKeys, rowsOf, type FormatRenderer, type RenderOptions, type Row, type View,
 } from './view.js';
 import type { TextWriter } from './writer.js';
 
@@ -290,14 +290,24 @@ export function sparkline(values: readonly number[], unicode: boolean): string {
     .join('');
 }
 
+/**
+ * Sparklines under a table, each with its low and high as sent (`mentions  ▁▃█▅  low 12  high 340`),
+ * since a sparkline's floor is its lowest value, not zero. Gaps where the view's count is 0.
+ */
 function sparklineLines(view: View, rows: readonly Row[], options: RenderOptions): string[] {
   // A sparkline draws a field across rows; one object has nothing to draw.
   const fields = view.single ? [] : (view.sparklines ?? []);
   const labelWidth = Math.max(0, ...fields.map(displayWidth));
   const ellipsis = options.unicode ? '…' : '~';
   return fields.map((field) => {
-    const chart = sparkline(rows.map((row) => numericValue(fieldValue(row, field))), options.unicode);
-    return truncateToWidth(`${padToWidth(field, labelWidth)}  ${chart}`, options.width, ellipsis);
+    const values = rows.map((row) => drawnValue(view, row, field));
+    const numbers = values.map(numericValue);
+    const chart = sparkline(numbers, options.unicode);
+    const finite = numbers.filter(Number.isFinite);
+    const range = finite.length === 0
+      ? ''
+      : `  low ${cellText(values[numbers.indexOf(Math.min(...finite))])}  high ${cellText(values[numbers.indexOf(Math.max(...finite))])}`;
+    return truncateToWidth(`${padToWidth(field, labelWidth)}  ${chart}${range}`, options.width, ellipsis);
   });
 }
 

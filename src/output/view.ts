@@ -36,6 +36,11 @@ export interface View {
   caption?: string;
   /** The line on stderr when a terminal table has no rows (`no people match "x"`). */
   empty?: string;
+  /**
+   * The count the other numbers are measured over (a trend's `mentions`): in a row where it is 0,
+   * sparklines and charts draw the others as gaps, since a week with no mentions has no sentiment.
+   */
+  countField?: string;
 }
 
 /** What a streaming sink needs to know up front: a View without its data. */
@@ -99,6 +104,13 @@ export function fieldsWithRowKeys(fields: readonly string[], rows: Iterable<Row>
 /** A row's value for a field; rows that are not objects (a bug upstream) read as empty. */
 export function fieldValue(row: Row, field: string): unknown {
   return isRecord(row) ? row[field] : undefined;
+}
+
+/** A value to draw (sparklines, charts): none where the view's countField is 0 for the row. */
+export function drawnValue(view: Pick<View, 'countField'>, row: Row, field: string): unknown {
+  const count = view.countField;
+  if (count !== undefined && field !== count && String(fieldValue(row, count) ?? '') === '0') return undefined;
+  return fieldValue(row, field);
 }
 
 /**

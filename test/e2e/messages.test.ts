@@ -203,3 +203,46 @@ function firstStdoutLine(command: string, env: Record<string, string>): Promise<
     });
   });
 }
+
+describe('trends that don\'t mislead', () => {
+  /** In the sandbox at FIXED_NOW this person has no mentions in 202636 and 202642-202645. */
+  const SPARSE = 'achieng-gebremariam-35f8';
+  const NO_MENTIONS = [0, 6, 7, 8, 9];
+
+  test('without --weeks a trend is last12; the current week is marked partial; sparklines carry low and high and leave gaps', async () => {
+    const [terminal, piped] = await Promise.all([
+      runCliInTerminal(['people', 'trend', SPARSE], { env: { ...logged.env, NO_COLOR: '1' }, columns: 120 }),
+      runCli(['people', 'trend', SPARSE, '-f', 'json'], { env: logged.env }),
+    ]);
+    const rows = JSON.parse(expectSuccess(piped)) as Array<{ week: number; mentions: number; globalSentiment: number }>;
+    expect(rows.map((row) => row.week)).toEqual([202636, 202637, 202638, 202639, 202640, 202641, 202642, 202643, 202644, 202645, 202646, 202647]);
+    expect(rows.flatMap((row, i) => (row.mentions === 0 ? [i] : []))).toEqual(NO_MENTIONS);
+
+    expect(terminal.code).toBe(0);
+    const lines = terminal.stdout.trimEnd().split('\n');
+    expect(lines).toContain(`${SPARSE} · weeks 202636–202647 · 202647 so far (partial)`);
+    const sentiment = /^globalSentiment {2}(.{12}) {2}low (\S+) {2}high (\S+)$/u.exec(lines.at(-1)!);
+    expect(sentiment, lines.at(-1)).not.toBeNull();
+    // A week with no mentions has no sentiment: a gap, not the 0 the service sends for it.
+    expect([...sentiment![1]!].flatMap((mark, i) => (mark === ' ' ? [i] : []))).toEqual(NO_MENTIONS);
+    const measured = rows.filter((row) => row.mentions > 0).map((row) => row.globalSentiment);
+    expect(Number(sentiment![2])).toBe(Math.min(...measured));
+    expect(Number(sentiment![3])).toBe(Math.max(...measured));
+    expect(lines.at(-2)).toMatch(/^mentions {9}.{12} {2}low 0 {2}high \d+$/u);
+  });
+
+  test('the line chart leaves the weeks without mentions empty; the bar chart is titled with its metric and window', async () => {
+    const [line, bars] = await Promise.all([
+      runCliInTerminal(['people', 'trend', SPARSE, '-f', 'chart', '--metric', 'sentiment'], { env: { ...logged.env, NO_COLOR: '1' }, columns: 80 }),
+      runCliInTerminal(['people', 'top', '--weeks', 'last4', '--sort', 'dominance', '--limit', '5', '-f', 'chart'], { env: { ...logged.env, NO_COLOR: '1' }, columns: 80 }),
+    ]);
+    expect(line.code).toBe(0);
+    const plot = line.stdout.trimEnd().split('\n').slice(2, 13);
+    const start = plot[0]!.indexOf('┤') + 1;
+    const columnOf = (index: number) => start + Math.round((index * (80 - start - 1)) / 11);
+    for (const index of [7, 8]) expect(plot.map((row) => row[columnOf(index)] ?? ' ').join('').trim(), `week ${index}`).toBe('');
+    expect(plot.map((row) => row[columnOf(11)] ?? ' ').join('').trim()).not.toBe('');
+    expect(bars.code).toBe(0);
+    expect(bars.stdout.split('\n')[0]).toBe('Top 5 people by dominance · weeks 202644–202647');
+  });
+});

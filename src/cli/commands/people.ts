@@ -8,7 +8,7 @@ import {
   personSchema,
   personStatsSchema,
 } from '../../api/types.js';
-import { listWeeks, type WeekWindow } from '../../weeks.js';
+import { listWeeks, parseWeekSpec, type WeekWindow } from '../../weeks.js';
 import { DEFAULT_CONCURRENCY, mapInOrder } from '../concurrency.js';
 import type { Context, WeekWindowFlags } from '../context.js';
 import { UsageError } from '../errors.js';
@@ -233,6 +233,16 @@ export function trendRow(week: number, stats: Row): Row {
 
 type TrendFlags = WeekWindowFlags & { metric: string };
 
+/** `people trend` without a window, as exports default to last4. */
+const DEFAULT_TREND_WEEKS = 'last12';
+
+/** What a trend covers, marking the current week as unfinished: its counts are still growing. */
+export function trendCaption(personHash: string, weeks: readonly number[], currentWeek: number): string {
+  const span = weeks.length === 1 ? `week ${weeks[0]}` : `weeks ${weeks[0]}–${weeks.at(-1)}`;
+  const partial = weeks.includes(currentWeek) ? ` · ${currentWeek} so far (partial)` : '';
+  return `${personHash} · ${span}${partial}`;
+}
+
 const trend = verb<TrendFlags>({
   name: 'trend',
   summary: 'A person\'s week-by-week mentions, dominance, sentiment, reach, power and persistence',
@@ -246,16 +256,27 @@ const trend = verb<TrendFlags>({
       .default('mentions'),
   ],
   examples: ['people trend chiamaka-okafor-6303 --weeks last12', 'people trend chiamaka-okafor-6303 --weeks last26 --format chart --metric sentiment'],
-  view: { fields: trendFields, chart: { label: 'week', value: 'mentions', style: 'line' }, sparklines: ['mentions', 'globalSentiment'] },
+  view: {
+    fields: trendFields,
+    chart: { label: 'week', value: 'mentions', style: 'line' },
+    sparklines: ['mentions', 'globalSentiment'],
+    countField: 'mentions',
+  },
   async run(ctx, [personHash], flags) {
-    const weeks = await weeklyWindows(ctx, flags, 'last12');
+    // A trend is about weeks, so it always has a window: last12 unless asked otherwise.
+    const given = flags.weeks !== undefined || flags.start !== undefined || flags.end !== undefined;
+    const weeks = await weeklyWindows(ctx, given ? flags : { weeks: parseWeekSpec(DEFAULT_TREND_WEEKS) }, DEFAULT_TREND_WEEKS);
     const client = await ctx.client();
     // Fail on an unknown person with one 404, not one per week.
     await client.people.get(personHash!);
-    const rows = await mapInOrder(weeks, DEFAULT_CONCURRENCY, async (week) =>
-      trendRow(week, (await client.people.countryStats(personHash!, { startWeek: week, endWeek: week } as WeekWindow)) as Row),
-    );
-    return { data: rows, view: { chart: { label: 'week', value: flags.metric, style: 'line' } } };
+    const [rows, { currentWeek }] = await Promise.all([
+      mapInOrder(weeks, DEFAULT_CONCURRENCY, async (week) =>
+        trendRow(week, (await client.people.countryStats(personHash!, { startWeek: week, endWeek: week } as WeekWindow)) as Row),
+      ),
+      ctx.weekInfo(),
+    ]);
+    const caption = trendCaption(personHash!, weeks, currentWeek);
+    return { data: rows, view: { caption, chart: { label: 'week', value: flags.metric, style: 'line' } } };
   },
 });
 

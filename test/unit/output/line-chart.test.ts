@@ -62,3 +62,7 @@ describe('lineChartLines', () => {
     expect(lineChartLines(weeks([Number.NaN]), options)).toEqual(['mentions: no values to draw']);
   });
 });
+
+test('a gap (NaN) leaves its columns empty instead of joining its neighbours', () => {
+  expect(resample([1, Number.NaN, 3], 5).map((value) => (Number.isNaN(value) ? 'gap' : value))).toEqual([1, 'gap', 'gap', 'gap', 3]);
+});

@@ -128,7 +128,16 @@ describe('table on a terminal', () => {
   test('sparklines follow the table', async () => {
     const view = { ...longNames, sparklines: ['mentions'] };
     const { lines } = await terminal(view, { width: 100 });
-    expect(lines.at(-1)).toBe('mentions  █▁▁');
+    expect(lines.at(-1)).toBe('mentions  █▁▁  low 5  high 98765');
+  });
+
+  test('where the view\'s count is 0, the other sparklines leave a gap and their low and high skip it', async () => {
+    const rows = [['3', '0.5'], ['0', '0'], ['2', '-0.25']].map(([mentions, sentiment]) => ({
+      mentions: new LosslessNumber(mentions!), sentiment: new LosslessNumber(sentiment!),
+    }));
+    const view = { data: rows, fields: ['mentions', 'sentiment'], sparklines: ['mentions', 'sentiment'], countField: 'mentions' };
+    const { lines } = await terminal(view);
+    expect(lines.slice(-2)).toEqual(['mentions   █▁▆  low 0  high 3', 'sentiment  █ ▁  low -0.25  high 0.5']);
   });
 
   test('control characters in data never reach the terminal', async () => {
