@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, test } from 'vitest';
 import { lineChartLines, resample, type LinePoint } from '../../../src/output/line-chart.js';
 import { displayWidth } from '../../../src/output/text.js';
 
