@@ -7,6 +7,7 @@ import type { NewsStatsClient } from '../api/client.js';
 import type { RequestEvent } from '../api/options.js';
 import type { ResolvedSettings } from '../config/resolve.js';
 import type { OutputFormat } from '../output/index.js';
+import { colorDepth, type ColorDepth } from '../output/color.js';
 import { wrapToWidth } from '../output/text.js';
 import { needsWeekInfo, resolveWeekWindow, windowFromBounds, type WeekSpec, type WeekWindow } from '../weeks.js';
 import { DEFAULT_CONCURRENCY } from './concurrency.js';
@@ -35,8 +36,12 @@ export interface Io {
   stdin: NodeJS.ReadStream;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
-  /** Colour on stdout: --no-color, NO_COLOR and FORCE_COLOR decided. */
+  /** Colour on stdout: --no-color, NO_COLOR, FORCE_COLOR and TERM=dumb decided. */
   color: boolean;
+  /** How many colours stdout takes: 0, 16, 256 or 24-bit (output/color.ts). */
+  colorDepth: ColorDepth;
+  /** Colour on stderr, for notes: the same rules for that stream. */
+  stderrColor: boolean;
   /** Terminal columns for tables and charts. */
   width: number;
   /** The locale is UTF-8: charts and sparklines may use block characters. */
@@ -45,16 +50,18 @@ export interface Io {
 
 export function detectIo(env: NodeJS.ProcessEnv, colorFlag: boolean): Io {
   const stdoutIsTTY = process.stdout.isTTY === true;
-  const forced = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
-  const color = colorFlag && env.NO_COLOR === undefined && (forced || (stdoutIsTTY && env.FORCE_COLOR === undefined));
+  const stderrIsTTY = process.stderr.isTTY === true;
+  const depth = colorDepth(env, stdoutIsTTY, colorFlag);
   const locale = env.LC_ALL || env.LC_CTYPE || env.LANG || '';
   return {
     stdout: process.stdout,
     stderr: process.stderr,
     stdin: process.stdin,
     stdoutIsTTY,
-    stderrIsTTY: process.stderr.isTTY === true,
-    color,
+    stderrIsTTY,
+    color: depth > 0,
+    colorDepth: depth,
+    stderrColor: colorDepth(env, stderrIsTTY, colorFlag) > 0,
     width: process.stdout.columns || Number(env.COLUMNS) || 80,
     unicode: /utf-?8/i.test(locale),
   };
@@ -106,7 +113,7 @@ export class Context {
    */
   note(message: string, options: { dim?: boolean } = {}): void {
     if (this.globals.quiet) return;
-    const dim = options.dim === true && this.io.stderrIsTTY && this.io.color;
+    const dim = options.dim === true && this.io.stderrColor;
     const lines = this.io.stderrIsTTY ? wrapToWidth(message, this.io.stderr.columns || MESSAGE_WIDTH) : [message];
     this.io.stderr.write(lines.map((line) => (dim ? `\x1b[2m${line}\x1b[22m` : line)).join('\n') + '\n');
   }

@@ -77,6 +77,7 @@ export function planOutput(verbSpec: Pick<VerbSpec, 'view' | 'prefersJson'>, glo
       fields,
       header: globals.header,
       color: io.color && !globals.output,
+      ...(io.colorDepth > 0 && { colorDepth: io.colorDepth as 4 | 8 | 24 }),
       isTTY: toTerminal,
       width: io.width,
       unicode: io.unicode,

@@ -15,8 +15,9 @@ export const ENVIRONMENT = {
   XDG_CACHE_HOME: 'cache directory base (default ~/.cache): the cache is $XDG_CACHE_HOME/newsstats/',
   HTTPS_PROXY: 'proxy for https requests (also https_proxy, HTTP_PROXY, http_proxy)',
   NO_PROXY: 'hosts that bypass the proxy (also no_proxy)',
-  NO_COLOR: 'any value turns colour off',
-  FORCE_COLOR: 'turns colour on even when stdout is not a terminal (0 turns it off)',
+  NO_COLOR: 'any non-empty value turns colour off (so does TERM=dumb)',
+  FORCE_COLOR: 'colour even when not a terminal (0 turns it off; 2: 256 colours, 3: 24-bit)',
+  COLORTERM: 'truecolor or 24bit: 24-bit colour (else 256 when TERM names it, else 16)',
 } as const;
 
 export function resolveProfileName(flag: string | undefined, env: NodeJS.ProcessEnv): string {

@@ -13,6 +13,7 @@
  * and a piped export holds no rows in memory.
  */
 import type Table from 'cli-table3';
+import { foreground, type ColorDepth } from './color.js';
 import { columnHeader, columnKind, dateText, isNeverCut, type ColumnKind } from './columns.js';
 import { cellText, isNumericValue, numericValue } from './flatten.js';
 import { displayWidth, padToWidth, printable, truncateToWidth, withoutControls } from './text.js';
@@ -38,12 +39,13 @@ const plain: Style = (text) => text;
 
 const HEX_COLOR = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i;
 
-/** The row's sentimentColor (#RRGGBB) as a 24-bit foreground colour, if it has a valid one. */
-function sentimentStyle(row: Row): Style | undefined {
+/** The row's sentimentColor (#RRGGBB) as the nearest foreground the terminal has, if valid. */
+function sentimentStyle(row: Row, depth: ColorDepth): Style | undefined {
   const match = HEX_COLOR.exec(String(fieldValue(row, 'sentimentColor') ?? ''));
   if (!match) return undefined;
-  const [red, green, blue] = match.slice(1).map((hex) => Number.parseInt(hex, 16));
-  return (text) => `\x1b[38;2;${red};${green};${blue}m${text}\x1b[39m`;
+  const [red, green, blue] = match.slice(1).map((hex) => Number.parseInt(hex, 16)) as [number, number, number];
+  const start = foreground(red, green, blue, depth);
+  return (text) => `${start}${text}\x1b[39m`;
 }
 
 /** One column as the terminal layout sees it. */
@@ -197,7 +199,7 @@ function gridOf(view: View, rows: readonly Row[], options: RenderOptions): Grid 
   const header = options.header ? fields.map((field) => label(columnHeader(field))) : undefined;
   const body = rows.map((row) => fields.map((field, i): Cell => {
     const text = terminalText(fieldValue(row, field), kinds[i]!);
-    const style = options.color && field === 'sentiment' ? sentimentStyle(row) : undefined;
+    const style = options.color && field === 'sentiment' ? sentimentStyle(row, options.colorDepth ?? 24) : undefined;
     return style ? { text, style } : { text };
   }));
   const columns = kinds.map((kind, i) => ({

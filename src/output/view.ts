@@ -54,6 +54,8 @@ export interface RenderOptions {
   header: boolean;
   /** ANSI colour allowed (a terminal, NO_COLOR unset). */
   color: boolean;
+  /** Colours the terminal takes when `color` (default 24-bit): 16, 256 or 24-bit. */
+  colorDepth?: 4 | 8 | 24;
   /** The output is a terminal: tables get borders and truncation, else tab-separated lines. */
   isTTY: boolean;
   /** Terminal columns, for table and chart. */

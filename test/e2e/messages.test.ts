@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { displayWidth } from '../../src/output/text.js';
 import { expectFailure, expectSuccess } from './cli-helpers.js';
-import { BIN, isolatedEnv, runCli, runCliWithHome, tempDir, useLoggedSandbox } from './harness.js';
+import { BIN, isolatedEnv, runCli, runCliWithHome, spawnAndCollect, tempDir, useLoggedSandbox } from './harness.js';
 import { Tmux } from './tmux.js';
-import { runCliInTerminal, stripAnsi } from './workflow-helpers.js';
+import { runCliInTerminal, shellQuote, stripAnsi } from './workflow-helpers.js';
 
 const logged = useLoggedSandbox();
 
@@ -244,5 +244,50 @@ describe('trends that don\'t mislead', () => {
     expect(plot.map((row) => row[columnOf(11)] ?? ' ').join('').trim()).not.toBe('');
     expect(bars.code).toBe(0);
     expect(bars.stdout.split('\n')[0]).toBe('Top 5 people by dominance · weeks 202644–202647');
+  });
+});
+
+describe.concurrent('colour as the ecosystem expects', () => {
+  const top = ['people', 'top', '--weeks', 'last4', '--limit', '3', '--fields', 'rank,fullName,sentiment'];
+  const terminal = (env: Record<string, string | undefined>) => runCliInTerminal(top, { env: { ...logged.env, COLORTERM: undefined, ...env } });
+
+  test('the depth follows the terminal: 24-bit only when COLORTERM says so, else 256 or 16', async () => {
+    const [truecolor, xterm256, xterm] = await Promise.all([
+      terminal({ TERM: 'xterm-256color', COLORTERM: 'truecolor' }),
+      terminal({ TERM: 'xterm-256color' }),
+      terminal({ TERM: 'xterm' }),
+    ]);
+    expect(truecolor.stdout).toMatch(/\x1b\[38;2;\d+;\d+;\d+m-?\d/);
+    expect(xterm256.stdout).toMatch(/\x1b\[38;5;\d+m-?\d/);
+    expect(xterm256.stdout).not.toContain('\x1b[38;2;');
+    expect(xterm.stdout).toMatch(/\x1b\[(3[0-7]|9[0-7])m-?\d/);
+    expect(xterm.stdout).not.toMatch(/\x1b\[38;[25];/);
+  });
+
+  test('TERM=dumb and NO_COLOR turn it off', async () => {
+    const [dumb, noColor] = await Promise.all([terminal({ TERM: 'dumb' }), terminal({ TERM: 'xterm-256color', NO_COLOR: '1' })]);
+    for (const run of [dumb, noColor]) {
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain('SENTIMENT');
+      expect(run.stdout).not.toContain('\x1b[');
+    }
+  });
+
+  test('FORCE_COLOR colours notes also when stderr is piped; a piped table stays plain data', async () => {
+    // stdout on a terminal (so the table hides columns and says so), stderr into a file.
+    const notesOf = async (force: string | undefined) => {
+      const log = join(tempDir(), 'stderr.txt');
+      const command = `${[process.execPath, BIN, 'people', 'top', '--weeks', 'last4'].map(shellQuote).join(' ')} 2>${shellQuote(log)}`;
+      const env = isolatedEnv(tempDir(), { ...logged.env, TERM: 'xterm', COLUMNS: '80', FORCE_COLOR: force });
+      const run = await spawnAndCollect('script', ['-qfec', command, '/dev/null'], env, { noStdin: true });
+      expect(run.code).toBe(0);
+      return readFileSync(log, 'utf8');
+    };
+    const [forced, plain] = await Promise.all([notesOf('1'), notesOf(undefined)]);
+    expect(forced).toMatch(/^\x1b\[2m\d+ columns hidden at 80 columns: .*; see --fields\x1b\[22m\n$/);
+    expect(plain).toMatch(/^\d+ columns hidden at 80 columns: .*; see --fields\n$/);
+    const table = await runCli([...top, '-f', 'table'], { env: { ...logged.env, FORCE_COLOR: '1' } });
+    expect(table.stdout).not.toContain('\x1b[');
+    expect(table.stdout.split('\n')[0]).toBe('rank\tfullName\tsentiment');
   });
 });
