@@ -5,10 +5,11 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { displayWidth } from '../../src/output/text.js';
 import { expectFailure, expectSuccess } from './cli-helpers.js';
-import { BIN, isolatedEnv, runCli, runCliWithHome, spawnAndCollect, tempDir, useLoggedSandbox } from './harness.js';
+import { BIN, isolatedEnv, runCli, runCliWithHome, sandbox, spawnAndCollect, tempDir, useLoggedSandbox } from './harness.js';
 import { Tmux } from './tmux.js';
 import { runCliInTerminal, shellQuote, stripAnsi } from './workflow-helpers.js';
 
@@ -289,5 +290,54 @@ describe.concurrent('colour as the ecosystem expects', () => {
     const table = await runCli([...top, '-f', 'table'], { env: { ...logged.env, FORCE_COLOR: '1' } });
     expect(table.stdout).not.toContain('\x1b[');
     expect(table.stdout.split('\n')[0]).toBe('rank\tfullName\tsentiment');
+  });
+});
+
+describe('the key prompt in a terminal', () => {
+  const KEY = 'sk-terminal-SECRET-5150';
+  let server: RunningSandbox;
+  let tmux: Tmux | undefined;
+  beforeAll(async () => {
+    server = await sandbox({ key: KEY });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  afterEach(() => {
+    tmux?.kill();
+  });
+
+  test('Ctrl-U, Ctrl-D, arrow keys and backspace edit nothing into the key, and a bracketed paste is text', async () => {
+    tmux = new Tmux();
+    const pane = tmux.start(['--base-url', server.url, 'auth', 'login']);
+    await pane.waitFor('API key for');
+    pane.keys(['oops'], true);
+    pane.keys(['C-u']);
+    pane.keys(['sk-term'], true);
+    pane.keys(['C-d', 'Left', 'Up', 'Home']);
+    pane.keys(['x'], true);
+    pane.keys(['BSpace']);
+    pane.paste('inal-SECRET\n-5150'); // unbracketed, the newline would be Enter and cut the key
+    pane.keys(['Enter']);
+    const { code, modes, lines } = await pane.finished();
+    expect(code, lines.join('\n')).toBe(0);
+    expect(lines.join('\n')).toContain('with key ••••5150');
+    expect(lines.join('\n')).not.toContain('SECRET');
+    expect(modes).toEqual(expect.arrayContaining(['icanon', 'echo']));
+    const status = await runCliWithHome(tmux.home, ['auth', 'status', '-f', 'json']);
+    expect(JSON.parse(expectSuccess(status))).toMatchObject({ key: '••••5150', accepted: 'yes' });
+  });
+
+  test('Ctrl-C at the prompt exits 130 with the terminal restored and nothing saved', async () => {
+    tmux = new Tmux();
+    const pane = tmux.start(['--base-url', server.url, 'auth', 'login']);
+    await pane.waitFor('API key for');
+    pane.keys(['sk-partial'], true);
+    pane.keys(['C-c']);
+    const { code, modes, lines } = await pane.finished();
+    expect(code).toBe(130);
+    expect(modes).toEqual(expect.arrayContaining(['icanon', 'echo']));
+    expect(lines.join('\n')).toContain('login cancelled; nothing was saved');
+    expect(existsSync(join(tmux.home, 'config', 'newsstats', 'config.json'))).toBe(false);
   });
 });

@@ -45,6 +45,21 @@ export class Tmux {
   }
 
   /**
+   * Starts `newsstats args` in a pane and leaves it running, for a test that types into it. After
+   * the CLI exits, the pane shows its exit code and the terminal's echo and icanon modes (from
+   * `stty -a`), so a test can tell that the terminal was restored.
+   */
+  start(args: string[], width = 100, env: Record<string, string | undefined> = {}): Pane {
+    const session = `s${(this.sessions += 1)}`;
+    const command = [process.execPath, BIN, ...args].map(shellQuote).join(' ');
+    const modes = "stty -a | tr ' ;' '\\n\\n' | grep -x -e echo -e -echo -e icanon -e -icanon | tr '\\n' ' '; echo";
+    const script = `${command}; echo "${EXIT_MARK}$?"; ${modes}; sleep 600`;
+    const variables = Object.entries(env).flatMap(([name, value]) => (value === undefined ? [] : ['-e', `${name}=${value}`]));
+    this.tmux(['new-session', '-d', '-s', session, '-x', String(width), '-y', '30', ...variables, 'sh', '-c', script], isolatedEnv(this.home, this.env));
+    return new Pane(session, (args) => this.tmux(args));
+  }
+
+  /**
    * Screen columns each text takes as tmux draws it: each is printed at the start of a line and the
    * cursor's column read back.
    */
@@ -83,5 +98,52 @@ export class Tmux {
     } catch {
       // No server was started, or it is gone already.
     }
+  }
+}
+
+/** A running pane: read its screen, type into it, wait for it to finish. */
+export class Pane {
+  constructor(
+    readonly session: string,
+    private readonly tmux: (args: string[]) => string,
+  ) {}
+
+  screen(): string[] {
+    return this.tmux(['capture-pane', '-p', '-J', '-S', '-', '-t', this.session]).split('\n').map((line) => line.trimEnd());
+  }
+
+  /** Polls (bounded) until the screen holds `text`. */
+  async waitFor(text: string): Promise<string[]> {
+    for (let poll = 0; poll < MAX_POLLS; poll += 1) {
+      const lines = this.screen();
+      if (lines.some((line) => line.includes(text))) return lines;
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+    throw new Error(`"${text}" did not show within ${(MAX_POLLS * POLL_MS) / 1000} s:\n${this.screen().join('\n')}`);
+  }
+
+  /** tmux key names (Enter, Left, BSpace, C-u, C-c) or, with literal, text as typed. */
+  keys(keys: string[], literal = false): void {
+    this.tmux(['send-keys', '-t', this.session, ...(literal ? ['-l'] : []), ...keys]);
+  }
+
+  /** Pastes as a terminal does: bracketed, when the program asked for bracketed paste. */
+  paste(text: string): void {
+    this.tmux(['set-buffer', '-b', 'nstest', text]);
+    this.tmux(['paste-buffer', '-p', '-d', '-b', 'nstest', '-t', this.session]);
+  }
+
+  /** The exit code once the CLI has finished, and the terminal modes it left behind. */
+  async finished(): Promise<{ code: number; modes: string[]; lines: string[] }> {
+    await this.waitFor(EXIT_MARK);
+    // The modes line follows the exit code; it may be a moment behind it.
+    for (let poll = 0; poll < MAX_POLLS; poll += 1) {
+      const lines = this.screen();
+      const at = lines.findIndex((line) => line.startsWith(EXIT_MARK));
+      const modes = (lines[at + 1] ?? '').trim();
+      if (modes !== '') return { code: Number(lines[at]!.slice(EXIT_MARK.length)), modes: modes.split(/\s+/), lines: lines.slice(0, at) };
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+    throw new Error(`no terminal modes after the exit code:\n${this.screen().join('\n')}`);
   }
 }

@@ -1,43 +1,47 @@
 import { Option } from 'commander';
 import { maskKey } from '../../config/store.js';
 import type { Context } from '../context.js';
-import { KeyRejectedError, MissingKeyError, UsageError } from '../errors.js';
+import { InterruptedError, KeyRejectedError, MissingKeyError, UsageError } from '../errors.js';
 import { verb, type NounSpec } from '../spec.js';
 
-/** Reads a line from the terminal without echoing it, so the key never shows on screen or in scrollback. */
+const BRACKETED_PASTE_ON = '\x1b[?2004h';
+const BRACKETED_PASTE_OFF = '\x1b[?2004l';
+
+/**
+ * Reads a key from the terminal without echoing it, so it never shows on screen or in scrollback.
+ * Keys are interpreted by applyKeys (key-input.ts); bracketed paste is switched on so a pasted key
+ * arrives marked as text. Ctrl-C restores the terminal and ends the run with 130.
+ */
 async function promptHidden(ctx: Context, question: string): Promise<string> {
   const { stdin, stderr } = ctx.io;
+  const { applyKeys, EMPTY_KEY_INPUT } = await import('../key-input.js');
   // Echo goes off before the prompt shows: a key pasted the moment the prompt appears is not echoed.
   stdin.setRawMode(true);
   stdin.resume();
   stdin.setEncoding('utf8');
-  stderr.write(question);
+  stderr.write(BRACKETED_PASTE_ON + question);
+  let input = EMPTY_KEY_INPUT;
   try {
-    return await new Promise<string>((resolve, reject) => {
-      let typed = '';
+    input = await new Promise((resolve) => {
+      let state = EMPTY_KEY_INPUT;
       const onData = (chunk: string) => {
-        for (const character of chunk) {
-          if (character === '\r' || character === '\n') {
-            stdin.off('data', onData);
-            resolve(typed);
-            return;
-          }
-          if (character === '\u0003') {
-            stdin.off('data', onData);
-            reject(new UsageError('login cancelled; nothing was saved'));
-            return;
-          }
-          if (character === '\u007f' || character === '\b') typed = typed.slice(0, -1);
-          else typed += character;
-        }
+        state = applyKeys(state, chunk);
+        if (!state.done) return;
+        stdin.off('data', onData);
+        resolve(state);
       };
       stdin.on('data', onData);
     });
   } finally {
     stdin.setRawMode(false);
     stdin.pause();
-    stderr.write('\n');
+    stderr.write(`${BRACKETED_PASTE_OFF}\n`);
   }
+  if (input.done === 'cancel') {
+    ctx.note('login cancelled; nothing was saved');
+    throw new InterruptedError();
+  }
+  return input.typed;
 }
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
