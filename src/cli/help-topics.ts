@@ -52,8 +52,8 @@ cannot be combined with --weeks.
 
 current, last4 and lastN are resolved against the current week the service reports (see
 \`newsstats weeks\`), never the local clock, so every client asks for the service's weeks. With no
-week flag, no weeks are sent and the service applies its default window (trends and
---per-week panels need one).
+week flag, no weeks are sent and the service applies its default window (people trend uses
+last12, and --per-week panels need a window).
 
 Examples:
   $ newsstats people top --weeks last4
