@@ -8,7 +8,7 @@ import type { RequestEvent } from '../api/options.js';
 import type { ResolvedSettings } from '../config/resolve.js';
 import type { OutputFormat } from '../output/index.js';
 import { colorDepth, type ColorDepth } from '../output/color.js';
-import { wrapToWidth } from '../output/text.js';
+import { STANDARD_COLUMNS, wrapToWidth } from '../output/text.js';
 import { needsWeekInfo, resolveWeekWindow, windowFromBounds, type WeekSpec, type WeekWindow } from '../weeks.js';
 import { DEFAULT_CONCURRENCY } from './concurrency.js';
 import { matchCountry, noCountryMessage, parseCountryQuery, type CountryEntry } from './country-match.js';
@@ -62,7 +62,7 @@ export function detectIo(env: NodeJS.ProcessEnv, colorFlag: boolean): Io {
     color: depth > 0,
     colorDepth: depth,
     stderrColor: colorDepth(env, stderrIsTTY, colorFlag) > 0,
-    width: process.stdout.columns || Number(env.COLUMNS) || 80,
+    width: process.stdout.columns || Number(env.COLUMNS) || STANDARD_COLUMNS,
     unicode: /utf-?8/i.test(locale),
   };
 }
@@ -71,9 +71,6 @@ export function detectIo(env: NodeJS.ProcessEnv, colorFlag: boolean): Io {
 export function toNumber(value: unknown): number {
   return typeof value === 'number' ? value : Number(String(value));
 }
-
-/** Where messages wrap when a terminal reports no width. */
-const MESSAGE_WIDTH = 80;
 
 export interface WeekWindowFlags {
   weeks?: WeekSpec;
@@ -114,7 +111,7 @@ export class Context {
   note(message: string, options: { dim?: boolean } = {}): void {
     if (this.globals.quiet) return;
     const dim = options.dim === true && this.io.stderrColor;
-    const lines = this.io.stderrIsTTY ? wrapToWidth(message, this.io.stderr.columns || MESSAGE_WIDTH) : [message];
+    const lines = this.io.stderrIsTTY ? wrapToWidth(message, this.io.stderr.columns || STANDARD_COLUMNS) : [message];
     this.io.stderr.write(lines.map((line) => (dim ? `\x1b[2m${line}\x1b[22m` : line)).join('\n') + '\n');
   }
 

@@ -87,10 +87,10 @@ async function fail(error: unknown, state: RunState): Promise<void> {
   const verbose = state.context?.globals.verbose ?? (process.argv.includes('--verbose') || process.argv.includes('-v'));
   const failure = describeFailure(error, verbose);
   // At a terminal a long message wraps between words; in a log each stays one line for grep.
-  const { wrapToWidth } = await import('../output/text.js');
+  const { STANDARD_COLUMNS, wrapToWidth } = await import('../output/text.js');
   for (const line of failure.lines) {
     const redacted = state.context?.redact(line) ?? line;
-    const lines = process.stderr.isTTY ? wrapToWidth(redacted, process.stderr.columns || 80) : [redacted];
+    const lines = process.stderr.isTTY ? wrapToWidth(redacted, process.stderr.columns || STANDARD_COLUMNS) : [redacted];
     process.stderr.write(`${lines.join('\n')}\n`);
   }
   state.exitCode = failure.exitCode;

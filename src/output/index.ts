@@ -16,6 +16,7 @@
 import { FieldError } from './errors.js';
 import type { OutputFormat } from './formats.js';
 import { fieldsWithRowKeys, rowsOf, type FormatRenderer, type RenderOptions, type RowSink, type RowSinkSpec, type View } from './view.js';
+import { STANDARD_COLUMNS } from './text.js';
 import { TextWriter } from './writer.js';
 
 export { FieldError, OutputUsageError } from './errors.js';
@@ -69,7 +70,7 @@ async function loadRenderer(format: OutputFormat): Promise<FormatRenderer> {
 }
 
 /** A terminal that reports no usable width is laid out as the customary 80 columns. */
-const FALLBACK_WIDTH = 80;
+const FALLBACK_WIDTH = STANDARD_COLUMNS;
 
 /** Options as renderers get them: --fields validated, a usable width. */
 function resolveOptions(options: RenderOptions, validFields: readonly string[]): RenderOptions {

@@ -134,6 +134,9 @@ export function printable(text: string): string {
   return withoutControls(text.replace(LINE_BREAKING, ' '));
 }
 
+/** The customary width of a terminal, where none is reported (and of help when piped). */
+export const STANDARD_COLUMNS = 80;
+
 /**
  * `text` broken into lines of at most `width` columns at spaces, never inside a word; a word wider
  * than the line (a long URL) gets a line of its own rather than being split. Existing line breaks stay.

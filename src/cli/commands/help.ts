@@ -1,4 +1,4 @@
-import { displayWidth, wrapToWidth } from '../../output/text.js';
+import { displayWidth, STANDARD_COLUMNS, wrapToWidth } from '../../output/text.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { HELP_TOPIC_NAMES, HELP_TOPICS } from '../help-topics.js';
@@ -16,8 +16,6 @@ ${rows.join('\n')}
 `;
 }
 
-/** Where help wraps when stdout is not a terminal. */
-const HELP_WIDTH = 80;
 /** An indented row of two columns: its continuation lines start under the second column. */
 const TWO_COLUMN_ROW = /^(\s+\S+(?: \S+)*? {2,})\S/;
 
@@ -56,7 +54,7 @@ export function wrapHelp(text: string, width: number): string {
 
 /** Help goes to stdout at the terminal's width, or 80 columns when piped. */
 function writeHelp(ctx: Context, text: string): void {
-  ctx.io.stdout.write(wrapHelp(text, ctx.io.stdoutIsTTY ? ctx.io.width : HELP_WIDTH));
+  ctx.io.stdout.write(wrapHelp(text, ctx.io.stdoutIsTTY ? ctx.io.width : STANDARD_COLUMNS));
 }
 
 function unknown(words: readonly string[]): UsageError {
