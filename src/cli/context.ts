@@ -7,9 +7,11 @@ import type { NewsStatsClient } from '../api/client.js';
 import type { RequestEvent } from '../api/options.js';
 import type { ResolvedSettings } from '../config/resolve.js';
 import type { OutputFormat } from '../output/index.js';
+import { colorDepth, type ColorDepth } from '../output/color.js';
+import { terminalColumns, wrapToWidth } from '../output/text.js';
 import { needsWeekInfo, resolveWeekWindow, windowFromBounds, type WeekSpec, type WeekWindow } from '../weeks.js';
 import { DEFAULT_CONCURRENCY } from './concurrency.js';
-import { matchCountry, parseCountryQuery, type CountryEntry } from './country-match.js';
+import { matchCountry, noCountryMessage, parseCountryQuery, type CountryEntry } from './country-match.js';
 import { MissingKeyError, UsageError } from './errors.js';
 
 export interface GlobalOptions {
@@ -36,8 +38,12 @@ export interface Io {
   stdin: NodeJS.ReadStream;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
-  /** Colour on stdout: --no-color, NO_COLOR and FORCE_COLOR decided. */
+  /** Colour on stdout: --no-color, NO_COLOR, FORCE_COLOR and TERM=dumb decided. */
   color: boolean;
+  /** How many colours stdout takes: 0, 16, 256 or 24-bit (output/color.ts). */
+  colorDepth: ColorDepth;
+  /** Colour on stderr, for notes: the same rules for that stream. */
+  stderrColor: boolean;
   /** Terminal columns for tables and charts. */
   width: number;
   /** The locale is UTF-8: charts and sparklines may use block characters. */
@@ -46,17 +52,19 @@ export interface Io {
 
 export function detectIo(env: NodeJS.ProcessEnv, colorFlag: boolean): Io {
   const stdoutIsTTY = process.stdout.isTTY === true;
-  const forced = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
-  const color = colorFlag && env.NO_COLOR === undefined && (forced || (stdoutIsTTY && env.FORCE_COLOR === undefined));
+  const stderrIsTTY = process.stderr.isTTY === true;
+  const depth = colorDepth(env, stdoutIsTTY, colorFlag);
   const locale = env.LC_ALL || env.LC_CTYPE || env.LANG || '';
   return {
     stdout: process.stdout,
     stderr: process.stderr,
     stdin: process.stdin,
     stdoutIsTTY,
-    stderrIsTTY: process.stderr.isTTY === true,
-    color,
-    width: process.stdout.columns || Number(env.COLUMNS) || 80,
+    stderrIsTTY,
+    color: depth > 0,
+    colorDepth: depth,
+    stderrColor: colorDepth(env, stderrIsTTY, colorFlag) > 0,
+    width: terminalColumns(process.stdout, env),
     unicode: /utf-?8/i.test(locale),
   };
 }
@@ -97,9 +105,16 @@ export class Context {
     readonly env: NodeJS.ProcessEnv,
   ) {}
 
-  /** A message for the person at the terminal: stderr, and silent under --quiet. */
-  note(message: string): void {
-    if (!this.globals.quiet) this.io.stderr.write(`${message}\n`);
+  /**
+   * A message for the person at the terminal: stderr, wrapped between words at the terminal's width,
+   * dim when asked and colour is on; silent under --quiet. Not on a terminal (a log, cron's mail) a
+   * message stays one line, so grep finds it whole.
+   */
+  note(message: string, options: { dim?: boolean } = {}): void {
+    if (this.globals.quiet) return;
+    const dim = options.dim === true && this.io.stderrColor;
+    const lines = this.io.stderrIsTTY ? wrapToWidth(message, terminalColumns(this.io.stderr, this.env)) : [message];
+    this.io.stderr.write(lines.map((line) => (dim ? `\x1b[2m${line}\x1b[22m` : line)).join('\n') + '\n');
   }
 
   /** Detail for --verbose: stderr only, the key masked (a URL may carry it as a query value). */
@@ -160,6 +175,8 @@ export class Context {
       const sandbox = await this.sandbox();
       return { baseUrl: sandbox.url, apiKey: sandbox.key, settings };
     }
+    const { checkNamedProfile } = await import('../config/resolve.js');
+    checkNamedProfile(this.globals.profile, this.env);
     if (!settings.baseUrl) {
       throw new UsageError(
         'no base URL is set',
@@ -288,8 +305,15 @@ export class Context {
     if (query.kind === 'id') return query.countryId;
     const match = matchCountry(query.text, await this.countries());
     if (match) return match.countryId;
-    // Not a code or a name we know: the service's slug endpoint is the authority on slugs.
-    const country = await (await this.client()).countries.getBySlug(query.text);
-    return toNumber(country.countryId);
+    // Not a code or a name we know: the service's slug endpoint is the authority on slugs. Text
+    // it does not know either is the user's typo (exit 2 with suggestions), not a missing resource.
+    const { NotFoundError } = await import('../api/errors.js');
+    try {
+      const country = await (await this.client()).countries.getBySlug(query.text);
+      return toNumber(country.countryId);
+    } catch (error) {
+      if (error instanceof NotFoundError) throw new UsageError(noCountryMessage(query.text, await this.countries()));
+      throw error;
+    }
   }
 }

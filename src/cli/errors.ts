@@ -13,6 +13,14 @@ export class MissingKeyError extends Error {
   override name = 'MissingKeyError';
 }
 
+/** The service rejected a key (401) where the usual "run auth login" hint would mislead. Exit 3. */
+export class KeyRejectedError extends Error {
+  override name = 'KeyRejectedError';
+  constructor(message: string, readonly hint: string) {
+    super(message);
+  }
+}
+
 /** Ctrl-C. Exit 130. */
 export class InterruptedError extends Error {
   override name = 'InterruptedError';

@@ -18,7 +18,7 @@ import {
 import { ConfigFileError } from '../config/resolve.js';
 import { OutputUsageError } from '../output/index.js';
 import { WeekError } from '../weeks.js';
-import { InterruptedError, MissingKeyError, UsageError } from './errors.js';
+import { InterruptedError, KeyRejectedError, MissingKeyError, UsageError } from './errors.js';
 
 export const EXIT = {
   ok: 0,
@@ -73,6 +73,7 @@ export function describeFailure(error: unknown, verbose: boolean): Failure {
   ) {
     return failure(EXIT.usage);
   }
+  if (error instanceof KeyRejectedError) return failure(EXIT.auth, error.hint);
   if (error instanceof MissingKeyError || error instanceof AuthenticationError) return failure(EXIT.auth, LOGIN_HINT);
   if (error instanceof NotFoundError) return failure(EXIT.notFound);
   if (

@@ -52,8 +52,8 @@ cannot be combined with --weeks.
 
 current, last4 and lastN are resolved against the current week the service reports (see
 \`newsstats weeks\`), never the local clock, so every client asks for the service's weeks. With no
-week flag, no weeks are sent and the service applies its default window (trends and
---per-week panels need one).
+week flag, no weeks are sent and the service applies its default window (people trend uses
+last12, and --per-week panels need a window).
 
 Examples:
   $ newsstats people top --weeks last4
@@ -68,21 +68,23 @@ function formatsText(): string {
 
 -f, --format takes ${OUTPUT_FORMATS.join(', ')}:
 ${twoColumns([
-  ['table', 'columns fitted to the terminal, cut cells ending in …; not on a terminal: tab-separated, nothing cut, no colour'],
+  ['table', 'on a terminal: borderless columns, the least important hidden when they don\'t fit; not on a terminal: tsv lines'],
   ['json', 'the service\'s value, pretty-printed; null and unknown fields kept'],
   ['ndjson', 'one compact JSON value a line; an array gives one line per element'],
   ['csv', 'RFC 4180 with \\n line ends and a header row'],
-  ['tsv', 'the csv rules with a tab delimiter'],
+  ['tsv', 'jq\'s @tsv: no quoting; tab, newline, CR and backslash written \\t \\n \\r \\\\'],
   ['chart', 'bars for ranked lists, a line over the weeks for trends; a terminal only, never a file or pipe'],
   ['xlsx', 'an Excel workbook: bold frozen header, autofilter, fitted widths; a file or pipe only, never a terminal'],
 ])}
 
 Default: table when stdout is a terminal, else json. With --output FILE the extension decides
-(.csv → csv, .tsv → tsv, .json → json, .ndjson → ndjson, .jsonl → ndjson, .xlsx → xlsx, anything else json).
-An explicit --format always wins. The raw \`api\` command prints json unless --format says otherwise.
+(.csv → csv, .tsv → tsv, .json → json, .ndjson → ndjson, .jsonl → ndjson, .xlsx → xlsx); any other extension is
+an error unless --format says the format. An explicit --format always wins. The raw \`api\`
+command prints json unless --format says otherwise.
 
 --output FILE writes a temporary file beside FILE and renames it into place on success: FILE is
-either complete or untouched.
+either complete or untouched. In a terminal a finished run says how many rows it wrote (not with
+-q). -o - is stdout.
 
 --fields a,b,c selects and orders the columns; an unknown field is an error listing the valid ones.
 With --fields, json and ndjson print the selected fields of each row.
@@ -96,13 +98,21 @@ better still: it also keeps a 19-digit articleHash whole, where Excel rounds a c
 xlsx cells: numbers of at most 15 significant digits are numbers, longer ones and articleHash are
 text with every digit; timestamps are dates; text is never a formula, so it needs no leading '.
 
+Tables on a terminal show short headers (MENTIONS, FROM), dates as days (2002-03-20) and a caption
+above a ranking. Numbers, identifiers (personHash, slug, sourceId, articleHash, week) and dates are
+never cut: when the columns don't fit, the least important are hidden and one line on stderr names
+them (see --fields); only names and free text are shortened with …. An empty result is one line on
+stderr. Piped, a table prints the API's field names and every value, tab-separated by the tsv rule,
+row by row as they arrive.
+
 Cells (csv, tsv, table):
   null and absent fields are empty
   arrays of strings are joined with ;
   other arrays and objects are compact JSON
   numbers are written exactly as the service sent them, to the last digit (a 19-digit articleHash too)
   csv and tsv text cells starting with = + - @, tab or carriage return get a leading '
-  (so a spreadsheet does not run them as formulas); numbers never do, so -0.25 stays a number
+  (so a spreadsheet does not run them as formulas); numbers never do, so -0.25 stays a number;
+  a piped table is for shell tools and prints text as it is
 
 Examples:
   $ newsstats people top --weeks last4 --output top.csv

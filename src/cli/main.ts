@@ -65,7 +65,8 @@ export async function main(argv: readonly string[]): Promise<number> {
   const state: RunState = { exitCode: 0 };
   try {
     const program = await buildProgram(args, state);
-    await program.parseAsync([...argv]);
+    // `newsstats` alone asks what there is: the help, on stdout, exit 0 (as git and gh do).
+    await program.parseAsync(args.length === 0 ? [...argv, '--help'] : [...argv]);
   } catch (error) {
     await fail(error, state);
   } finally {
@@ -85,7 +86,13 @@ async function fail(error: unknown, state: RunState): Promise<void> {
   const { describeFailure } = await import('./exit-codes.js');
   const verbose = state.context?.globals.verbose ?? (process.argv.includes('--verbose') || process.argv.includes('-v'));
   const failure = describeFailure(error, verbose);
-  for (const line of failure.lines) process.stderr.write(`${state.context?.redact(line) ?? line}\n`);
+  // At a terminal a long message wraps between words; in a log each stays one line for grep.
+  const { terminalColumns, wrapToWidth } = await import('../output/text.js');
+  for (const line of failure.lines) {
+    const redacted = state.context?.redact(line) ?? line;
+    const lines = process.stderr.isTTY ? wrapToWidth(redacted, terminalColumns(process.stderr, process.env)) : [redacted];
+    process.stderr.write(`${lines.join('\n')}\n`);
+  }
   state.exitCode = failure.exitCode;
 }
 
@@ -99,7 +106,7 @@ export async function globalOptions(): Promise<Option[]> {
     new Option('--fields <list>', 'comma-separated fields to select and order').argParser(parseFieldList),
     new Option('--no-header', 'omit the header row (csv, tsv, table, xlsx)'),
     new Option('--bom', 'start csv with a UTF-8 byte-order mark, for Excel (off: it trips up Unix tools)'),
-    new Option('-o, --output <file>', 'write to FILE atomically (complete or untouched) instead of stdout'),
+    new Option('-o, --output <file>', 'write to FILE atomically (complete or untouched) instead of stdout; - is stdout'),
     new Option('--profile <name>', 'config profile (default: $NEWSSTATS_PROFILE or "default")'),
     new Option('--base-url <url>', 'service base URL (default: $NEWSSTATS_BASE_URL or the profile)'),
     new Option('--timeout <seconds>', 'per-request timeout (default 30)').argParser(parseSeconds),
@@ -120,6 +127,8 @@ async function buildProgram(args: readonly string[], state: RunState) {
     .version(VERSION, '-V, --version')
     .showSuggestionAfterError(true)
     .helpCommand(false)
+    // A verb's --help lists the global options in a section of their own, as gh's INHERITED FLAGS.
+    .configureHelp({ showGlobalOptions: true })
     .exitOverride()
     .addHelpText('after', '\nExamples:\n  $ newsstats --sandbox people top --weeks last4\n  $ newsstats people top --weeks last4 --format csv --output top.csv\n  $ newsstats help weeks');
   for (const option of await globalOptions()) program.addOption(option);
@@ -165,6 +174,8 @@ async function runVerb(
   state: RunState,
 ): Promise<void> {
   const [{ Context, detectIo }, { planOutput }] = await Promise.all([import('./context.js'), import('./output-plan.js')]);
+  // `-o -` is stdout, as in curl and most Unix tools.
+  if (globals.output === '-') delete globals.output;
   const io: Io = detectIo(process.env, globals.color);
   const ctx = new Context(io, globals, process.env);
   state.context = ctx;
@@ -178,20 +189,33 @@ async function runVerb(
 
   const output = await verbSpec.run(ctx, args, options);
   if (output) await writeOutput(ctx, plan, spec, output);
+  if (output && 'failure' in output && output.failure !== undefined) throw output.failure;
 }
 
 async function writeOutput(ctx: Context, plan: OutputPlan, verbSpec: VerbSpec, output: CommandOutput): Promise<void> {
-  const { renderView, openRowSink } = await import('../output/index.js');
+  const { renderView, openRowSink, rowsOf } = await import('../output/index.js');
   const view = { ...verbSpec.view, ...output.view, fields: output.view?.fields ?? verbSpec.view?.fields ?? [] };
+  // Hidden columns and empty results are told on stderr, dim like gh's notes, never among the data.
+  const render = { ...plan.render, notice: (text: string) => ctx.note(text, { dim: true }) };
+  let rowCount = 0;
   await ctx.withOutput(plan, async (stream) => {
     if ('stream' in output) {
-      const sink = await openRowSink(stream, plan.render, view);
-      await output.stream((row) => sink.write(row));
+      const sink = await openRowSink(stream, render, view);
+      await output.stream((row) => {
+        rowCount += 1;
+        return sink.write(row);
+      });
       await sink.end();
     } else {
-      await renderView({ ...view, data: output.data, rows: output.rows }, plan.render, stream);
+      const full = { ...view, data: output.data, rows: output.rows };
+      rowCount = rowsOf(full).length;
+      await renderView(full, render, stream);
     }
   });
+  // Someone at a terminal sees that a file was written, and how much went into it.
+  if (plan.outputPath && ctx.io.stderrIsTTY) {
+    ctx.note(`wrote ${rowCount.toLocaleString('en-US')} ${rowCount === 1 ? 'row' : 'rows'} to ${plan.outputPath}`);
+  }
 }
 
 let interruptInstalled = false;

@@ -4,7 +4,7 @@
  */
 import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { BINARY_FORMATS, formatFromPath, selectFields, type OutputFormat, type RenderOptions } from '../output/index.js';
+import { BINARY_FORMATS, formatFromPath, outputExtensions, selectFields, type OutputFormat, type RenderOptions } from '../output/index.js';
 import type { GlobalOptions, Io } from './context.js';
 import { UsageError } from './errors.js';
 import type { VerbSpec } from './spec.js';
@@ -17,7 +17,16 @@ export interface OutputPlan {
 
 export function chooseFormat(globals: Pick<GlobalOptions, 'format' | 'output'>, io: Pick<Io, 'stdoutIsTTY'>, prefersJson = false): OutputFormat {
   if (globals.format) return globals.format;
-  if (globals.output) return formatFromPath(globals.output) ?? 'json';
+  if (globals.output) {
+    const format = formatFromPath(globals.output);
+    if (!format) {
+      throw new UsageError(
+        `--output ${globals.output}: the extension names no format (known: ${outputExtensions().join(', ')})`,
+        'use one of those extensions, or say the format with --format, e.g. --format csv',
+      );
+    }
+    return format;
+  }
   if (prefersJson) return 'json';
   return io.stdoutIsTTY ? 'table' : 'json';
 }
@@ -75,6 +84,7 @@ export function planOutput(verbSpec: Pick<VerbSpec, 'view' | 'prefersJson'>, glo
       fields,
       header: globals.header,
       color: io.color && !globals.output,
+      ...(io.colorDepth > 0 && { colorDepth: io.colorDepth as 4 | 8 | 24 }),
       isTTY: toTerminal,
       width: io.width,
       unicode: io.unicode,

@@ -21,8 +21,12 @@ export interface ViewSpec {
   chart?: ChartSpec;
   /** Fields drawn as sparklines under a terminal table. */
   sparklines?: readonly string[];
-  /** One line above a terminal table or chart. */
+  /** Printed above a terminal table: what the rows are (a ranking's size, metric and window). */
   caption?: string;
+  /** The line on stderr instead of an empty terminal table. */
+  empty?: string;
+  /** Where this count is 0, sparklines and charts draw the row's other numbers as gaps. */
+  countField?: string;
 }
 
 /** Records a verb hands back all at once. */
@@ -33,6 +37,8 @@ export interface CommandData {
   rows?: Row[];
   /** Replaces the static view where the shape is only known from the data (the raw api command). */
   view?: Partial<ViewSpec>;
+  /** Thrown once the data is written: a report that ends in failure (`auth status`, key rejected). */
+  failure?: unknown;
 }
 
 /** Records a verb produces over time (bulk exports): each row is written as soon as it is in order. */

@@ -4,6 +4,7 @@
  * reads the profile, and only `config` and `auth` ever write it.
  */
 import { readFileSync } from 'node:fs';
+import { closest, didYouMean } from '../suggest.js';
 import { configFilePath, DEFAULT_PROFILE, type Profile } from './store.js';
 
 export const ENVIRONMENT = {
@@ -14,16 +15,17 @@ export const ENVIRONMENT = {
   XDG_CACHE_HOME: 'cache directory base (default ~/.cache): the cache is $XDG_CACHE_HOME/newsstats/',
   HTTPS_PROXY: 'proxy for https requests (also https_proxy, HTTP_PROXY, http_proxy)',
   NO_PROXY: 'hosts that bypass the proxy (also no_proxy)',
-  NO_COLOR: 'any value turns colour off',
-  FORCE_COLOR: 'turns colour on even when stdout is not a terminal (0 turns it off)',
+  NO_COLOR: 'any non-empty value turns colour off (so does TERM=dumb)',
+  FORCE_COLOR: 'colour even when not a terminal (0 turns it off; 2: 256 colours, 3: 24-bit)',
+  COLORTERM: 'truecolor or 24bit: 24-bit colour (else 256 when TERM names it, else 16)',
 } as const;
 
 export function resolveProfileName(flag: string | undefined, env: NodeJS.ProcessEnv): string {
   return flag || env.NEWSSTATS_PROFILE || DEFAULT_PROFILE;
 }
 
-/** The profile's settings, or none when the file or the profile does not exist. */
-export function readProfile(name: string, env: NodeJS.ProcessEnv): Profile {
+/** The config file's profiles; none when the file does not exist. */
+function readProfiles(env: NodeJS.ProcessEnv): Record<string, Profile> {
   let text: string;
   try {
     text = readFileSync(configFilePath(env), 'utf8');
@@ -31,11 +33,29 @@ export function readProfile(name: string, env: NodeJS.ProcessEnv): Profile {
     return {};
   }
   try {
-    const parsed = JSON.parse(text) as { profiles?: Record<string, Profile> };
-    return { ...parsed.profiles?.[name] };
+    return (JSON.parse(text) as { profiles?: Record<string, Profile> }).profiles ?? {};
   } catch {
     throw new ConfigFileError(`the config file ${configFilePath(env)} is not valid JSON; fix or delete it`);
   }
+}
+
+/** The profile's settings, or none when the file or the profile does not exist. */
+export function readProfile(name: string, env: NodeJS.ProcessEnv): Profile {
+  return { ...readProfiles(env)[name] };
+}
+
+/**
+ * A profile named by --profile or NEWSSTATS_PROFILE must exist before it is read: a typo would
+ * otherwise run with no settings and report a missing base URL, whose hint creates the misspelled
+ * profile. The default profile may be absent (nothing configured yet).
+ */
+export function checkNamedProfile(flag: string | undefined, env: NodeJS.ProcessEnv): void {
+  if (!flag && !env.NEWSSTATS_PROFILE) return;
+  const name = resolveProfileName(flag, env);
+  const names = Object.keys(readProfiles(env));
+  if (names.includes(name)) return;
+  const known = names.length > 0 ? `profiles: ${names.join(', ')}` : 'no profiles are set up yet';
+  throw new ConfigFileError(`profile "${name}" does not exist (${known})${didYouMean(closest(name, names))}`);
 }
 
 export class ConfigFileError extends Error {

@@ -14,7 +14,7 @@ import { cellText, numericValue } from './flatten.js';
 import { displayWidth, padToWidth, printable, truncateToWidth } from './text.js';
 import { OutputUsageError } from './errors.js';
 import { lineChartLines, multiLineChartLines, seriesOf } from './line-chart.js';
-import { fieldValue, laidOutRenderer, rowsOf, type RenderOptions, type View } from './view.js';
+import { drawnValue, fieldValue, laidOutRenderer, rowsOf, type RenderOptions, type View } from './view.js';
 
 const EIGHTHS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
 /** Labels take at most this share of the line, so long names leave room for the bars. */
@@ -41,10 +41,12 @@ export function chartLines(view: View, options: RenderOptions): string[] {
   if (!view.chart) throw new OutputUsageError('--format chart is not available for this command; use table, json, ndjson, csv or tsv');
   const { label: labelField, value: valueField, fallback } = view.chart;
   const points = rowsOf(view).map((row) => {
-    const value = fieldValue(row, valueField);
-    const shown = value === null || value === undefined ? fieldValue(row, fallback ?? valueField) : value;
+    // A week with no mentions is a gap (drawnValue); a mover with no rank change shows its status.
+    const value = drawnValue(view, row, valueField);
+    const shown = (value === null || value === undefined) && fallback ? fieldValue(row, fallback) : value;
     return { label: printable(cellText(fieldValue(row, labelField))), valueText: printable(cellText(shown)), value: numericValue(value) };
   });
+  // The caption names what is drawn and over which weeks (and marks an unfinished week).
   const caption = captionLines(view, options);
   if (view.chart.style === 'line') {
     const series = view.chart.series;

@@ -1,6 +1,6 @@
 /**
- * CSV (RFC 4180 with `\n` line ends) and TSV (the same rules with a tab delimiter, so any CSV
- * parser reads it with `delimiter: '\t'`). UTF-8, no BOM.
+ * CSV (RFC 4180 with `\n` line ends), UTF-8 (a BOM only with --bom, written by the output entry).
+ * TSV has its own rule, jq's @tsv (tsv.ts).
  *
  * CSV is written by csv-stringify's stream, imported on first use so that no other format loads it.
  * Its defaults are the quoting rules below (a bare CR is quoted since 6.9, hence the pin). It is
@@ -20,19 +20,6 @@ import { csvCellText, guardFormula } from './flatten.js';
 import { fieldValue, fieldsWithRowKeys, rowsOf, type FormatRenderer, type Row, type RowSink } from './view.js';
 import type { TextWriter } from './writer.js';
 
-const NEEDS_QUOTES_CSV = /[",\r\n]/;
-const NEEDS_QUOTES_TSV = /[\t"\r\n]/;
-
-export function quoteField(text: string, delimiter: ',' | '\t'): string {
-  const needsQuotes = (delimiter === ',' ? NEEDS_QUOTES_CSV : NEEDS_QUOTES_TSV).test(text);
-  return needsQuotes ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
-/** One record line, `\n`-terminated, from raw cell texts. */
-function recordLine(texts: readonly string[], delimiter: ',' | '\t'): string {
-  return texts.map((text) => quoteField(text, delimiter)).join(delimiter) + '\n';
-}
-
 /** The header: names past the contract's come from the API's keys, so they are guarded too. */
 function headerTexts(columns: readonly string[]): string[] {
   return columns.map(guardFormula);
@@ -41,46 +28,6 @@ function headerTexts(columns: readonly string[]): string[] {
 /** The cell texts of one row, in column order. */
 function rowTexts(row: Row, columns: readonly string[]): string[] {
   return columns.map((column) => csvCellText(fieldValue(row, column)));
-}
-
-function headerLine(columns: readonly string[], delimiter: ',' | '\t'): string {
-  return recordLine(headerTexts(columns), delimiter);
-}
-
-function rowLine(row: Row, columns: readonly string[], delimiter: ',' | '\t'): string {
-  return recordLine(rowTexts(row, columns), delimiter);
-}
-
-function delimitedRenderer(delimiter: ',' | '\t'): FormatRenderer {
-  return {
-    async render(view, options, writer) {
-      const rows = rowsOf(view);
-      const columns = options.fields ?? fieldsWithRowKeys(view.fields, rows);
-      if (options.header) await writer.write(headerLine(columns, delimiter));
-      for (const row of rows) await writer.write(rowLine(row, columns, delimiter));
-    },
-
-    openSink(spec, options, writer): RowSink {
-      let columns: readonly string[] | undefined;
-      const startWith = async (firstRow: Row | undefined): Promise<readonly string[]> => {
-        const chosen = options.fields ?? fieldsWithRowKeys(spec.fields, firstRow ? [firstRow] : []);
-        columns = chosen;
-        if (options.header) await writer.write(headerLine(chosen, delimiter));
-        return chosen;
-      };
-      return {
-        async write(row) {
-          const rowColumns = columns ?? (await startWith(row));
-          await writer.write(rowLine(row, rowColumns, delimiter));
-          writer.flushSoon();
-        },
-        async end() {
-          if (!columns) await startWith(undefined);
-          await writer.flush();
-        },
-      };
-    },
-  };
 }
 
 interface CsvRecordStream {
@@ -158,4 +105,3 @@ export const csvRenderer: FormatRenderer = {
   },
 };
 
-export const tsvRenderer = delimitedRenderer('\t');

@@ -22,6 +22,11 @@ const FORMAT_BY_EXTENSION: Readonly<Record<string, OutputFormat>> = {
   '.xlsx': 'xlsx',
 };
 
+/** The extensions --output recognises, for the error that lists them. */
+export function outputExtensions(): string[] {
+  return Object.keys(FORMAT_BY_EXTENSION);
+}
+
 /** The format a --output path implies by its extension (case-insensitive); undefined if none. */
 export function formatFromPath(path: string): OutputFormat | undefined {
   const match = /\.[^./\\]+$/.exec(path);

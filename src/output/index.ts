@@ -16,11 +16,12 @@
 import { FieldError } from './errors.js';
 import type { OutputFormat } from './formats.js';
 import { fieldsWithRowKeys, rowsOf, type FormatRenderer, type RenderOptions, type RowSink, type RowSinkSpec, type View } from './view.js';
+import { STANDARD_COLUMNS } from './text.js';
 import { TextWriter } from './writer.js';
 
 export { FieldError, OutputUsageError } from './errors.js';
 export { openAtomicFile, type AtomicFile } from './atomic.js';
-export { BINARY_FORMATS, OUTPUT_FORMATS, formatFromPath, isOutputFormat, type OutputFormat } from './formats.js';
+export { BINARY_FORMATS, OUTPUT_FORMATS, formatFromPath, isOutputFormat, outputExtensions, type OutputFormat } from './formats.js';
 export { installEpipeGuard } from './pipe.js';
 export { rowsOf } from './view.js';
 export type { RenderOptions, Row, RowSink, RowSinkSpec, View } from './view.js';
@@ -60,7 +61,7 @@ async function loadRenderer(format: Exclude<OutputFormat, 'xlsx'>): Promise<Form
     case 'csv':
       return (await import('./csv.js')).csvRenderer;
     case 'tsv':
-      return (await import('./csv.js')).tsvRenderer;
+      return (await import('./tsv.js')).tsvRenderer;
     case 'table':
       return (await import('./table.js')).tableRenderer;
     case 'chart':
@@ -69,7 +70,7 @@ async function loadRenderer(format: Exclude<OutputFormat, 'xlsx'>): Promise<Form
 }
 
 /** A terminal that reports no usable width is laid out as the customary 80 columns. */
-const FALLBACK_WIDTH = 80;
+const FALLBACK_WIDTH = STANDARD_COLUMNS;
 
 /** Options as renderers get them: --fields validated, a usable width. */
 function resolveOptions(options: RenderOptions, validFields: readonly string[]): RenderOptions {

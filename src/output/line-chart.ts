@@ -57,7 +57,8 @@ export function resample(values: readonly number[], columns: number): number[] {
     const to = index + 1 < values.length ? pointColumn(index + 1, values.length, columns) : from;
     const next = values[index + 1] ?? value;
     for (let column = from; column <= to; column++) {
-      line[column] = to === from ? value : value + ((next - value) * (column - from)) / (to - from);
+      // Next to a gap (NaN) there is no line to draw: the point stands alone.
+      line[column] = to === from || column === from ? value : value + ((next - value) * (column - from)) / (to - from);
     }
   });
   return line;
@@ -80,15 +81,18 @@ export function lineChartLines(points: readonly LinePoint[], options: LineChartO
   // Every point sits on a column of its own, so the data's range is what the line spans.
   const { tickTexts, axisWidth, rowOf } = yAxis(values, height);
   const plotWidth = Math.max(2, options.width - axisWidth - 2);
-  const columns = resample(values, plotWidth);
+  // Every point, gaps included, so a week without a value leaves its columns empty.
+  const columns = resample(points.map((point) => point.value), plotWidth);
 
   const grid = Array.from({ length: height + 1 }, () => Array.from({ length: plotWidth }, () => ' '));
   const put = (row: number, column: number, glyph: string) => {
     grid[height - row]![column] = glyph;
   };
   for (let column = 0; column < columns.length; column++) {
+    if (!Number.isFinite(columns[column])) continue;
     const here = rowOf(columns[column]!);
-    const next = column + 1 < columns.length ? rowOf(columns[column + 1]!) : here;
+    const following = columns[column + 1];
+    const next = following !== undefined && Number.isFinite(following) ? rowOf(following) : here;
     if (here === next) {
       put(here, column, glyphs.flat);
       continue;
@@ -105,7 +109,7 @@ export function lineChartLines(points: readonly LinePoint[], options: LineChartO
     return `${padToWidth(tickTexts[row]!, axisWidth, 'right')} ${glyphs.tick}${paint(cells.join('').trimEnd())}`;
   });
 
-  return [title, ...plotLines, `${' '.repeat(axisWidth)} ${glyphs.corner}${glyphs.rule.repeat(plotWidth)}`, labelLine(plotted, axisWidth + 2, plotWidth)];
+  return [title, ...plotLines, `${' '.repeat(axisWidth)} ${glyphs.corner}${glyphs.rule.repeat(plotWidth)}`, labelLine(points, axisWidth + 2, plotWidth)];
 }
 
 /** Tick labels and the row of a value, over the values' own range; row 0 is the lowest, a flat series sits mid-height. */

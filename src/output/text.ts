@@ -1,16 +1,30 @@
 /**
  * Terminal text measurement: how many columns a string takes, and cutting or padding to a width.
  *
- * Our own small version rather than string-width: it counts by grapheme cluster (so a flag or a
- * family emoji is one 2-column glyph, as terminals draw it, not 4 or 8), and it needs no CommonJS
- * chain at startup. East Asian Ambiguous characters (`…`, box drawing, `█`) count one column, as in
- * every non-CJK locale.
+ * Widths are counted as terminals draw them (checked in tmux 3.3, test/e2e/terminal.test.ts), which
+ * is code point by code point, wcwidth-style, not one cell per grapheme cluster:
+ * - marks that sit on a letter (Mn, Me: combining accents, the Devanagari virama and vowel signs
+ *   above or below, Thai vowels above, Hebrew points, Arabic harakat), format characters (ZWJ,
+ *   ZWSP, VS16) and controls take 0 columns;
+ * - spacing vowel signs (Mc: Devanagari ि ा, Bengali া) take 1, although they join the consonant's
+ *   grapheme cluster: counting them 0 is what broke the borders of Hindi and Bengali names;
+ * - East Asian Wide/Fullwidth and emoji-presentation characters take 2, each skin-tone modifier too;
+ * - a character joined by ZWJ (the rest of a family emoji) and the second regional indicator of a
+ *   flag draw inside the first glyph and take 0.
+ * East Asian Ambiguous characters (`…`, box drawing, `█`) count one column, as in every non-CJK
+ * locale. Text is still cut between grapheme clusters, so a letter never loses its marks.
+ *
+ * Our own small version rather than string-width: string-width@4 (what cli-table3 uses) counts
+ * every non-Latin mark as a column, and newer versions measure whole clusters, both unlike tmux.
  */
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
-/** Marks and format characters draw nothing on their own (combining accents, ZWJ, ZWSP). */
-const ZERO_WIDTH_START = /^[\p{Mn}\p{Me}\p{Cf}\p{Cc}]/u;
-const EMOJI_PRESENTATION = /\p{Emoji_Presentation}|\uFE0F/u;
+/** Draw nothing on their own: combining marks, format characters (ZWJ, ZWSP, VS16), controls. */
+const ZERO_WIDTH = /^[\p{Mn}\p{Me}\p{Cf}\p{Cc}]$/u;
+const EMOJI_PRESENTATION = /^\p{Emoji_Presentation}$/u;
+const ZERO_WIDTH_JOINER = 0x200d;
+const REGIONAL_INDICATOR_FIRST = 0x1f1e6;
+const REGIONAL_INDICATOR_LAST = 0x1f1ff;
 
 /** East Asian Wide and Fullwidth blocks (Unicode EastAsianWidth.txt, W and F). */
 const WIDE_RANGES: readonly (readonly [number, number])[] = [
@@ -35,10 +49,37 @@ function graphemes(text: string): Iterable<Intl.SegmentData> {
   return segmenter.segment(text);
 }
 
+function isRegionalIndicator(codePoint: number): boolean {
+  return codePoint >= REGIONAL_INDICATOR_FIRST && codePoint <= REGIONAL_INDICATOR_LAST;
+}
+
+function codePointWidth(character: string, codePoint: number): number {
+  if (ZERO_WIDTH.test(character)) return 0;
+  return isWideCodePoint(codePoint) || EMOJI_PRESENTATION.test(character) ? 2 : 1;
+}
+
+/** Columns one grapheme cluster takes, summed code point by code point as terminals do. */
 function graphemeWidth(cluster: string): number {
-  if (ZERO_WIDTH_START.test(cluster)) return 0;
-  const first = cluster.codePointAt(0) ?? 0;
-  return isWideCodePoint(first) || EMOJI_PRESENTATION.test(cluster) ? 2 : 1;
+  let width = 0;
+  let joined = false;
+  let openFlag = false;
+  for (const character of cluster) {
+    const codePoint = character.codePointAt(0) ?? 0;
+    if (joined) {
+      joined = false;
+      continue;
+    }
+    if (codePoint === ZERO_WIDTH_JOINER) {
+      joined = true;
+      continue;
+    }
+    if (isRegionalIndicator(codePoint)) {
+      openFlag = !openFlag;
+      if (!openFlag) continue;
+    }
+    width += codePointWidth(character, codePoint);
+  }
+  return width;
 }
 
 /** Columns `text` takes in a terminal. */
@@ -80,10 +121,48 @@ export function padToWidth(text: string, width: number, align: 'left' | 'right' 
 const CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/g;
 const LINE_BREAKING = /[\t\n\r]/g;
 
+/** Control characters other than tab and line breaks as U+FFFD: API text never reaches a terminal as an escape. */
+export function withoutControls(text: string): string {
+  return text.replace(CONTROL, '\uFFFD');
+}
+
 /**
  * Text safe to place in one terminal cell: tabs and line breaks become spaces (they would break the
- * row, and the tab-separated layout), other control characters become U+FFFD.
+ * row), other control characters become U+FFFD.
  */
 export function printable(text: string): string {
-  return text.replace(LINE_BREAKING, ' ').replace(CONTROL, '\uFFFD');
+  return withoutControls(text.replace(LINE_BREAKING, ' '));
+}
+
+/** The customary width of a terminal, where none is reported (and of help when piped). */
+export const STANDARD_COLUMNS = 80;
+
+/** The columns of a terminal stream: what it reports, else $COLUMNS, else the standard 80. */
+export function terminalColumns(stream: { columns?: number }, env: NodeJS.ProcessEnv): number {
+  return stream.columns || Number(env.COLUMNS) || STANDARD_COLUMNS;
+}
+
+/**
+ * `text` broken into lines of at most `width` columns at spaces, never inside a word; a word wider
+ * than the line (a long URL) gets a line of its own rather than being split. Existing line breaks stay.
+ */
+export function wrapToWidth(text: string, width: number): string[] {
+  const lines: string[] = [];
+  for (const paragraph of text.split('\n')) {
+    let line = '';
+    let lineWidth = 0;
+    for (const word of paragraph.split(' ')) {
+      const wordWidth = displayWidth(word);
+      if (line !== '' && lineWidth + 1 + wordWidth > width) {
+        lines.push(line);
+        line = word;
+        lineWidth = wordWidth;
+      } else {
+        line = line === '' ? word : `${line} ${word}`;
+        lineWidth += (lineWidth === 0 ? 0 : 1) + wordWidth;
+      }
+    }
+    lines.push(line);
+  }
+  return lines;
 }

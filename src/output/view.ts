@@ -40,8 +40,15 @@ export interface View {
   chart?: ChartSpec;
   /** Numeric fields drawn as a sparkline under a terminal table (e.g. mentions per week). */
   sparklines?: readonly string[];
-  /** One line printed above a terminal table or chart (what is compared with what); never in data formats. */
+  /** What the rows are, printed above a terminal table only (`Top 50 people by mentions · ...`). */
   caption?: string;
+  /** The line on stderr when a terminal table has no rows (`no people match "x"`). */
+  empty?: string;
+  /**
+   * The count the other numbers are measured over (a trend's `mentions`): in a row where it is 0,
+   * sparklines and charts draw the others as gaps, since a week with no mentions has no sentiment.
+   */
+  countField?: string;
 }
 
 /** What a streaming sink needs to know up front: a View without its data. */
@@ -55,6 +62,8 @@ export interface RenderOptions {
   header: boolean;
   /** ANSI colour allowed (a terminal, NO_COLOR unset). */
   color: boolean;
+  /** Colours the terminal takes when `color` (default 24-bit): 16, 256 or 24-bit. */
+  colorDepth?: 4 | 8 | 24;
   /** The output is a terminal: tables get borders and truncation, else tab-separated lines. */
   isTTY: boolean;
   /** Terminal columns, for table and chart. */
@@ -63,6 +72,8 @@ export interface RenderOptions {
   unicode: boolean;
   /** --bom: a UTF-8 byte-order mark before the first byte (csv only; the plan refuses it elsewhere). */
   bom?: boolean;
+  /** A line for the person at the terminal (stderr): hidden columns, an empty result. */
+  notice?: (text: string) => void;
 }
 
 export interface RowSink {
@@ -105,6 +116,13 @@ export function fieldsWithRowKeys(fields: readonly string[], rows: Iterable<Row>
 /** A row's value for a field; rows that are not objects (a bug upstream) read as empty. */
 export function fieldValue(row: Row, field: string): unknown {
   return isRecord(row) ? row[field] : undefined;
+}
+
+/** A value to draw (sparklines, charts): none where the view's countField is 0 for the row. */
+export function drawnValue(view: Pick<View, 'countField'>, row: Row, field: string): unknown {
+  const count = view.countField;
+  if (count !== undefined && field !== count && String(fieldValue(row, count) ?? '') === '0') return undefined;
+  return fieldValue(row, field);
 }
 
 /**

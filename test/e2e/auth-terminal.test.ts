@@ -57,7 +57,7 @@ describe('auth login at a terminal', () => {
     expect(statSync(directory).mode & 0o777).toBe(0o700);
     expect(statSync(join(directory, 'config.json')).mode & 0o777).toBe(0o600);
     const status = await runCliWithHome(home, ['auth', 'status', '-f', 'json']);
-    expect(JSON.parse(status.stdout)).toMatchObject({ keySource: 'profile', key: '••••5150', accepted: true, baseUrl: server.url });
+    expect(JSON.parse(status.stdout)).toMatchObject({ keySource: 'profile', key: '••••5150', accepted: 'yes', baseUrl: server.url });
   });
 
   it('a key the service rejects is not saved, and exits 3', async () => {
@@ -65,7 +65,10 @@ describe('auth login at a terminal', () => {
     const { code, screen } = await typeAtPrompt(home, ['--base-url', server.url, 'auth', 'login'], 'API key for', 'sk-wrong-key-0000');
     expect(code).toBe(3);
     expect(screen).not.toContain('sk-wrong-key-0000');
-    expect(screen).toContain('hint: run `newsstats auth login`');
+    // The user has just run auth login: the hint points at the key instead.
+    expect(screen).toContain('rejected the key (401');
+    expect(screen).not.toContain('hint: run `newsstats auth login`');
+    expect(screen).toContain('hint: check the key');
     const status = await runCliWithHome(home, ['auth', 'status']);
     expect(status.code).toBe(3);
   });

@@ -87,7 +87,8 @@ describe('countries cache', () => {
   it('is keyed by base URL and profile', async () => {
     const home = tempDir();
     await run(home, TOP_DE);
-    // Another profile: its own entry.
+    // Another profile (named profiles must exist): its own entry.
+    expect((await runCliWithHome(home, ['--profile', 'staging', 'config', 'set', 'retries', '3'])).code).toBe(0);
     const otherProfile = await run(home, TOP_DE, { NEWSSTATS_PROFILE: 'staging' });
     expect(countriesRequests(otherProfile.entries)).toBe(1);
     expect(countriesRequests((await run(home, TOP_DE, { NEWSSTATS_PROFILE: 'staging' })).entries)).toBe(0);
@@ -163,6 +164,7 @@ describe('countries cache', () => {
     expect(countriesRequests((await run(home, TOP_DE)).entries)).toBe(1);
 
     // The setting is per profile: another profile keeps the 24-hour default.
+    expect((await runCliWithHome(home, ['--profile', 'other', 'config', 'set', 'retries', '3'])).code).toBe(0);
     expect(countriesRequests((await run(home, TOP_DE, { NEWSSTATS_PROFILE: 'other' })).entries)).toBe(1);
     age(countriesFile2(home, file), 25);
     expect(countriesRequests((await run(home, TOP_DE, { NEWSSTATS_PROFILE: 'other' })).entries)).toBe(1);

@@ -24,7 +24,9 @@ function barLength(line: string): number {
 }
 
 function expectChartOf(output: string, ranking: Json[], valueField: string, width: number) {
-  const lines = output.trimEnd().split('\n');
+  // The caption names the metric and the window; the bars follow.
+  const [caption, ...lines] = output.trimEnd().split('\n');
+  expect(caption).toMatch(new RegExp(`^Top ${ranking.length} people by ${valueField === 'dominance' ? 'dominance' : 'mentions'} · weeks \\d{6}–\\d{6}$`));
   expect(lines).toHaveLength(ranking.length);
   lines.forEach((line, index) => {
     const person = ranking[index]!;
@@ -102,7 +104,8 @@ describe('--format chart', () => {
       columns: 30,
     });
     expect(result.code).toBe(0);
-    const lines = result.stdout.trimEnd().split('\n');
+    // The caption wraps at 30 columns; the last five lines are the bars.
+    const lines = result.stdout.trimEnd().split('\n').slice(-5);
     expect(lines).toHaveLength(5);
     lines.forEach((line, index) => {
       expect(line.trimEnd().endsWith(` ${text(ranking[index]!.mentionCount)}`)).toBe(true);

@@ -8,8 +8,10 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { runCli, sandbox, sandboxEnv, tempDir } from './harness.js';
+import { BIN, isolatedEnv, runCli, sandbox, sandboxEnv, spawnAndCollect, tempDir } from './harness.js';
+import { shellQuote } from './workflow-helpers.js';
 import { articleHashes, expectSuccess, fakeApi, rawGet, rawJson } from './cli-helpers.js';
+import { readTsv } from './tsv-read.js';
 
 let server: RunningSandbox;
 beforeAll(async () => {
@@ -33,7 +35,9 @@ function cell(value: unknown): string {
   return String(value);
 }
 
+/** CSV through a real parser; TSV by its @tsv escapes (it does not quote). */
 function table(text: string, delimiter = ','): string[][] {
+  if (delimiter === '\t') return readTsv(text);
   return parse(text, { delimiter, relax_column_count: false }) as string[][];
 }
 
@@ -138,7 +142,7 @@ describe.concurrent('table on a pipe', () => {
     expect(stdout).not.toMatch(/[│─┌┐└┘├┤┬┴┼|+]|\x1b\[/);
     const lines = stdout.split('\n');
     expect(lines.pop()).toBe('');
-    const columns = ['rank', 'fullName', 'mentionCount', 'dominance', 'sentiment', 'persistence', 'reach', 'power', 'fromCountryName'];
+    const columns = ['rank', 'fullName', 'personHash', 'mentionCount', 'dominance', 'sentiment', 'reach', 'power', 'persistence', 'fromCountryName'];
     expect(lines.map((line) => line.split('\t'))).toEqual([columns, ...raw.map((row) => columns.map((column) => String(row[column])))]);
   });
 
@@ -251,6 +255,19 @@ describe('cells the synthetic data never has (a stand-in service)', () => {
         ],
         ['tricky-0002', 'Tab\there', "'\tleading tab", '0', 'sport', '7', '東京 🌏', '', '2020-01-01T00:00:00', '2020-01-01T00:00:00'],
       ]);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  test.concurrent('tsv and the piped table: cut -f2 gets one line a record, the text escaped as jq @tsv', async () => {
+    const fake = await fakeApi({ '/api/data/people': body });
+    try {
+      for (const format of ['tsv', 'table']) {
+        const command = `${shellQuote(process.execPath)} ${shellQuote(BIN)} people list -f ${format} --fields personHash,fullName | cut -f2`;
+        const result = await spawnAndCollect('sh', ['-c', command], isolatedEnv(tempDir(), sandboxEnv(fake)));
+        expect(expectSuccess(result)).toBe('fullName\nSmith, "Jo"\\nJunior\nTab\\there\n');
+      }
     } finally {
       await fake.close();
     }

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { runCli, useLoggedSandbox } from './harness.js';
+import { readTsv, tsvRecords } from './tsv-read.js';
 import { apiGet, countPath, csvHeader, csvRecords, logOf, text, type Json } from './workflow-helpers.js';
 
 const logged = useLoggedSandbox();
@@ -112,8 +113,8 @@ describe('people top --per-week', () => {
     const ndjsonRows = ndjson.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as Json);
     expect(ndjsonRows.map((row) => `${row.week}/${row.rank}/${row.personHash}`)).toEqual(expected);
 
-    const tsvRows = csvRecords(tsv.stdout, '\t');
-    expect(csvHeader(tsv.stdout, '\t')[0]).toBe('week');
+    const tsvRows = tsvRecords(tsv.stdout);
+    expect(readTsv(tsv.stdout)[0]![0]).toBe('week');
     expect(tsvRows.map((row) => `${row.week}/${row.rank}/${row.personHash}`)).toEqual(expected);
 
     // A table off a terminal is tab-separated: week first, then the ranked list's default columns.

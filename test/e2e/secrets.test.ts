@@ -115,7 +115,7 @@ describe('auth and config show the key masked only', () => {
       expectSuccess(result);
       expectNoSecret(result);
     }
-    expect(JSON.parse(statusJson.stdout)).toMatchObject({ key: MASK, keySource: 'profile', accepted: true });
+    expect(JSON.parse(statusJson.stdout)).toMatchObject({ key: MASK, keySource: 'profile', accepted: 'yes' });
     expect(statusTable.stdout).toContain(`key\t${MASK}\n`);
     expect(JSON.parse(list.stdout)).toContainEqual({ profile: 'default', key: 'api-key', value: MASK });
     expect(get.stdout).toBe(`${MASK}\n`);

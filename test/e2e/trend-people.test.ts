@@ -86,9 +86,11 @@ describe('people trend with several people', () => {
       const result = await runCliInTerminal(['people', 'trend', ...hashes, '--weeks', '202636..202647', '-f', 'chart'], { env: { ...logged.env, ...env }, columns: 80 });
       expect(result.code).toBe(0);
       const lines = result.stdout.trimEnd().split('\n');
-      expect(lines[0]).toBe('mentions, 202636 to 202647');
-      expect(lines.slice(1, 3)).toEqual([0, 1].map((index) => `  ${marks[index]} ${text(people[index]!.fullName)}: last ${last[index]!.mentions}`));
-      const plot = lines.slice(3, 14).join('\n');
+      // The caption (wrapped at 80 columns) names the people and the weeks, the current one marked unfinished.
+      const title = lines.indexOf('mentions, 202636 to 202647');
+      expect(lines.slice(0, title).join(' ')).toBe(`${hashes.join(', ')} · weeks 202636–202647 · 202647 so far (partial)`);
+      expect(lines.slice(title + 1, title + 3)).toEqual([0, 1].map((index) => `  ${marks[index]} ${text(people[index]!.fullName)}: last ${last[index]!.mentions}`));
+      const plot = lines.slice(title + 3, title + 14).join('\n');
       for (const mark of marks) expect(plot).toContain(mark);
       expect(result.stdout).not.toMatch(/\x1b\[/);
     }

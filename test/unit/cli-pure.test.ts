@@ -119,7 +119,10 @@ describe('chooseFormat', () => {
     expect(chooseFormat({ format: 'csv', output: 'x.json' }, { stdoutIsTTY: true })).toBe('csv');
     expect(chooseFormat({ output: 'x.TSV' }, { stdoutIsTTY: true })).toBe('tsv');
     expect(chooseFormat({ output: 'x.jsonl' }, { stdoutIsTTY: false })).toBe('ndjson');
-    expect(chooseFormat({ output: 'x.data' }, { stdoutIsTTY: true })).toBe('json');
+    expect(() => chooseFormat({ output: 'report.txt' }, { stdoutIsTTY: true })).toThrow(
+      '--output report.txt: the extension names no format (known: .csv, .tsv, .json, .ndjson, .jsonl, .xlsx)',
+    );
+    expect(chooseFormat({ output: 'report.txt', format: 'csv' }, { stdoutIsTTY: true })).toBe('csv');
     expect(chooseFormat({}, { stdoutIsTTY: true })).toBe('table');
     expect(chooseFormat({}, { stdoutIsTTY: false })).toBe('json');
     expect(chooseFormat({}, { stdoutIsTTY: true }, true)).toBe('json');

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import helpCommand from '../../src/cli/commands/help.js';
+import helpCommand, { wrapHelp } from '../../src/cli/commands/help.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { EXIT_CODE_MEANINGS } from '../../src/cli/exit-codes.js';
 import { HELP_TOPIC_NAMES, HELP_TOPICS } from '../../src/cli/help-topics.js';
@@ -49,7 +49,8 @@ describe('help topics', () => {
     const rules = [...text.matchAll(/(\.\w+) → (\w+)/g)];
     expect(rules.length).toBeGreaterThanOrEqual(5);
     for (const [, extension, format] of rules) expect(formatFromPath(`out${extension}`)).toBe(format);
-    expect(formatFromPath('out.txt')).toBeUndefined(); // "anything else json": chooseFormat's fallback
+    expect(formatFromPath('out.txt')).toBeUndefined(); // "any other extension is an error"
+    expect(text).toContain('any other extension is\nan error unless --format');
     expect(text).toContain('--no-header');
     expect(text).toContain('--fields');
     expect(text).toContain('joined with ;');
@@ -94,7 +95,8 @@ describe('newsstats help', () => {
   });
 
   it('prints a topic', async () => {
-    expect(await run(['exit-codes'])).toBe(topic('exit-codes'));
+    // Not a terminal: wrapped at 80 columns.
+    expect(await run(['exit-codes'])).toBe(wrapHelp(topic('exit-codes'), 80));
   });
 
   it('refuses an unknown topic or command in one line naming the topics', async () => {
@@ -121,5 +123,12 @@ describe('newsstats help', () => {
     }
     expect(written).toContain('Usage: newsstats people top');
     expect(written).toContain('--per-week');
+  });
+});
+
+describe('wrapHelp', () => {
+  it('reflows paragraphs, keeps indentation, continues two-column rows under the second column', () => {
+    const text = 'One two three four\nfive six.\n\nList:\n  key    a description that is long enough to wrap\n';
+    expect(wrapHelp(text, 30)).toBe('One two three four five six.\n\nList:\n  key    a description that is\n         long enough to wrap\n');
   });
 });

@@ -1,43 +1,47 @@
 import { Option } from 'commander';
 import { maskKey } from '../../config/store.js';
 import type { Context } from '../context.js';
-import { MissingKeyError, UsageError } from '../errors.js';
+import { InterruptedError, KeyRejectedError, MissingKeyError, UsageError } from '../errors.js';
 import { verb, type NounSpec } from '../spec.js';
 
-/** Reads a line from the terminal without echoing it, so the key never shows on screen or in scrollback. */
+const BRACKETED_PASTE_ON = '\x1b[?2004h';
+const BRACKETED_PASTE_OFF = '\x1b[?2004l';
+
+/**
+ * Reads a key from the terminal without echoing it, so it never shows on screen or in scrollback.
+ * Keys are interpreted by applyKeys (key-input.ts); bracketed paste is switched on so a pasted key
+ * arrives marked as text. Ctrl-C restores the terminal and ends the run with 130.
+ */
 async function promptHidden(ctx: Context, question: string): Promise<string> {
   const { stdin, stderr } = ctx.io;
+  const { applyKeys, EMPTY_KEY_INPUT } = await import('../key-input.js');
   // Echo goes off before the prompt shows: a key pasted the moment the prompt appears is not echoed.
   stdin.setRawMode(true);
   stdin.resume();
   stdin.setEncoding('utf8');
-  stderr.write(question);
+  stderr.write(BRACKETED_PASTE_ON + question);
+  let input = EMPTY_KEY_INPUT;
   try {
-    return await new Promise<string>((resolve, reject) => {
-      let typed = '';
+    input = await new Promise((resolve) => {
+      let state = EMPTY_KEY_INPUT;
       const onData = (chunk: string) => {
-        for (const character of chunk) {
-          if (character === '\r' || character === '\n') {
-            stdin.off('data', onData);
-            resolve(typed);
-            return;
-          }
-          if (character === '\u0003') {
-            stdin.off('data', onData);
-            reject(new UsageError('login cancelled; nothing was saved'));
-            return;
-          }
-          if (character === '\u007f' || character === '\b') typed = typed.slice(0, -1);
-          else typed += character;
-        }
+        state = applyKeys(state, chunk);
+        if (!state.done) return;
+        stdin.off('data', onData);
+        resolve(state);
       };
       stdin.on('data', onData);
     });
   } finally {
     stdin.setRawMode(false);
     stdin.pause();
-    stderr.write('\n');
+    stderr.write(`${BRACKETED_PASTE_OFF}\n`);
   }
+  if (input.done === 'cancel') {
+    ctx.note('login cancelled; nothing was saved');
+    throw new InterruptedError();
+  }
+  return input.typed;
 }
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
@@ -69,7 +73,17 @@ const login = verb<{ withKey?: boolean }>({
 
     // A rejected key ends the run here with exit 3, and nothing is written.
     const client = await ctx.openClient({ baseUrl: settings.baseUrl, apiKey, settings });
-    await client.weeks.current();
+    try {
+      await client.weeks.current();
+    } catch (error) {
+      const { AuthenticationError } = await import('../../api/errors.js');
+      if (!(error instanceof AuthenticationError)) throw error;
+      // "run auth login" is what the user just did: point at the key itself instead.
+      throw new KeyRejectedError(
+        `${settings.baseUrl} rejected the key (${rejection(error)}); nothing was saved`,
+        'check the key (copied whole, for this service?) and run the same command again',
+      );
+    }
 
     const { ProfileStore } = await import('../../config/store.js');
     const store = await ProfileStore.open(ctx.env);
@@ -82,6 +96,18 @@ const login = verb<{ withKey?: boolean }>({
   },
 });
 
+/** `401: Invalid API key`: the status and the service's own title, if it gave one. */
+function rejection(error: { status: number; problem?: { title?: string } | undefined }): string {
+  return `${error.status}: ${error.problem?.title ?? 'the key is missing or invalid'}`;
+}
+
+/** The hint for a rejected key: where it came from decides what to do about it. */
+function rejectedKeyHint(keySource: string): string {
+  return keySource === 'NEWSSTATS_API_KEY'
+    ? 'the key comes from NEWSSTATS_API_KEY, which overrides the saved key: fix or unset it'
+    : 'run `newsstats auth login` to save a key the service accepts';
+}
+
 const status = verb({
   name: 'status',
   summary: 'Show the base URL, profile, where the key comes from (masked), and whether the service accepts it',
@@ -89,11 +115,31 @@ const status = verb({
   view: { fields: ['profile', 'baseUrl', 'baseUrlSource', 'keySource', 'key', 'accepted'], single: true },
   async run(ctx) {
     const settings = await ctx.settings();
-    if (!settings.apiKey) throw new MissingKeyError(`not logged in: no API key for profile "${settings.profileName}"`);
-    let accepted: boolean | null = null;
-    if (settings.baseUrl) {
-      await (await ctx.client()).weeks.current();
-      accepted = true;
+    if (!ctx.globals.sandbox) (await import('../../config/resolve.js')).checkNamedProfile(ctx.globals.profile, ctx.env);
+    // The block is always printed; a key that is not accepted then fails the run (exit 2, 3 or 5).
+    let accepted = 'yes';
+    let failure: unknown;
+    if (!settings.apiKey) {
+      accepted = 'no (no key)';
+      failure = new MissingKeyError(`not logged in: no API key for profile "${settings.profileName}"`);
+    } else if (!settings.baseUrl && !ctx.globals.sandbox) {
+      accepted = 'unknown (no base URL)';
+      failure = new UsageError('no base URL is set', 'pass --base-url URL, set NEWSSTATS_BASE_URL, or run `newsstats config set base-url URL`');
+    } else {
+      try {
+        await (await ctx.client()).weeks.current();
+      } catch (error) {
+        const { AuthenticationError, ConnectionError, ServerError, RateLimitError } = await import('../../api/errors.js');
+        if (error instanceof AuthenticationError) {
+          accepted = `no (${rejection(error)})`;
+          failure = new KeyRejectedError(`the service rejected the key (${rejection(error)})`, rejectedKeyHint(settings.keySource));
+        } else if (error instanceof ConnectionError || error instanceof ServerError || error instanceof RateLimitError) {
+          accepted = `unreachable (${error.message})`;
+          failure = error;
+        } else {
+          throw error;
+        }
+      }
     }
     return {
       data: {
@@ -101,9 +147,10 @@ const status = verb({
         baseUrl: settings.baseUrl ?? null,
         baseUrlSource: settings.baseUrlSource,
         keySource: settings.keySource,
-        key: maskKey(settings.apiKey),
+        key: settings.apiKey ? maskKey(settings.apiKey) : null,
         accepted,
       },
+      failure,
     };
   },
 });

@@ -1,3 +1,5 @@
+import { displayWidth, STANDARD_COLUMNS, wrapToWidth } from '../../output/text.js';
+import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { HELP_TOPIC_NAMES, HELP_TOPICS } from '../help-topics.js';
 import { verb, type NounSpec } from '../spec.js';
@@ -12,6 +14,47 @@ ${rows.join('\n')}
   newsstats help NOUN [VERB]    a command's help, e.g. newsstats help people top
   newsstats --help              every command and the global options
 `;
+}
+
+/** An indented row of two columns: its continuation lines start under the second column. */
+const TWO_COLUMN_ROW = /^(\s+\S+(?: \S+)*? {2,})\S/;
+
+/**
+ * Help text wrapped between words at `width`. Consecutive unindented lines are one paragraph and
+ * are reflowed as one; an indented line keeps its indentation when it wraps, and a row of two
+ * columns continues under its second column, so lists stay lists on a narrow terminal.
+ */
+export function wrapHelp(text: string, width: number): string {
+  const out: string[] = [];
+  let paragraph: string[] = [];
+  const flush = () => {
+    if (paragraph.length > 0) out.push(...wrapToWidth(paragraph.join(' '), width));
+    paragraph = [];
+  };
+  for (const line of text.split('\n')) {
+    if (line !== '' && !/^\s/.test(line)) {
+      paragraph.push(line);
+      // A line ending in a colon introduces what follows; it is not part of a paragraph.
+      if (line.endsWith(':')) flush();
+      continue;
+    }
+    flush();
+    if (displayWidth(line) <= width) {
+      out.push(line);
+      continue;
+    }
+    const indent = TWO_COLUMN_ROW.exec(line)?.[1] ?? /^\s*/.exec(line)![0];
+    const hanging = ' '.repeat(displayWidth(indent));
+    const wrapped = wrapToWidth(line.slice(indent.length), Math.max(10, width - hanging.length));
+    out.push(indent + wrapped.join(`\n${hanging}`));
+  }
+  flush();
+  return out.join('\n');
+}
+
+/** Help goes to stdout at the terminal's width, or 80 columns when piped. */
+function writeHelp(ctx: Context, text: string): void {
+  ctx.io.stdout.write(wrapHelp(text, ctx.io.stdoutIsTTY ? ctx.io.width : STANDARD_COLUMNS));
 }
 
 function unknown(words: readonly string[]): UsageError {
@@ -41,12 +84,12 @@ const show = verb({
   examples: ['help', 'help weeks', 'help exit-codes', 'help people top'],
   async run(ctx, words) {
     if (words.length === 0) {
-      ctx.io.stdout.write(topicList());
+      writeHelp(ctx, topicList());
       return;
     }
     const topic = words.length === 1 ? HELP_TOPICS[words[0]!] : undefined;
     if (topic) {
-      ctx.io.stdout.write(topic.text(ctx.env));
+      writeHelp(ctx, topic.text(ctx.env));
       return;
     }
     await checkCommandPath(words);

@@ -1,4 +1,4 @@
-import { Option } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
 import {
   BOUNDS,
   type SortBy,
@@ -20,11 +20,25 @@ import { verb, type NounSpec, type Row } from '../spec.js';
 
 const personFields = fieldsOf(personSchema);
 const rankedFields = fieldsOf(personStatsSchema);
-const rankedTableFields = ['rank', 'fullName', 'mentionCount', 'dominance', 'sentiment', 'persistence', 'reach', 'power', 'fromCountryName'];
+/** In order of importance: a narrow terminal hides the last first (docs/design.md "Tables"). */
+const rankedTableFields = ['rank', 'fullName', 'personHash', 'mentionCount', 'dominance', 'sentiment', 'reach', 'power', 'persistence', 'fromCountryName'];
 const panelFields = ['week', ...rankedFields];
 const countryRowFields = ['personHash', 'startWeek', 'endWeek', ...fieldsOf(personCountryRowSchema)];
 const trendFields = ['week', 'mentions', 'globalDominance', 'globalSentiment', 'globalReach', 'globalPower', 'persistence', 'countries'];
 const TREND_METRICS = trendFields.slice(1);
+/** The short names the tables show, for --metric: `--metric dominance` is globalDominance. */
+const METRIC_SHORT_NAMES: Readonly<Record<string, string>> = {
+  dominance: 'globalDominance', sentiment: 'globalSentiment', reach: 'globalReach', power: 'globalPower',
+};
+
+function parseMetric(text: string): string {
+  const metric = METRIC_SHORT_NAMES[text] ?? text;
+  if (!TREND_METRICS.includes(metric)) {
+    const names = [...TREND_METRICS, ...Object.keys(METRIC_SHORT_NAMES)].join(', ');
+    throw new InvalidArgumentError(`"${text}" is not a metric: ${names}`);
+  }
+  return metric;
+}
 
 /** Weekly series longer than this are almost certainly a typo (a range across decades). */
 const MAX_WEEKLY_WEEKS = 260;
@@ -42,6 +56,13 @@ async function weeklyWindows(ctx: Context, flags: WeekWindowFlags, fallback: str
 /** Exact sum of integer mention counts: they arrive as digit strings and are added as bigints. */
 function sumIntegers(values: unknown[]): bigint {
   return values.reduce<bigint>((total, value) => total + BigInt(String(value ?? 0)), 0n);
+}
+
+/** What a ranking is, for the line above its terminal table: `Top 50 people by mentions · weeks 202644–202647`. */
+export function rankingCaption(count: number, sort: RankingFlags['sort'], window: WeekWindow | undefined): string {
+  const metric = sort === 'dominance' ? 'dominance' : 'mentions';
+  const weeks = !window ? '' : window.startWeek === window.endWeek ? ` · week ${window.startWeek}` : ` · weeks ${window.startWeek}–${window.endWeek}`;
+  return `Top ${count} ${count === 1 ? 'person' : 'people'} by ${metric}${weeks}`;
 }
 
 type TopFlags = RankingFlags & WeekWindowFlags & { perWeek?: boolean };
@@ -69,7 +90,7 @@ const top = verb<TopFlags>({
     if (!flags.perWeek) {
       const window = await ctx.resolveWindow(flags);
       const data = await client.people.top(await rankingParams(ctx, flags, window));
-      return { data, view: { chart } };
+      return { data, view: { chart, caption: rankingCaption(Array.isArray(data) ? data.length : 0, flags.sort, window) } };
     }
     const weeks = await weeklyWindows(ctx, flags, 'last12');
     const params = await rankingParams(ctx, flags, undefined);
@@ -163,18 +184,17 @@ const search = verb<SearchFlags>({
   options: () => [
     new Option('--hash <personHash>', 'match the personHash'),
     new Option('--name <fullName>', 'match the full name'),
-    new Option('--exact', 'the name must match exactly'),
+    new Option('--exact', 'the query or --name must match the whole name (or the personHash) exactly'),
     new Option('--country <country>', 'only people from this country (id, ISO code, name or slug)'),
     integerOption('--gender <n>', 'only people of this gender code', { min: 0 }),
     integerOption('--limit <n>', 'at most this many people', BOUNDS.searchLimit),
   ],
-  examples: ['people search "okafor"', 'people search --name "Chiamaka Okafor" --exact', 'people search ana --country BR --limit 5'],
+  examples: ['people search "okafor"', 'people search "Chiamaka Okafor" --exact', 'people search --name "Chiamaka Okafor" --exact', 'people search ana --country BR --limit 5'],
   view: { fields: personFields, tableFields: ['personHash', 'fullName', 'countryName', 'category', 'birthDate'] },
   validate([query], flags) {
     if (!query && !flags.hash && !flags.name) {
       throw new UsageError('people search needs a query, --hash or --name');
     }
-    if (flags.exact && !flags.name) throw new UsageError('--exact goes with --name');
   },
   async run(ctx, [query], flags) {
     const client = await ctx.client();
@@ -188,7 +208,8 @@ const search = verb<SearchFlags>({
       gender: flags.gender,
       limit: flags.limit,
     });
-    return { data };
+    const asked = query ?? flags.name ?? flags.hash;
+    return { data, view: { empty: `no people match "${asked}"` } };
   },
 });
 
@@ -264,9 +285,23 @@ export function trendRow(week: number, stats: Row): Row {
 
 type TrendFlags = WeekWindowFlags & { metric: string };
 
-const trendView = { fields: trendFields, chart: { label: 'week', value: 'mentions', style: 'line' }, sparklines: ['mentions', 'globalSentiment'] } as const;
+const trendView = {
+  fields: trendFields,
+  chart: { label: 'week', value: 'mentions', style: 'line' },
+  sparklines: ['mentions', 'globalSentiment'],
+  countField: 'mentions',
+} as const;
 /** Several people: long format, one row a person and week, the person after the week. */
 const multiTrendFields = ['week', 'personHash', 'fullName', ...TREND_METRICS];
+/** `people trend` without a window, as exports default to last4. */
+const DEFAULT_TREND_WEEKS = 'last12';
+
+/** What a trend covers, marking the current week as unfinished: its counts are still growing. */
+export function trendCaption(personHashes: readonly string[], weeks: readonly number[], currentWeek: number): string {
+  const span = weeks.length === 1 ? `week ${weeks[0]}` : `weeks ${weeks[0]}–${weeks.at(-1)}`;
+  const partial = weeks.includes(currentWeek) ? ` · ${currentWeek} so far (partial)` : '';
+  return `${personHashes.join(', ')} · ${span}${partial}`;
+}
 
 const trend = verb<TrendFlags>({
   name: 'trend',
@@ -274,11 +309,15 @@ const trend = verb<TrendFlags>({
   arguments: '<personHash...>',
   options: () => [
     ...weekWindowOptions(),
-    new Option('--metric <name>', 'what --format chart draws').choices(TREND_METRICS).default('mentions'),
+    // choices() lists the names for --help and completion; the parser maps the short ones.
+    new Option('--metric <name>', 'what --format chart draws (dominance is globalDominance, and so on)')
+      .choices([...TREND_METRICS, ...Object.keys(METRIC_SHORT_NAMES)])
+      .argParser(parseMetric)
+      .default('mentions'),
   ],
   examples: [
     'people trend chiamaka-okafor-6303 --weeks last12',
-    'people trend chiamaka-okafor-6303 --weeks last26 --format chart --metric globalSentiment',
+    'people trend chiamaka-okafor-6303 --weeks last26 --format chart --metric sentiment',
     'people trend hira-abbasi-d893 layla-haddad-69d2 --weeks last12 --format csv',
   ],
   view: trendView,
@@ -287,18 +326,24 @@ const trend = verb<TrendFlags>({
       ? { ...trendView, fields: multiTrendFields, tableFields: ['week', 'fullName', 'mentions', 'globalDominance', 'globalSentiment', 'globalReach'], sparklines: [] }
       : undefined,
   async run(ctx, personHashes, flags) {
-    const weeks = await weeklyWindows(ctx, flags, 'last12');
+    // A trend is about weeks, so it always has a window: last12 unless asked otherwise.
+    const given = flags.weeks !== undefined || flags.start !== undefined || flags.end !== undefined;
+    const weeks = await weeklyWindows(ctx, given ? flags : { weeks: parseWeekSpec(DEFAULT_TREND_WEEKS) }, DEFAULT_TREND_WEEKS);
     const client = await ctx.client();
     const people = [...new Set(personHashes)];
     // Fail on an unknown person with one 404 naming them, before any weekly request.
     const persons = (await mapInOrder(people, DEFAULT_CONCURRENCY, (personHash) => client.people.get(personHash))) as Row[];
     const pairs = weeks.flatMap((week) => people.map((personHash, index) => ({ week, personHash, fullName: persons[index]!.fullName })));
-    const rows = await mapInOrder(pairs, DEFAULT_CONCURRENCY, async ({ week, personHash, fullName }) => {
-      const row = trendRow(week, (await client.people.countryStats(personHash, { startWeek: week, endWeek: week } as WeekWindow)) as Row);
-      return people.length === 1 ? row : { week, personHash, fullName, ...row };
-    });
+    const [rows, { currentWeek }] = await Promise.all([
+      mapInOrder(pairs, DEFAULT_CONCURRENCY, async ({ week, personHash, fullName }) => {
+        const row = trendRow(week, (await client.people.countryStats(personHash, { startWeek: week, endWeek: week } as WeekWindow)) as Row);
+        return people.length === 1 ? row : { week, personHash, fullName, ...row };
+      }),
+      ctx.weekInfo(),
+    ]);
+    const caption = trendCaption(people, weeks, currentWeek);
     const chart = { label: 'week', value: flags.metric, style: 'line' as const };
-    return { data: rows, view: { chart: people.length === 1 ? chart : { ...chart, series: 'personHash', seriesName: 'fullName' } } };
+    return { data: rows, view: { caption, chart: people.length === 1 ? chart : { ...chart, series: 'personHash', seriesName: 'fullName' } } };
   },
 });
 

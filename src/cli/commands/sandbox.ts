@@ -28,7 +28,7 @@ const serve = verb<SandboxFlags>({
   examples: [
     'sandbox --port 0',
     'sandbox --port 8787 --now 2026-11-22 --fail-rate 0.2 --latency 50',
-    'NEWSSTATS_BASE_URL=$(newsstats sandbox --port 0 &) ...   # the URL is the only line on stdout',
+    'sandbox --port 8787 --key sandbox   # then, in another shell: NEWSSTATS_BASE_URL=http://127.0.0.1:8787 NEWSSTATS_API_KEY=sandbox newsstats weeks',
   ],
   handlesSignals: true,
   async run(ctx, _args, flags) {

@@ -13,7 +13,6 @@ function parseDelimited(text: string, delimiter: ',' | '\t'): string[][] {
 
 describe.each([
   ['csv', ','],
-  ['tsv', '\t'],
 ] as const)('%s', (format, delimiter) => {
   test('parses back: header, quotes, commas, newlines, unicode, exact numbers, formula guard', async () => {
     const text = await render(peopleView, { format });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, test } from 'vitest';
 import { lineChartLines, resample, type LinePoint } from '../../../src/output/line-chart.js';
 import { displayWidth } from '../../../src/output/text.js';
 
@@ -61,4 +61,8 @@ describe('lineChartLines', () => {
     expect(plot.findIndex((row) => row.length > 0)).toBe(3);
     expect(lineChartLines(weeks([Number.NaN]), options)).toEqual(['mentions: no values to draw']);
   });
+});
+
+test('a gap (NaN) leaves its columns empty instead of joining its neighbours', () => {
+  expect(resample([1, Number.NaN, 3], 5).map((value) => (Number.isNaN(value) ? 'gap' : value))).toEqual([1, 'gap', 'gap', 'gap', 3]);
 });

@@ -1,6 +1,7 @@
 import { LosslessNumber } from 'lossless-json';
 import { describe, expect, test } from 'vitest';
-import { capColumnWidths, sparkline } from '../../../src/output/table.js';
+import type { RenderOptions, View } from '../../../src/output/index.js';
+import { capColumnWidths, fitColumns, sparkline, type ColumnLayout } from '../../../src/output/table.js';
 import { displayWidth } from '../../../src/output/text.js';
 import { BIG, peopleView } from './fixtures.js';
 import { render } from './helpers.js';
@@ -16,67 +17,127 @@ const longNames = {
   fields: ['rank', 'fullName', 'countryName', 'mentions'],
 };
 
+/** Screen columns where each cell of a borderless line starts, from the widths of what precedes it. */
+function cellStarts(line: string): number[] {
+  const starts: number[] = [];
+  const cells = line.split(/ {2,}/);
+  let offset = 0;
+  for (const cell of cells) {
+    const at = line.indexOf(cell, offset);
+    starts.push(displayWidth(line.slice(0, at)));
+    offset = at + cell.length;
+  }
+  return starts;
+}
+
+async function terminal(view: View, options: Partial<RenderOptions> = {}): Promise<{ lines: string[]; notes: string[] }> {
+  const notes: string[] = [];
+  const text = await render(view, { format: 'table', isTTY: true, width: 80, notice: (note) => notes.push(note), ...options });
+  return { lines: text === '' ? [] : text.replace(/\n$/, '').split('\n'), notes };
+}
+
 describe('table on a terminal', () => {
-  test.each([100, 60, 40, 30, 20])('every line fits %i columns by display width', async (width) => {
-    const lines = (await render(longNames, { format: 'table', isTTY: true, width })).trimEnd().split('\n');
-    for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(width);
-    expect(new Set(lines.map(displayWidth)).size).toBe(1); // a grid: all lines the same width
+  test.each([100, 60, 40, 30])('every line fits %i columns by display width, no borders, no trailing spaces', async (width) => {
+    const { lines } = await terminal(longNames, { width });
+    for (const line of lines) {
+      expect(displayWidth(line)).toBeLessThanOrEqual(width);
+      expect(line).not.toMatch(/[│┌+|] | $/);
+    }
   });
 
-  test('shows everything when it fits, numbers right-aligned', async () => {
-    const text = await render(longNames, { format: 'table', isTTY: true, width: 120 });
-    expect(text).toContain('│ 習近平 国家主席 中華人民共和国       │');
-    expect(text).toContain('│        5 │');
-    expect(text).toContain('│    98765 │');
-    expect(text).not.toContain('…');
+  test('shows everything when it fits: short headers, numbers right-aligned, two spaces between columns', async () => {
+    const { lines, notes } = await terminal(longNames, { width: 120 });
+    expect(lines[0]).toBe('#  NAME                                  COUNTRY                     MENTIONS');
+    expect(lines[1]).toBe('1  習近平 国家主席 中華人民共和国        People’s Republic of China     98765');
+    expect(lines[2]).toBe('2  Alexandria Ocasio-Cortez of New York  United States of America           5');
+    expect(notes).toEqual([]);
   });
 
-  test('cuts the widest text column first and keeps numbers whole', async () => {
-    const text = await render(longNames, { format: 'table', isTTY: true, width: 60 });
-    expect(text).toContain('…');
-    expect(text).toContain('98765');
-    expect(text).toContain('│    1 │');
+  test('every row starts its columns at the same screen columns, whatever the script', async () => {
+    const { lines } = await terminal(longNames, { width: 120 });
+    // Left-aligned columns share their start, right-aligned ones (rank, numbers) their end.
+    const starts = lines.map(cellStarts);
+    for (const row of starts) expect(row.slice(1, -1)).toEqual(starts[0]!.slice(1, -1));
+    expect(new Set(lines.map(displayWidth)).size).toBe(1);
+  });
+
+  test('names are cut with … before any column is hidden; numbers never', async () => {
+    const { lines, notes } = await terminal(longNames, { width: 60 });
+    expect(lines.join('\n')).toContain('…');
+    expect(lines.join('\n')).toContain('98765');
+    expect(notes).toEqual([]);
+  });
+
+  test('the least important columns are hidden first, with one note naming them', async () => {
+    const { lines, notes } = await terminal(longNames, { width: 40 });
+    expect(lines[0]).toMatch(/^#  NAME +COUNTRY$/);
+    expect(notes).toEqual(['1 column hidden at 40 columns: mentions; see --fields']);
+  });
+
+  test('an identifier, a number or a date is never cut, at 40 columns and up', async () => {
+    const view = {
+      data: [{ personHash: 'a-rather-long-person-hash-1f2e', articleHash: new LosslessNumber(BIG), mentionDate: '2002-03-20T00:00:00', snippet: 'x'.repeat(80) }],
+      fields: ['personHash', 'articleHash', 'mentionDate', 'snippet'],
+    };
+    for (const width of [40, 50, 80]) {
+      const { lines, notes } = await terminal(view, { width });
+      expect(lines[1]?.startsWith('a-rather-long-person-hash-1f2e')).toBe(true);
+      // What does not fit whole is hidden and named, not cut.
+      if (!lines[1]?.includes(BIG)) expect(notes[0]).toContain('articleHash');
+    }
+    const { lines } = await terminal(view, { width: 120 });
+    expect(lines[1]).toContain('  2002-03-20  ');
+    expect(lines[0]).toMatch(/^PERSON HASH +ARTICLE HASH +DATE +SNIPPET$/);
   });
 
   test('default columns are tableFields; exact digits', async () => {
-    const lines = (await render(peopleView, { format: 'table', isTTY: true, width: 100 })).split('\n');
-    expect(lines[1]?.split('│').map((cell) => cell.trim()).filter(Boolean)).toEqual(['rank', 'fullName', 'mentionCount', 'sentiment']);
+    const { lines } = await terminal(peopleView, { width: 100 });
+    expect(lines[0]?.split(/ {2,}/).map((cell) => cell.trim())).toEqual(['#', 'NAME', 'MENTIONS', 'SENTIMENT']);
     expect(lines.join('\n')).toContain(BIG);
-    expect(lines.join('\n')).toContain(' 1.50 ');
+    expect(lines.join('\n')).toMatch(/ 1\.50$/m);
   });
 
-  test('ASCII borders and ~ when the terminal is not unicode', async () => {
-    const text = await render(longNames, { format: 'table', isTTY: true, width: 40, unicode: false });
-    expect(text.split('\n')[0]).toMatch(/^\+-+\+/);
-    expect(text).toContain('~');
-    expect(text).not.toMatch(/[│─┌…]/);
+  test('~ instead of … when the terminal is not unicode', async () => {
+    const { lines } = await terminal(longNames, { width: 50, unicode: false });
+    expect(lines.join('\n')).toContain('~');
+    expect(lines.join('\n')).not.toContain('…');
   });
 
-  test('colour: bold header, dim borders, sentiment in its sentimentColor; none without color', async () => {
+  test('colour: bold header, sentiment in its sentimentColor; none without color', async () => {
     const colored = await render(peopleView, { format: 'table', isTTY: true, width: 100, color: true });
-    expect(colored).toContain('\x1b[1mrank\x1b[22m');
-    expect(colored).toContain('\x1b[2m│\x1b[22m');
+    expect(colored).toContain('\x1b[1mNAME\x1b[22m');
     expect(colored).toContain('\x1b[38;2;255;0;0m-0.25\x1b[39m');
-    expect(colored.replace(ANSI, '')).toBe(await render(peopleView, { format: 'table', isTTY: true, width: 100 }));
-    expect(await render(peopleView, { format: 'table', isTTY: true, width: 100 })).not.toMatch(ANSI);
+    const plain = await render(peopleView, { format: 'table', isTTY: true, width: 100 });
+    expect(colored.replace(ANSI, '').split('\n').map((line) => line.trimEnd())).toEqual(plain.split('\n'));
+    expect(plain).not.toMatch(ANSI);
   });
 
-  test('a single view prints field | value pairs', async () => {
+  test('a caption above the table; a note instead of an empty table', async () => {
+    const { lines } = await terminal({ ...longNames, caption: 'Top 3 people by mentions · weeks 202644–202647' });
+    expect(lines[0]).toBe('Top 3 people by mentions · weeks 202644–202647');
+    expect(lines[1]).toMatch(/^#  NAME/);
+    const empty = await terminal({ data: [], fields: ['a'], caption: 'Top 0', empty: 'no people match "zzzqqq"' });
+    expect(empty).toEqual({ lines: [], notes: ['no people match "zzzqqq"'] });
+  });
+
+  test('a single view prints field and value pairs', async () => {
     const view = { data: { currentWeek: new LosslessNumber('202547'), last4StartWeek: new LosslessNumber('202544') }, fields: ['currentWeek', 'last4StartWeek'], single: true };
-    const text = await render(view, { format: 'table', isTTY: true, width: 80 });
-    expect(text).toBe([
-      '┌────────────────┬────────┐',
-      '│ currentWeek    │ 202547 │',
-      '│ last4StartWeek │ 202544 │',
-      '└────────────────┴────────┘',
-      '',
-    ].join('\n'));
+    expect((await terminal(view)).lines).toEqual(['currentWeek     202547', 'last4StartWeek  202544']);
   });
 
   test('sparklines follow the table', async () => {
     const view = { ...longNames, sparklines: ['mentions'] };
-    const lines = (await render(view, { format: 'table', isTTY: true, width: 100 })).trimEnd().split('\n');
-    expect(lines.at(-1)).toBe('mentions  █▁▁');
+    const { lines } = await terminal(view, { width: 100 });
+    expect(lines.at(-1)).toBe('mentions  █▁▁  low 5  high 98765');
+  });
+
+  test('where the view\'s count is 0, the other sparklines leave a gap and their low and high skip it', async () => {
+    const rows = [['3', '0.5'], ['0', '0'], ['2', '-0.25']].map(([mentions, sentiment]) => ({
+      mentions: new LosslessNumber(mentions!), sentiment: new LosslessNumber(sentiment!),
+    }));
+    const view = { data: rows, fields: ['mentions', 'sentiment'], sparklines: ['mentions', 'sentiment'], countField: 'mentions' };
+    const { lines } = await terminal(view);
+    expect(lines.slice(-2)).toEqual(['mentions   █▁▆  low 0  high 3', 'sentiment  █ ▁  low -0.25  high 0.5']);
   });
 
   test('control characters in data never reach the terminal', async () => {
@@ -84,6 +145,23 @@ describe('table on a terminal', () => {
     const text = await render(view, { format: 'table', isTTY: true, width: 80 });
     expect(text).not.toContain('\x1b');
     expect(text).toContain('red\uFFFD[31m next');
+  });
+});
+
+describe('fitColumns', () => {
+  const column = (kind: ColumnLayout['kind'], natural: number): ColumnLayout => ({ kind, natural });
+
+  test('people top at 80 columns: rank, a 24-cell name, the hash, mentions and dominance', () => {
+    const columns = [column('rank', 2), column('name', 30), column('identifier', 25), column('number', 8), column('number', 9), column('number', 9)];
+    expect(fitColumns(columns, 80)).toEqual([2, 28, 25, 8, 9]); // the name gets the room the sixth column could not use
+  });
+
+  test('room left over goes to names first, then text', () => {
+    expect(fitColumns([column('text', 60), column('name', 30), column('number', 5)], 70)).toEqual([31, 30, 5]);
+  });
+
+  test('a column that may not be cut keeps its width even when nothing else fits', () => {
+    expect(fitColumns([column('identifier', 50), column('number', 5)], 40)).toEqual([50]);
   });
 });
 

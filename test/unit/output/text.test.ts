@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { displayWidth, padToWidth, printable, truncateToWidth } from '../../../src/output/text.js';
+import { displayWidth, padToWidth, printable, truncateToWidth, wrapToWidth } from '../../../src/output/text.js';
 
 describe('displayWidth', () => {
   test.each([
@@ -15,6 +15,15 @@ describe('displayWidth', () => {
     ['🇬🇧', 2],
     ['…', 1],
     ['a\u200bb', 2],
+    // As tmux 3.3 draws them (test/e2e/terminal.test.ts checks the same in a real pane):
+    ['हिन्दी', 5], // spacing vowel signs take a cell, the virama none
+    ['क्ष', 2],
+    ['রবীন্দ্রনাথ ঠাকুর', 14],
+    ['สมชาย ใจดี', 9], // Thai vowels above take none
+    ['محمد علي', 8],
+    ['שָׁלוֹם', 4], // Hebrew points take none
+    ['👍🏽', 4], // a skin-tone modifier is drawn as its own wide glyph
+    ['❤️', 1], // VS16 does not widen a text-default character
   ])('%j is %i columns', (text, width) => {
     expect(displayWidth(text)).toBe(width);
   });
@@ -48,4 +57,18 @@ test('padToWidth pads by display width', () => {
 test('printable turns line breaks and tabs into spaces and drops escape sequences', () => {
   expect(printable('a\tb\nc\r\nd')).toBe('a b c  d');
   expect(printable('\x1b[31mred')).toBe('\uFFFD[31mred');
+});
+
+describe('wrapToWidth', () => {
+  test('breaks between words, never inside one', () => {
+    expect(wrapToWidth('5 columns hidden at 50 columns: sentiment, reach, power; see --fields', 30)).toEqual([
+      '5 columns hidden at 50', 'columns: sentiment, reach,', 'power; see --fields',
+    ]);
+  });
+
+  test('a word longer than the line gets a line of its own; line breaks stay; width is display width', () => {
+    expect(wrapToWidth('see https://stats.example.com/api/data/people/top now', 20)).toEqual(['see', 'https://stats.example.com/api/data/people/top', 'now']);
+    expect(wrapToWidth('one\ntwo', 80)).toEqual(['one', 'two']);
+    expect(wrapToWidth('習近平 習近平', 10)).toEqual(['習近平', '習近平']);
+  });
 });

@@ -1,0 +1,150 @@
+/**
+ * Tables as a person sees them: the built CLI in a real tmux pane at 50, 80 and 120 columns,
+ * against a sandbox (or, for names in every script, a small fixed API) on 127.0.0.1 port 0.
+ * Screen columns are measured by tmux, never by the code under test (tmux.ts).
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import type { RunningSandbox } from '../../src/sandbox/server.js';
+import { displayWidth } from '../../src/output/text.js';
+import { fakeApi, rawJson, type FakeApi } from './cli-helpers.js';
+import { sandbox, sandboxEnv } from './harness.js';
+import { Tmux } from './tmux.js';
+
+const WIDTHS = [50, 80, 120] as const;
+
+/** The terminal headers of `people top` and the fields they show. */
+const TOP_HEADERS: Record<string, string> = {
+  '#': 'rank', NAME: 'fullName', 'PERSON HASH': 'personHash', MENTIONS: 'mentionCount', DOMINANCE: 'dominance',
+  SENTIMENT: 'sentiment', REACH: 'reach', POWER: 'power', PERSISTENCE: 'persistence', FROM: 'fromCountryName',
+};
+const TEXT_FIELDS = new Set(['fullName', 'fromCountryName']);
+
+/** A borderless line's cells: columns are at least two spaces apart, and no value holds two spaces. */
+function cells(line: string): string[] {
+  return line.trim().split(/ {2,}/);
+}
+
+let tmux: Tmux;
+afterEach(() => {
+  tmux?.kill();
+});
+
+describe('people top in a terminal', () => {
+  let server: RunningSandbox;
+  let ranking: Record<string, unknown>[];
+  beforeAll(async () => {
+    server = await sandbox();
+    ranking = await rawJson(server, 'people/top?startWeek=202644&endWeek=202647');
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  test.each(WIDTHS)('at %i columns: caption, short headers, and no number, hash or date cut', async (width) => {
+    tmux = new Tmux(sandboxEnv(server));
+    const screen = await tmux.run(['people', 'top', '--weeks', 'last4'], width);
+    expect(screen.code).toBe(0);
+    const captionAt = screen.lines.indexOf('Top 50 people by mentions · weeks 202644–202647');
+    expect(captionAt).toBeGreaterThanOrEqual(0);
+    const headers = cells(screen.lines[captionAt + 1]!);
+    const rows = screen.lines.slice(captionAt + 2);
+    expect(rows).toHaveLength(ranking.length);
+    expect(headers.slice(0, 3)).toEqual(['#', 'NAME', 'PERSON HASH']);
+    rows.forEach((line, i) => {
+      const row = cells(line);
+      expect(row).toHaveLength(headers.length);
+      headers.forEach((header, j) => {
+        const field = TOP_HEADERS[header]!;
+        const value = String(ranking[i]![field]);
+        if (TEXT_FIELDS.has(field)) expect(row[j] === value || row[j]!.endsWith('…'), `${row[j]} for ${value}`).toBe(true);
+        else expect(row[j]).toBe(value);
+      });
+    });
+    const hidden = Object.keys(TOP_HEADERS).filter((header) => !headers.includes(header)).map((header) => TOP_HEADERS[header]);
+    if (hidden.length > 0) {
+      const noun = hidden.length === 1 ? 'column' : 'columns';
+      // Notes wrap between words at the pane's width: read them as one text.
+      const notes = screen.lines.slice(0, captionAt).join(' ');
+      expect(notes).toContain(`${hidden.length} ${noun} hidden at ${width} columns: ${hidden.join(', ')}; see --fields`);
+      for (const line of screen.lines.slice(0, captionAt)) expect(line.length).toBeLessThanOrEqual(width);
+    }
+  });
+
+  test('at 80 columns: rank, the whole name up to 24 cells, personHash, mentions and dominance', async () => {
+    tmux = new Tmux(sandboxEnv(server));
+    const screen = await tmux.run(['people', 'top', '--weeks', 'last4'], 80);
+    const headerAt = screen.lines.findIndex((line) => line.startsWith(' #  NAME'));
+    expect(cells(screen.lines[headerAt]!)).toEqual(['#', 'NAME', 'PERSON HASH', 'MENTIONS', 'DOMINANCE']);
+    const table = screen.lines.slice(headerAt);
+    const names = table.slice(1).map((line) => cells(line)[1]);
+    expect(names).toEqual(ranking.map((row) => row.fullName)); // none of these is over 24 cells
+    for (const width of await tmux.measure(table)) expect(width).toBeLessThanOrEqual(80);
+  });
+
+  test('an empty result is one line, not an empty table', async () => {
+    tmux = new Tmux(sandboxEnv(server));
+    const screen = await tmux.run(['people', 'search', 'zzzqqq'], 80);
+    expect(screen.code).toBe(0);
+    expect(screen.lines.filter((line) => line !== '')).toEqual(['no people match "zzzqqq"']);
+  });
+});
+
+/** Names in every script the data holds, each with the next column's text right after it. */
+const NAMES = [
+  'Zoë Ångström', // precomposed Latin
+  'Zoe\u0308 A\u030angstro\u0308m', // Latin with combining marks
+  'अनन्या शर्मा', // Devanagari: spacing vowel signs and a virama
+  'श्रीनिवास रामानुजन् अय्यंगार', // Devanagari, longer than a narrow column
+  'রবীন্দ্রনাথ ঠাকুর', // Bengali
+  'สมชาย ใจดี', // Thai: vowels above
+  'محمد علي', // Arabic
+  'שָׁלוֹם כהן', // Hebrew with points
+  '東京太郎', // CJK
+  '김수아', // Hangul
+  'Family 👨‍👩‍👧 Ng', // emoji ZWJ sequence
+  'Flag 🇩🇪 Weber', // regional-indicator flag
+  'Thumbs 👍🏽 Up', // skin-tone modifier
+];
+
+function person(fullName: string, index: number) {
+  return {
+    personHash: `p-${String(index).padStart(2, '0')}`, fullName, description: null, gender: 0, category: 'politics',
+    countryId: 1, countryName: 'Testland', birthDate: '1970-01-02T00:00:00', createdAt: '2020-01-01T00:00:00', updatedAt: '2020-01-01T00:00:00',
+  };
+}
+
+describe('names in every script line up', () => {
+  let api: FakeApi;
+  beforeAll(async () => {
+    api = await fakeApi({ '/api/data/people/search': JSON.stringify(NAMES.map(person)) });
+  });
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  test.each(WIDTHS)('at %i columns the columns after the name start at the same screen column on every row', async (width) => {
+    tmux = new Tmux(sandboxEnv(api));
+    const screen = await tmux.run(['people', 'search', 'any'], width);
+    expect(screen.code).toBe(0);
+    const headerAt = screen.lines.findIndex((line) => line.startsWith('PERSON HASH'));
+    const rows = screen.lines.slice(headerAt + 1, headerAt + 1 + NAMES.length);
+    expect(rows.map((line) => line.slice(0, 4))).toEqual(NAMES.map((_, i) => `p-${String(i).padStart(2, '0')}`));
+    // Where COUNTRY starts, as tmux draws each line up to it: one screen column for all rows.
+    const prefixes = [screen.lines[headerAt]!, ...rows].map((line, i) => line.slice(0, line.indexOf(i === 0 ? 'COUNTRY' : 'Testland')));
+    const starts = await tmux.measure(prefixes);
+    expect(new Set(starts).size, JSON.stringify(starts)).toBe(1);
+    const bornShown = cells(screen.lines[headerAt]!).includes('BORN');
+    for (const [i, line] of rows.entries()) {
+      const name = cells(line)[1]!;
+      expect(name === NAMES[i] || name.endsWith('…')).toBe(true);
+      if (bornShown) expect(cells(line).at(-1)).toBe('1970-01-02'); // a date is hidden or whole, never cut
+    }
+  });
+
+  test('tmux draws every name as wide as newsstats counts it (spacing vowel signs one column, virama none)', async () => {
+    tmux = new Tmux();
+    const samples = ['हि', 'क्ष', 'অনন্যা', 'বাংলা', ...NAMES];
+    expect(await tmux.measure(samples)).toEqual(samples.map(displayWidth));
+    expect(await tmux.measure(['हि', 'क्ष'])).toEqual([2, 2]);
+  });
+});
