@@ -6,7 +6,8 @@
  * --fields they print the rows projected to the selected keys, in that order; a selected key that
  * a row lacks prints as null, so every object has the same keys (what jq and spreadsheets want).
  */
-import { stringify } from 'lossless-json';
+import { isLosslessNumber, stringify } from 'lossless-json';
+import { printsAsWritten } from '../api/json.js';
 import { fieldValue, rowsOf, type FormatRenderer, type Row, type RowSink, type View } from './view.js';
 import type { TextWriter } from './writer.js';
 
@@ -14,7 +15,33 @@ const INDENT = '  ';
 
 /** JSON text of a value; undefined (no JSON representation) prints as null. */
 function jsonText(value: unknown, pretty: boolean): string {
-  return stringify(value, null, pretty ? INDENT : undefined) ?? 'null';
+  const indent = pretty ? INDENT : undefined;
+  return nativeJsonText(value, indent) ?? stringify(value, null, indent) ?? 'null';
+}
+
+const NOT_NATIVE = Symbol('a number JSON.stringify would print differently');
+
+/** A LosslessNumber as the number it holds; throws NOT_NATIVE when its digits would not survive that. */
+function losslessAsNumber(_key: string, value: unknown): unknown {
+  if (isLosslessNumber(value)) {
+    if (printsAsWritten(value.value)) return Number(value.value);
+    throw NOT_NATIVE;
+  }
+  if (typeof value === 'bigint') throw NOT_NATIVE;
+  return value;
+}
+
+/**
+ * The text JSON.stringify writes, when every number in the value prints as the API wrote it: then it
+ * is byte for byte lossless-json's, several times faster. Undefined when some number would not.
+ */
+function nativeJsonText(value: unknown, indent: string | undefined): string | undefined {
+  try {
+    return JSON.stringify(value, losslessAsNumber, indent);
+  } catch (error) {
+    if (error === NOT_NATIVE) return undefined;
+    throw error;
+  }
 }
 
 /** A row reduced to `fields`, in that order; absent fields become null. */
