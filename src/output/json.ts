@@ -7,7 +7,7 @@
  * a row lacks prints as null, so every object has the same keys (what jq and spreadsheets want).
  */
 import { isLosslessNumber, stringify } from 'lossless-json';
-import { printsAsWritten } from '../api/json.js';
+import { MARK, printsAsWritten } from '../api/json.js';
 import { fieldValue, rowsOf, type FormatRenderer, type Row, type RowSink, type View } from './view.js';
 import type { TextWriter } from './writer.js';
 
@@ -19,25 +19,35 @@ function jsonText(value: unknown, pretty: boolean): string {
   return nativeJsonText(value, indent) ?? stringify(value, null, indent) ?? 'null';
 }
 
-const NOT_NATIVE = Symbol('a number JSON.stringify would print differently');
-
-/** A LosslessNumber as the number it holds; throws NOT_NATIVE when its digits would not survive that. */
-function losslessAsNumber(_key: string, value: unknown): unknown {
-  if (isLosslessNumber(value)) {
-    if (printsAsWritten(value.value)) return Number(value.value);
-    throw NOT_NATIVE;
-  }
-  if (typeof value === 'bigint') throw NOT_NATIVE;
-  return value;
-}
+const NOT_NATIVE = Symbol('a value JSON.stringify cannot be made to print exactly');
+// JSON.stringify writes the MARK character as this escape; a marked number is a string holding it.
+const MARKED_NUMBER = /"\\u0000([^"]*)"/g;
 
 /**
- * The text JSON.stringify writes, when every number in the value prints as the API wrote it: then it
- * is byte for byte lossless-json's, several times faster. Undefined when some number would not.
+ * The text JSON.stringify writes, made byte for byte lossless-json's and several times faster: a
+ * LosslessNumber that prints as written becomes that number; any other (or a bigint) becomes a
+ * string of its digits behind MARK, unquoted afterwards. Undefined when a string or key of the value
+ * itself holds MARK, which could be unquoted too.
  */
 function nativeJsonText(value: unknown, indent: string | undefined): string | undefined {
+  let marked = false;
+  const exactNumbers = (key: string, item: unknown): unknown => {
+    if (key.includes(MARK)) throw NOT_NATIVE;
+    if (isLosslessNumber(item)) {
+      if (printsAsWritten(item.value)) return Number(item.value);
+      marked = true;
+      return MARK + item.value;
+    }
+    if (typeof item === 'bigint') {
+      marked = true;
+      return MARK + item.toString();
+    }
+    if (typeof item === 'string' && item.includes(MARK)) throw NOT_NATIVE;
+    return item;
+  };
   try {
-    return JSON.stringify(value, losslessAsNumber, indent);
+    const text = JSON.stringify(value, exactNumbers, indent);
+    return marked ? text.replace(MARKED_NUMBER, '$1') : text;
   } catch (error) {
     if (error === NOT_NATIVE) return undefined;
     throw error;

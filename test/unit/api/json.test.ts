@@ -13,6 +13,8 @@ const cases = {
   'digits in strings only': '{"title":"1.50 and 00:00 and 12345678901234567890","n":[1,2.5]}',
   'escaped quotes in strings': '{"title":"say \\"1.50\\"","n":2}',
   'a __proto__ key': '{"__proto__":{"polluted":1},"n":1}',
+  'a string holding \\u0000': '{"title":"\\u000012345678901234567890","n":12345678901234567890}',
+  'links with big hashes and context': '[{"articleHash":9007199254740993,"mentionDate":"2026-11-20","sourceName":"A","score":0.10},{"articleHash":-18446744073709551615}]',
 };
 
 describe('parseJson', () => {
@@ -41,6 +43,17 @@ describe('parseJson', () => {
     expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
     expect(Object.hasOwn(value, '__proto__')).toBe(true);
   });
+
+  test('native mode reads big and trailing-zero numbers as lossless-json\'s native mode does', () => {
+    expect(parseJson('{"n":12345678901234567890,"s":1.50,"e":2e3}', 'native')).toEqual({ n: 12345678901234567890n, s: 1.5, e: 2000 });
+  });
+
+  for (const bad of ['{"rank":1,}', '[01]', '[1-2]', '[1.5.5]', '{"a":NaN}']) {
+    test(`${bad} is not JSON: SyntaxError in both modes`, () => {
+      expect(() => parseJson(bad, 'lossless')).toThrow(SyntaxError);
+      expect(() => parseJson(bad, 'native')).toThrow(SyntaxError);
+    });
+  }
 
   test('text that is not JSON throws lossless-json\'s SyntaxError, which says where', () => {
     expect(() => parseJson('{"rank":1,}', 'lossless')).toThrow(SyntaxError);
