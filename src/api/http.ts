@@ -3,7 +3,16 @@
  * The only module that imports undici, so nothing pays for loading it until a request is due.
  */
 import { isIPv4 } from 'node:net';
-import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+// The two dispatchers straight from their files: undici's index also loads fetch, WebSocket, the cache
+// and cookies, and its cookies module touches globalThis.Headers, which makes Node load its own bundled
+// copy of undici as well. Together about 50 ms of every run that makes a request. What the index does
+// that they need is done here: give dispatchers request() and connect() (the proxy agent uses it).
+import Agent from 'undici/lib/dispatcher/agent.js';
+import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
+import UndiciDispatcher from 'undici/lib/dispatcher/dispatcher.js';
+import dispatcherApi from 'undici/lib/api/index.js';
+Object.assign(UndiciDispatcher.prototype, dispatcherApi);
 import { LosslessNumber } from 'lossless-json';
 import {
   ApiError,

@@ -1,7 +1,8 @@
 /**
  * Response parsing in the two number modes (docs/design.md, "Numbers are kept exactly as sent").
  * JSON.parse would round articleHash (> 2^53) and rewrite `1.50` as `1.5`, so lossless-json reads
- * every number from its original text.
+ * every number from its original text; or JSON.parse does, after one pass has put the numbers it would
+ * change into strings (19 ms against 4 for the 72 KB ranking of one query, on a cold process).
  */
 import { isInteger, LosslessNumber, parse } from 'lossless-json';
 import { articleBaseSchema, personLinkBaseSchema, type FieldSchema } from './types.js';
@@ -42,7 +43,83 @@ function reviveBigIntegerFields(key: string, value: unknown): unknown {
   return typeof value === 'number' && Number.isInteger(value) && BIG_INTEGER_FIELDS.has(key) ? BigInt(value) : value;
 }
 
-/** Parses JSON text; throws SyntaxError when it is not JSON. */
+/** True when a number's text is what JavaScript prints for its value: JSON.parse then loses nothing. */
+export function printsAsWritten(numberText: string): boolean {
+  return String(Number(numberText)) === numberText;
+}
+
+// Strings are matched first so that digits inside them ("2026-11-22T00:00:00") are skipped.
+const STRING_OR_NUMBER = /"[^"\\]*(?:\\.[^"\\]*)*"|-?\d[\d.eE+-]*/g;
+const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+/**
+ * Starts a string that carries a number JSON.parse (or JSON.stringify) would change. No JSON string
+ * from the API can be taken for one: markChangedNumbers refuses text that could hold it.
+ */
+export const MARK = '\u0000';
+
+/**
+ * The text with every number that JSON.parse would change (digits beyond 2^53, `1.50`, an exponent)
+ * turned into a string holding its digits behind MARK, so JSON.parse keeps them. Undefined when the
+ * text holds MARK already (as the escape \u0000), a `__proto__` key (which the walk below must not
+ * assign) or something that is not a JSON number: lossless-json reads those.
+ */
+function markChangedNumbers(text: string): string | undefined {
+  if (text.includes('\\u0000')) return undefined;
+  let usable = true;
+  // One pass of replace() with a callback: the fastest way to visit every match.
+  const marked = text.replace(STRING_OR_NUMBER, (token) => {
+    if (token.charCodeAt(0) === 0x22) {
+      if (token === '"__proto__"') usable = false;
+      return token;
+    }
+    if (printsAsWritten(token)) return token;
+    if (!JSON_NUMBER.test(token)) usable = false;
+    return `"\\u0000${token}"`;
+  });
+  return usable ? marked : undefined;
+}
+
+/** The digits of a marked number, or undefined for any other value. */
+function markedDigits(value: unknown): string | undefined {
+  return typeof value === 'string' && value.startsWith(MARK) ? value.slice(MARK.length) : undefined;
+}
+
+/** Every number in a JSON.parse result of marked text as the LosslessNumber lossless-json makes. */
+function withLosslessNumbers(value: unknown): unknown {
+  if (typeof value === 'number') return new LosslessNumber(String(value));
+  if (typeof value === 'string') {
+    const digits = markedDigits(value);
+    return digits === undefined ? value : new LosslessNumber(digits);
+  }
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index += 1) value[index] = withLosslessNumbers(value[index]);
+  } else if (typeof value === 'object' && value !== null) {
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) record[key] = withLosslessNumbers(record[key]);
+  }
+  return value;
+}
+
+function reviveMarkedNumbers(key: string, value: unknown): unknown {
+  const digits = markedDigits(value);
+  return reviveBigIntegerFields(key, digits === undefined ? value : parseNativeNumber(digits));
+}
+
+/**
+ * Parses JSON text; throws SyntaxError when it is not JSON (with lossless-json's message, which says
+ * where). JSON.parse does the work when it can be made exact (about five times faster than
+ * lossless-json, and far less garbage on a bulk export); one difference there: a repeated key keeps
+ * its last value, as JSON.parse does, where lossless-json refuses two different values.
+ */
 export function parseJson(text: string, mode: NumberMode): unknown {
+  const marked = markChangedNumbers(text);
+  if (marked !== undefined) {
+    try {
+      return mode === 'lossless' ? withLosslessNumbers(JSON.parse(marked)) : JSON.parse(marked, reviveMarkedNumbers);
+    } catch {
+      // Not JSON: lossless-json below throws the SyntaxError with the position.
+    }
+  }
   return mode === 'lossless' ? parse(text) : parse(text, reviveBigIntegerFields, parseNativeNumber);
 }
+

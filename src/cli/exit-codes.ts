@@ -16,7 +16,7 @@ import {
   ServerError,
 } from '../api/errors.js';
 import { ConfigFileError } from '../config/resolve.js';
-import { OutputUsageError } from '../output/index.js';
+import { OutputUsageError } from '../output/errors.js';
 import { WeekError } from '../weeks.js';
 import { InterruptedError, KeyRejectedError, MissingKeyError, UsageError } from './errors.js';
 

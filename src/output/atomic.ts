@@ -4,7 +4,6 @@
  * fsynced and renamed over the target only on commit(). A failed or interrupted run leaves the
  * target as it was, never partial or emptied.
  */
-import { randomBytes } from 'node:crypto';
 import { createWriteStream, unlinkSync, type WriteStream } from 'node:fs';
 import { chmod, open, realpath, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -76,6 +75,9 @@ export async function openAtomicFile(path: string, newFileMode = 0o666): Promise
   const target = await resolveTarget(path);
   const mode = await existingMode(target);
   const directory = dirname(target);
+  // Imported here, not at the top: output/index re-exports this module, and node:crypto costs every
+  // command about 2 ms to load.
+  const { randomBytes } = await import('node:crypto');
   const temporary = join(directory, `.${basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
 
   // 'wx': never follow or reuse anything already at the temporary name. `flush`: fsync before close.

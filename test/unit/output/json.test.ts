@@ -1,4 +1,4 @@
-import { LosslessNumber, parse } from 'lossless-json';
+import { LosslessNumber, parse, stringify } from 'lossless-json';
 import { describe, expect, test } from 'vitest';
 import { BIG, people, peopleView } from './fixtures.js';
 import { render } from './helpers.js';
@@ -70,4 +70,25 @@ describe('ndjson', () => {
   test('an empty list prints nothing', async () => {
     expect(await render({ data: [], fields: ['a'] }, { format: 'ndjson' })).toBe('');
   });
+});
+
+describe('json text, fast and exact', () => {
+  // The writer uses JSON.stringify where it can be made exact; lossless-json's stringify is the reference.
+  const values: Record<string, unknown> = {
+    'plain numbers': { rank: new LosslessNumber('1'), dominance: new LosslessNumber('5.8504') },
+    'digits beyond 2^53, 1.50, an exponent, a bigint': [
+      { articleHash: new LosslessNumber('12345678901234567890'), sentiment: new LosslessNumber('1.50') },
+      { reach: new LosslessNumber('1e5'), big: 2n ** 70n, negative: new LosslessNumber('-18446744073709551615') },
+    ],
+    'strings that look like marked numbers': { a: '\u00001', b: '"\u00002"', ['\u0000c']: new LosslessNumber('3.50') },
+  };
+  for (const [name, value] of Object.entries(values)) {
+    test(`${name}: json and ndjson print what lossless-json prints`, async () => {
+      const view = { data: value, fields: [], single: !Array.isArray(value) };
+      expect(await render(view, { format: 'json' })).toBe(`${stringify(value, null, 2)}\n`);
+      const ndjson = await render(view, { format: 'ndjson' });
+      const expected = Array.isArray(value) ? value.map((row) => stringify(row)).join('\n') : stringify(value);
+      expect(ndjson).toBe(`${expected}\n`);
+    });
+  }
 });

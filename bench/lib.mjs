@@ -1,0 +1,66 @@
+// What the benchmarks share: the sandbox in its own process, timed runs of a command with their peak
+// memory, medians. Every benchmark alternates its commands run by run so all see the same machine load.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const bin = join(repo, 'bin', 'newsstats.js');
+export const home = mkdtempSync(join(tmpdir(), 'newsstats-bench-'));
+export const benchEnv = { ...process.env, XDG_CONFIG_HOME: join(home, 'config'), XDG_CACHE_HOME: join(home, 'cache') };
+export const KEY = 'bench-key';
+
+/** `--name N` from the command line, or the fallback. */
+export function numberFlag(name, fallback) {
+  const index = process.argv.indexOf(name);
+  return index > 0 ? Number(process.argv[index + 1]) : fallback;
+}
+
+export const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** The CLI's sandbox in a process of its own (as a real service would be), on 127.0.0.1 port 0. */
+export function startSandbox(latency = 0) {
+  return new Promise((resolve, reject) => {
+    const args = [bin, 'sandbox', '--port', '0', '--now', '2026-11-22', '--key', KEY];
+    if (latency > 0) args.push('--latency', String(latency));
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
+    child.stdout.setEncoding('utf8').once('data', (line) => resolve({ url: line.trim(), stop: () => child.kill('SIGTERM') }));
+    child.once('error', reject);
+  });
+}
+
+// GNU time reports the peak resident set of the command (and, for a shell, of its largest child).
+const gnuTime = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+const rssFile = join(home, 'rss');
+
+/** Runs a command to the end: wall milliseconds, peak RSS in MiB (when GNU time is there), stdout. */
+export function timed(command, args, env = {}) {
+  const [file, argv] = gnuTime ? [gnuTime, ['-f', '%M', '-o', rssFile, command, ...args]] : [command, args];
+  const started = process.hrtime.bigint();
+  const result = spawnSync(file, argv, { env: { ...benchEnv, ...env }, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 256 * 1024 * 1024 });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')}: exit ${result.status}: ${result.stderr}`);
+  const rssMiB = gnuTime ? Number(readFileSync(rssFile, 'utf8').trim().split('\n').at(-1)) / 1024 : NaN;
+  return { ms, rssMiB, stdout: result.stdout };
+}
+
+/**
+ * Runs every way `runs` times, alternating them run by run after one warm-up round, and returns the
+ * median ms, median ratio to `baseline` (paired run by run) and median peak RSS of each.
+ */
+export function interleave(ways, runs, baseline) {
+  const samples = Object.fromEntries(Object.keys(ways).map((name) => [name, []]));
+  for (let run = 0; run <= runs; run += 1) {
+    for (const [name, way] of Object.entries(ways)) {
+      const sample = way();
+      if (run > 0) samples[name].push(sample); // run 0 warms the server's caches and the file system
+    }
+  }
+  return Object.fromEntries(Object.entries(samples).map(([name, list]) => [name, {
+    ms: median(list.map((s) => s.ms)),
+    rssMiB: median(list.map((s) => s.rssMiB)),
+    ratio: median(list.map((s, index) => s.ms / samples[baseline][index].ms)),
+  }]));
+}
