@@ -19,6 +19,8 @@ export interface RequestEvent {
   error?: Error;
   /** When the request will be tried again: the wait before the next attempt. */
   retryInMs?: number;
+  /** The wait is the one the service asked for in Retry-After, not our own backoff. */
+  retryAfter?: boolean;
 }
 
 export interface HttpClientOptions {
@@ -46,6 +48,8 @@ export interface HttpClientOptions {
   maxRetryDelayMs?: number;
   /** A server's Retry-After is honoured up to this long. */
   maxRetryAfterMs?: number;
+  /** A response body larger than this is abandoned (ResponseTooLargeError) rather than buffered. */
+  maxResponseBytes?: number;
   /** A caller-owned undici dispatcher (tests, custom TLS); the client then never closes it. */
   dispatcher?: Dispatcher;
   /** Returns a number in [0, 1); injected for deterministic tests. */
@@ -62,4 +66,6 @@ export const HTTP_DEFAULTS = {
   retryBaseDelayMs: 250,
   maxRetryDelayMs: 8_000,
   maxRetryAfterMs: 60_000,
+  /** Far above any answer of the contract (the largest, a full people list, is a few MiB). */
+  maxResponseBytes: 16 * 1024 * 1024,
 } as const;

@@ -16,6 +16,7 @@ export const PROFILE_KEYS = {
   timeout: 'Per-request timeout in seconds (default 30)',
   retries: 'Retries after a failed request (default 3)',
   'cache-ttl': 'How long cached countries and sources lists stay fresh, in hours (default 24; 0 disables)',
+  'max-response-mb': 'Largest response body accepted, in MiB (default 16); a larger one is abandoned with exit 5',
 } as const;
 
 export type ProfileKey = keyof typeof PROFILE_KEYS;

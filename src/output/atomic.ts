@@ -3,11 +3,15 @@
  * (`.<name>.<pid>.<random>.tmp`, same directory so the rename cannot cross file systems), which is
  * fsynced and renamed over the target only on commit(). A failed or interrupted run leaves the
  * target as it was, never partial or emptied.
+ *
+ * Anything that is not a regular file (/dev/null, a FIFO, a terminal, /dev/stdout, /dev/fd/N, a
+ * process substitution) is written into, as a shell redirect would: renaming a file over it would
+ * replace the device (as root) or fail (as anyone else), and a reader on a FIFO would get nothing.
  */
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, unlinkSync, type WriteStream } from 'node:fs';
-import { chmod, open, realpath, rename, stat, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { chmod, lstat, open, realpath, rename, stat, unlink } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 
 export interface AtomicFile {
   /** Where output goes until commit. */
@@ -21,9 +25,10 @@ export interface AtomicFile {
   abort(): Promise<void>;
 }
 
-async function existingMode(path: string): Promise<number | undefined> {
+async function existingMode(path: string, followSymlinks: boolean): Promise<number | undefined> {
   try {
-    const stats = await stat(path);
+    const stats = followSymlinks ? await stat(path) : await lstat(path);
+    if (!followSymlinks && stats.isSymbolicLink()) return undefined;
     if (stats.isDirectory()) throw Object.assign(new Error(`${path} is a directory`), { code: 'EISDIR', path });
     return stats.mode & 0o7777;
   } catch (error) {
@@ -69,12 +74,69 @@ async function removeQuietly(path: string): Promise<void> {
 }
 
 /**
+ * A device, FIFO or socket, or a path under /dev or /proc (/dev/stdout, /dev/fd/3 and process
+ * substitutions name an open descriptor of this process, whatever it points at): written into.
+ */
+async function isSpecialTarget(path: string): Promise<boolean> {
+  if (/^\/(dev|proc)\//.test(resolve(path))) return true;
+  try {
+    const stats = await stat(path);
+    return !stats.isFile() && !stats.isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Writes straight into a special file, as `> target` in a shell would. */
+async function openSpecialFile(path: string): Promise<AtomicFile> {
+  // Opening a FIFO waits for its reader, as a shell's redirect does.
+  const stream = createWriteStream(path, { flags: 'w' });
+  let streamError: unknown;
+  stream.on('error', (error) => {
+    streamError ??= error;
+  });
+  await new Promise<void>((resolvePromise, reject) => {
+    stream.once('open', () => resolvePromise());
+    stream.once('error', reject);
+  });
+  let done = false;
+  return {
+    stream,
+    async commit() {
+      if (done) throw new Error(`output file ${path} was already closed`);
+      done = true;
+      if (streamError) throw streamError;
+      const closed = closeStream(stream);
+      stream.end();
+      await closed;
+      if (streamError) throw streamError;
+    },
+    async abort() {
+      if (done) return;
+      done = true;
+      stream.destroy();
+      await closeStream(stream).catch(() => undefined);
+    },
+  };
+}
+
+export interface AtomicFileOptions {
+  /**
+   * Replace a symlink at `path` by the new file instead of writing to the file it points at. The
+   * cache uses it: a link planted in its folder must not redirect a write to another file.
+   */
+  replaceSymlink?: boolean;
+}
+
+/**
  * `newFileMode` is the mode a file that does not exist yet is created with (less the umask); an
  * existing target always keeps its own.
  */
-export async function openAtomicFile(path: string, newFileMode = 0o666): Promise<AtomicFile> {
-  const target = await resolveTarget(path);
-  const mode = await existingMode(target);
+export async function openAtomicFile(path: string, newFileMode = 0o666, options: AtomicFileOptions = {}): Promise<AtomicFile> {
+  const followSymlinks = options.replaceSymlink !== true;
+  if (followSymlinks && (await isSpecialTarget(path))) return openSpecialFile(path);
+  const target = followSymlinks ? await resolveTarget(path) : path;
+  const mode = await existingMode(target, followSymlinks);
   const directory = dirname(target);
   const temporary = join(directory, `.${basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
 
