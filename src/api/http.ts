@@ -520,10 +520,11 @@ export class HttpClient {
       };
       const giveUp = (reason: Error) => {
         if (settled) return;
-        if (abortRequest) abortRequest(reason);
-        else if (dispatcher === this.#ownDispatcher && this.#viaProxy) this.#retireDispatcher();
+        // Settled first: aborting or destroying below reports errors of its own, which must not win.
         if (reason instanceof AttemptTimeout) settle(this.#failure(method, url, reason, phase));
         else settle({ kind: 'throw', error: callerSignal?.reason ?? reason });
+        if (abortRequest) abortRequest(reason);
+        else if (dispatcher === this.#ownDispatcher && this.#viaProxy) this.#retireDispatcher();
       };
       const onCallerAbort = () => giveUp(callerSignal?.reason instanceof Error ? callerSignal.reason : new Error('aborted'));
       const timer = setTimeout(() => giveUp(new AttemptTimeout(phase)), this.#timeoutMs);
