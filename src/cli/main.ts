@@ -85,6 +85,9 @@ interface RunState {
 /** stdout itself failed (a full disk behind `> file`, /dev/full, EIO): one line, cleanup, the documented code. */
 async function stdoutFailed(error: NodeJS.ErrnoException, state: RunState): Promise<void> {
   if (state.failed) return;
+  // The run may have finished already (a small output fails only when flushed): keep the process
+  // alive until the failure is reported, or it would exit 0 with the output lost.
+  setTimeout(() => undefined, 10_000);
   const { OutputWriteError } = await import('../output/write-error.js');
   await fail(new OutputWriteError('stdout', error), state);
   await state.context?.close('interrupted');

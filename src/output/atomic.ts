@@ -15,7 +15,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 
 export interface AtomicFile {
   /** Where output goes until commit. */
-  readonly stream: WriteStream;
+  readonly stream: NodeJS.WritableStream;
   /** Ends the stream, fsyncs, renames the temporary file over the target. */
   commit(): Promise<void>;
   /**
@@ -87,8 +87,36 @@ async function isSpecialTarget(path: string): Promise<boolean> {
   }
 }
 
+/**
+ * /dev/stdout and /dev/stderr are this process's own streams, as bash treats them in a redirect:
+ * reopening them by path fails when they are sockets (ENXIO) and would race the stream's own writes.
+ */
+function ownStream(path: string): NodeJS.WriteStream | undefined {
+  const match = /^\/(?:dev\/(?:(stdout)|(stderr)|fd\/([12]))|proc\/self\/fd\/([12]))$/.exec(resolve(path));
+  if (!match) return undefined;
+  return match[1] || match[3] === '1' || match[4] === '1' ? process.stdout : process.stderr;
+}
+
+/** Output into one of our own streams: flushed on commit, never closed (it is not ours to close). */
+function ownStreamFile(stream: NodeJS.WriteStream): AtomicFile {
+  let done = false;
+  return {
+    stream,
+    async commit() {
+      if (done) return;
+      done = true;
+      await new Promise<void>((resolvePromise, reject) => stream.write('', (error) => (error ? reject(error) : resolvePromise())));
+    },
+    async abort() {
+      done = true;
+    },
+  };
+}
+
 /** Writes straight into a special file, as `> target` in a shell would. */
 async function openSpecialFile(path: string): Promise<AtomicFile> {
+  const own = ownStream(path);
+  if (own) return ownStreamFile(own);
   // Opening a FIFO waits for its reader, as a shell's redirect does.
   const stream = createWriteStream(path, { flags: 'w' });
   let streamError: unknown;
