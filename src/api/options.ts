@@ -27,7 +27,7 @@ export interface HttpClientOptions {
   /** The service base, {base_url} in the contract, e.g. https://stats.example.com. A trailing `/api/data` is accepted and dropped. */
   baseUrl: string;
   apiKey: string;
-  /** Per attempt, from sending the request to the end of the body. */
+  /** One deadline per attempt, from DNS and connecting (TLS, a proxy's CONNECT) to the end of the body. */
   timeoutMs?: number;
   /** Retries after the first attempt; 0 disables retrying. */
   maxRetries?: number;

@@ -126,7 +126,7 @@ export async function globalOptions(): Promise<Option[]> {
     new Option('-o, --output <file>', 'write to FILE atomically (complete or untouched) instead of stdout; devices and FIFOs are written into').argParser(nonEmpty('--output')),
     new Option('--profile <name>', 'config profile (default: $NEWSSTATS_PROFILE or "default")'),
     new Option('--base-url <url>', 'service base URL (default: $NEWSSTATS_BASE_URL or the profile)').argParser(nonEmpty('--base-url')),
-    new Option('--timeout <seconds>', 'per-request timeout (default 30)').argParser(parseSeconds),
+    new Option('--timeout <seconds>', 'deadline per attempt, connect to last byte (default 30)').argParser(parseSeconds),
     new Option('--retries <n>', 'retries after a failed request (default 3)').argParser((text: string) => parseInteger('--retries', text, { min: 0, max: 20 })),
     new Option('--max-response-mb <n>', 'largest response body accepted, in MiB (default 16)').argParser(parseMaxResponseMbFlag),
     new Option('--no-color', 'no colour (also NO_COLOR)'),
