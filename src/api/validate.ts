@@ -141,7 +141,7 @@ const REQUIRED_FIELDS: ReadonlySet<string> = new Set(['personHash', 'countryId',
 
 const KIND_NAMES: Readonly<Record<FieldKind, string>> = {
   string: 'a string', 'string?': 'a string',
-  integer: 'an integer up to 2^53', 'integer?': 'an integer up to 2^53',
+  integer: 'a number up to 2^53', 'integer?': 'a number up to 2^53',
   biginteger: 'an integer',
   number: 'a number', 'number?': 'a number',
   boolean: 'true or false',
@@ -156,7 +156,9 @@ function fitsKind(value: unknown, kind: FieldKind): boolean {
     case 'string': case 'string?': case 'timestamp': case 'timestamp?':
       return typeof value === 'string';
     case 'integer': case 'integer?':
-      return Number.isSafeInteger(numericValue(value));
+      // Numbers pass through as the service wrote them; what must not happen is an id beyond 2^53,
+      // which no JavaScript number holds exactly, being used as if it were one.
+      return Math.abs(numericValue(value)) <= Number.MAX_SAFE_INTEGER;
     case 'biginteger':
       return typeof value === 'bigint' || (isNumeric(value) && /^-?\d+$/.test(String(value)));
     case 'number': case 'number?':

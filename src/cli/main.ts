@@ -78,13 +78,15 @@ export async function main(argv: readonly string[]): Promise<number> {
 interface RunState {
   exitCode: number;
   context?: Context;
-  /** A failure was reported: stdout's error event and the rejected write both arrive, one line is shown. */
-  failed?: boolean;
+  /**
+   * The one failure report of the run: stdout's error event and the rejected write both arrive, and
+   * whichever comes second waits for the first, so one line is shown and the exit code is set.
+   */
+  failing?: Promise<void>;
 }
 
 /** stdout itself failed (a full disk behind `> file`, /dev/full, EIO): one line, cleanup, the documented code. */
 async function stdoutFailed(error: NodeJS.ErrnoException, state: RunState): Promise<void> {
-  if (state.failed) return;
   // The run may have finished already (a small output fails only when flushed): keep the process
   // alive until the failure is reported, or it would exit 0 with the output lost.
   setTimeout(() => undefined, 10_000);
@@ -94,10 +96,14 @@ async function stdoutFailed(error: NodeJS.ErrnoException, state: RunState): Prom
   process.exit(state.exitCode);
 }
 
-async function fail(error: unknown, state: RunState): Promise<void> {
+function fail(error: unknown, state: RunState): Promise<void> {
+  state.failing ??= report(error, state);
+  return state.failing;
+}
+
+async function report(error: unknown, state: RunState): Promise<void> {
   // Requests cut off by Ctrl-C fail too; the run is already on its way out with 130.
-  if (state.context?.interrupted || state.failed) return;
-  state.failed = true;
+  if (state.context?.interrupted) return;
   const [{ describeFailure }, { OutputWriteError, isSystemError }] = await Promise.all([
     import('./exit-codes.js'), import('../output/write-error.js'),
   ]);

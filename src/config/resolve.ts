@@ -91,10 +91,10 @@ function checkProfile(profile: Profile, profileName: string, env: NodeJS.Process
 }
 
 /**
- * The config file holds the key: like ssh and the AWS CLI, say so when others could read it or it
- * belongs to someone else (who could then choose the base URL the key is sent to).
+ * The config file holds the key: like ssh and the AWS CLI, say so when others could read it (and it
+ * holds the key in use) or it belongs to someone else (who could then choose where the key is sent).
  */
-export function configFileWarnings(env: NodeJS.ProcessEnv): string[] {
+export function configFileWarnings(env: NodeJS.ProcessEnv, holdsKey: boolean): string[] {
   const path = configFilePath(env);
   let stats;
   try {
@@ -107,7 +107,8 @@ export function configFileWarnings(env: NodeJS.ProcessEnv): string[] {
   if (uid !== undefined && stats.uid !== uid) {
     warnings.push(`warning: the config file ${path} belongs to another user (uid ${stats.uid}); its settings decide where your key is sent`);
   }
-  if ((stats.mode & 0o077) !== 0) {
+  // What others could read is the key: a file without one may be as open as the user likes.
+  if (holdsKey && (stats.mode & 0o077) !== 0) {
     warnings.push(`warning: the config file ${path} is open to other users (mode ${(stats.mode & 0o777).toString(8)}); run: chmod 600 ${path}`);
   }
   return warnings;
@@ -142,6 +143,6 @@ export function resolveSettings({ flags, env }: SettingsInput): ResolvedSettings
     retries: flags.retries ?? numberSetting(profile.retries),
     cacheTtlHours: numberSetting(profile['cache-ttl']),
     maxResponseMb: flags.maxResponseMb ?? numberSetting(profile['max-response-mb']),
-    warnings: configFileWarnings(env),
+    warnings: configFileWarnings(env, keySource === 'profile'),
   };
 }

@@ -133,11 +133,12 @@ async function openSpecialFile(path: string): Promise<AtomicFile> {
     async commit() {
       if (done) throw new Error(`output file ${path} was already closed`);
       done = true;
-      if (streamError) throw streamError;
+      if (streamError ?? stream.errored) throw streamError ?? stream.errored;
       const closed = closeStream(stream);
       stream.end();
       await closed;
-      if (streamError) throw streamError;
+      // `errored` is set before the 'error' event is emitted: a close seen first must not pass for success.
+      if (streamError ?? stream.errored) throw streamError ?? stream.errored;
     },
     async abort() {
       if (done) return;
@@ -205,11 +206,11 @@ export async function openAtomicFile(path: string, newFileMode = 0o666, options:
       if (state !== 'open') throw new Error(`output file ${path} was already ${state === 'done' ? 'closed' : 'being committed'}`);
       state = 'committing';
       try {
-        if (streamError) throw streamError;
+        if (streamError ?? stream.errored) throw streamError ?? stream.errored;
         const closed = closeStream(stream);
         stream.end();
         await closed;
-        if (streamError) throw streamError;
+        if (streamError ?? stream.errored) throw streamError ?? stream.errored;
         // createWriteStream's mode is reduced by the umask; an existing target keeps its exact mode.
         if (mode !== undefined) await chmod(temporary, mode);
         await rename(temporary, target);

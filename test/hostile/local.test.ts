@@ -28,6 +28,17 @@ afterAll(() => server.close());
 const env = (extra: Record<string, string> = {}) => ({ NEWSSTATS_BASE_URL: server.url, NEWSSTATS_API_KEY: KEY, ...extra });
 const isRoot = process.getuid?.() === 0;
 
+/**
+ * The device itself, or as root a private node of the same device: code that renames over its target
+ * (the bug this suite guards against) would otherwise replace the machine's own /dev/null or /dev/full.
+ */
+function deviceUnderTest(name: 'null' | 'full', minor: number): string {
+  if (!isRoot) return `/dev/${name}`;
+  const device = join(tempDir('newsstats-dev-'), name);
+  expect(spawnSync('mknod', [device, 'c', '1', String(minor)]).status).toBe(0);
+  return device;
+}
+
 describe('item 1: special files are written into, never replaced', () => {
   test('a FIFO: the reader gets the output and the FIFO stays a FIFO', async () => {
     const dir = tempDir('newsstats-fifo-');
@@ -47,19 +58,15 @@ describe('item 1: special files are written into, never replaced', () => {
   });
 
   test('a character device (a private /dev/null, or /dev/null itself when not root): written into, still a device', async () => {
-    let device = '/dev/null';
-    if (isRoot) {
-      // As root the old code replaced the device by a file: use a private copy, never the machine's.
-      device = join(tempDir('newsstats-dev-'), 'null');
-      expect(spawnSync('mknod', [device, 'c', '1', '3']).status).toBe(0);
-    }
+    const device = deviceUnderTest('null', 3);
     const result = await run(['countries', 'list', '-f', 'csv', '--no-cache', '-q', '-o', device], { env: env() });
     expect(expectSuccess(result)).toBe('');
     expect(lstatSync(device).isCharacterDevice()).toBe(true);
   });
 
-  test('-o /dev/stdout goes to stdout, like a shell redirect', async () => {
-    const result = await run(['countries', 'list', '-f', 'json', '--no-cache', '-q', '-o', '/dev/stdout'], { env: env() });
+  test('-o /dev/stdout (as root /proc/self/fd/1, which no bug can replace) goes to stdout, like a shell redirect', async () => {
+    const stdout = isRoot ? '/proc/self/fd/1' : '/dev/stdout';
+    const result = await run(['countries', 'list', '-f', 'json', '--no-cache', '-q', '-o', stdout], { env: env() });
     expect(JSON.parse(expectSuccess(result))).toEqual(COUNTRIES);
   });
 });
@@ -135,8 +142,8 @@ describe('item 3: cache and config are the user\'s alone', () => {
 
   test('a config file readable by others gets a warning, as ssh and the AWS CLI give', async () => {
     const home = tempDir('newsstats-home-');
-    const file = writeConfig(home, { timeout: '5' }, 0o644);
-    const result = await run(['weeks', '-f', 'json'], { home, env: env() });
+    const file = writeConfig(home, { 'api-key': KEY }, 0o644);
+    const result = await run(['weeks', '-f', 'json'], { home, env: { NEWSSTATS_BASE_URL: server.url } });
     expect(JSON.parse(expectSuccess(result))).toEqual(WEEK_INFO);
     expect(result.stderr).toContain(`warning: the config file ${file} is open to other users (mode 644); run: chmod 600 ${file}`);
   });
@@ -177,8 +184,10 @@ describe('item 10: signals and local I/O', () => {
   });
 
   test.skipIf(!existsSync('/dev/full'))('--output /dev/full is one line naming the target, exit 6', async () => {
-    const result = await run(['countries', 'list', '-f', 'csv', '--no-cache', '-q', '-o', '/dev/full'], { env: env() });
-    expectFailure(result, 6, 'error: cannot write to /dev/full: no space left on the device (ENOSPC)');
+    const device = deviceUnderTest('full', 7);
+    const result = await run(['countries', 'list', '-f', 'csv', '--no-cache', '-q', '-o', device], { env: env() });
+    expectFailure(result, 6, `error: cannot write to ${device}: no space left on the device (ENOSPC)`);
+    expect(lstatSync(device).isCharacterDevice()).toBe(true);
   });
 });
 
