@@ -265,7 +265,7 @@ const PHASE_TEXT: Readonly<Record<AttemptPhase, string>> = {
 /** Nesting deeper than this is no answer of the contract (its deepest is 3); parsing it would risk the stack. */
 export const MAX_JSON_DEPTH = 64;
 
-/** The deepest nesting of arrays and objects in JSON text, counting past strings; stops early past `limit`. */
+/** Whether arrays and objects in JSON text nest deeper than `limit` (strings skipped); stops at the first proof. */
 export function jsonDepthExceeds(text: string, limit: number): boolean {
   let depth = 0;
   let inString = false;
@@ -550,7 +550,7 @@ export class HttpClient {
           if (settled) abort(new Error('attempt already settled'));
         },
         onHeaders: (statusCode: number, rawHeaders: Buffer[]) => {
-          if (statusCode < 200 && statusCode !== 101) return true; // informational: the real answer follows
+          if (statusCode < 200) return true; // informational: the real answer follows
           status = statusCode;
           phase = 'body';
           retryAfterMs = parseRetryAfter(rawHeader(rawHeaders, 'retry-after'));
