@@ -33,6 +33,13 @@ describe('item 2: one deadline per attempt, proxies that fail CONNECT', () => {
     });
   }
 
+  test('a proxy that refuses connections is a failed attempt naming it: exit 5', async () => {
+    const gone = await hostileProxy('close');
+    await gone.close();
+    const result = await run(['weeks', ...FAST], { env: env(remote, { HTTPS_PROXY: gone.url }) });
+    expectFailure(result, 5, new RegExp(`ECONNREFUSED.*after 2 attempts \\(through the proxy ${gone.url.slice('http://'.length)}\\)`));
+  });
+
   test('a proxy that never answers CONNECT: --timeout holds in the connect phase and the message names it', async () => {
     const proxy = await hostileProxy('silent');
     try {
