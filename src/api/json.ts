@@ -3,7 +3,8 @@
  * JSON.parse would round articleHash (> 2^53) and rewrite `1.50` as `1.5`, so lossless-json reads
  * every number from its original text.
  */
-import { isInteger, LosslessNumber, parse } from 'lossless-json';
+import { isInteger, LosslessNumber } from 'lossless-json';
+import { parseJsonText } from './json-text.js';
 import { articleBaseSchema, personLinkBaseSchema, type FieldSchema } from './types.js';
 
 /**
@@ -38,11 +39,14 @@ function parseNativeNumber(text: string): number | bigint {
   return Number.parseFloat(text);
 }
 
-function reviveBigIntegerFields(key: string, value: unknown): unknown {
+function nativeNumber(digits: string, key: string): number | bigint {
+  const value = parseNativeNumber(digits);
   return typeof value === 'number' && Number.isInteger(value) && BIG_INTEGER_FIELDS.has(key) ? BigInt(value) : value;
 }
 
+const losslessNumber = (digits: string): LosslessNumber => new LosslessNumber(digits);
+
 /** Parses JSON text; throws SyntaxError when it is not JSON. */
 export function parseJson(text: string, mode: NumberMode): unknown {
-  return mode === 'lossless' ? parse(text) : parse(text, reviveBigIntegerFields, parseNativeNumber);
+  return parseJsonText(text, mode === 'lossless' ? losslessNumber : nativeNumber);
 }
