@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { cacheScope } from '../../src/cli/cache.js';
 import { expectFailure, expectSuccess } from '../e2e/cli-helpers.js';
 import { isolatedEnv, spawnAndCollect, tempDir } from '../e2e/harness.js';
-import { COUNTRIES, HOSTILE_BIN, KEY, WEEK_INFO, hang, hostileServer, json, ranked, run, type HostileServer } from './servers.js';
+import { COUNTRIES, HOSTILE_BIN, KEY, WEEK_INFO, hang, hostileServer, hugeCountries, json, ranked, run, type HostileServer } from './servers.js';
 
 let server: HostileServer;
 const routes = {
@@ -191,6 +191,30 @@ describe('item 10: signals and local I/O', () => {
     expectFailure(result, 6, `error: cannot write to ${device}: no space left on the device (ENOSPC)`);
     expect(lstatSync(device).isCharacterDevice()).toBe(true);
   });
+});
+
+/** A 64 KiB file system of our own (root only): a real full disk, without filling the machine's. */
+function smallDisk(): string | undefined {
+  if (!isRoot) return undefined;
+  const dir = tempDir('newsstats-disk-');
+  return spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', dir]).status === 0 ? dir : undefined;
+}
+
+test('item 10: a full disk under --output is one line, exit 6, and the old file stays as it was', async (context) => {
+  const disk = smallDisk();
+  if (!disk) return context.skip();
+  const big = await hostileServer({ '/api/data/countries': hugeCountries(256 * 1024) });
+  try {
+    const target = join(disk, 'countries.json');
+    writeFileSync(target, 'old\n');
+    const result = await run(['countries', 'list', '-f', 'json', '--no-cache', '-q', '-o', target], { env: { NEWSSTATS_BASE_URL: big.url, NEWSSTATS_API_KEY: KEY } });
+    expectFailure(result, 6, `error: cannot write to ${target}: no space left on the device (ENOSPC)`);
+    expect(readFileSync(target, 'utf8')).toBe('old\n');
+    expect(readdirSync(disk)).toEqual(['countries.json']);
+  } finally {
+    await big.close();
+    spawnSync('umount', [disk]);
+  }
 });
 
 describe('item 11: empty values are refused before any request', () => {
