@@ -108,6 +108,26 @@ describe('item 3: cache and config are the user\'s alone', () => {
     expect(server.requests.slice(before)).toEqual(['/api/data/countries']);
   });
 
+  test('a cache folder that is a symlink, or (as root) belongs to another user, is not used', async () => {
+    const linked = tempDir('newsstats-home-');
+    const elsewhere = tempDir('newsstats-elsewhere-');
+    mkdirSync(join(linked, 'cache'), { recursive: true });
+    symlinkSync(elsewhere, join(linked, 'cache', 'newsstats'));
+    const homes: Array<[string, RegExp]> = [[linked, /newsstats is a symbolic link; running uncached$/m]];
+    if (isRoot) {
+      const foreign = tempDir('newsstats-home-');
+      mkdirSync(join(foreign, 'cache', 'newsstats'), { recursive: true, mode: 0o700 });
+      spawnSync('chown', ['65534', join(foreign, 'cache', 'newsstats')]);
+      homes.push([foreign, /newsstats belongs to another user \(uid 65534\); running uncached$/m]);
+    }
+    for (const [home, note] of homes) {
+      const result = await run(['countries', 'list', '-f', 'json'], { home, env: env() });
+      expect(JSON.parse(expectSuccess(result))).toEqual(COUNTRIES);
+      expect(result.stderr).toMatch(note);
+    }
+    expect(readdirSync(elsewhere)).toEqual([]);
+  });
+
   test('a cache entry of the wrong shape is ignored and rewritten', async () => {
     const home = tempDir('newsstats-home-');
     expectSuccess(await run(['countries', 'list', '-f', 'json', '-q'], { home, env: env() }));
