@@ -13,6 +13,7 @@
  */
 import { HttpClient, type HttpClientOptions, type Query, type QueryScalar } from './http.js';
 import { InvalidParameterError } from './errors.js';
+import { checkResponseShape } from './validate.js';
 import type { NumberMode, Parsed } from './json.js';
 import {
   BOUNDS,
@@ -83,6 +84,10 @@ export function resolveApiPath(raw: string): { path: string; query: Record<strin
   }
   if (segments.some((segment) => segment === '.' || segment === '..')) {
     throw new InvalidParameterError('path', `path ${JSON.stringify(raw)} must not contain . or .. segments`);
+  }
+  if (segments.length === 0) {
+    // The bare API root is no endpoint: a request would only fetch a 404 (or a redirect) with the key.
+    throw new InvalidParameterError('path', `path ${JSON.stringify(raw)} names no endpoint; give one under ${API_ROOT}, e.g. people/top`);
   }
   const encoded = segments.map((segment) => `/${encodeURIComponent(segment)}`).join('');
   return { path: `${API_ROOT}${encoded}`, query };
@@ -335,8 +340,12 @@ export class NewsStatsClient<M extends NumberMode = 'native'> {
       throw new InvalidParameterError('numbers', `numbers must be native or lossless (got ${quote(String(this.numbers))})`);
     }
     this.#http = new HttpClient(options);
-    const fetch: Fetch<M> = async <T>(apiPath: string, request: { query?: Query; notFound?: string } = {}) =>
-      (await this.#http.getJson(apiPath, this.numbers, request)) as Parsed<M, T>;
+    // Every typed method's answer is checked against the contract here, at the one edge they share.
+    const fetch: Fetch<M> = async <T>(apiPath: string, request: { query?: Query; notFound?: string } = {}) => {
+      const data = await this.#http.getJson(apiPath, this.numbers, request);
+      checkResponseShape(apiPath, data);
+      return data as Parsed<M, T>;
+    };
     this.weeks = new WeeksResource(fetch);
     this.people = new PeopleResource(fetch);
     this.countries = new CountriesResource(fetch);

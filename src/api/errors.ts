@@ -147,8 +147,11 @@ export interface ConnectionErrorInit {
   code?: string;
   /** A short reason when the code alone says little (undici's own errors). One line, never the key. */
   detail?: string;
-  /** The request went through a proxy from HTTPS_PROXY/HTTP_PROXY: the failure may be the proxy's. */
-  viaProxy?: boolean;
+  /**
+   * The request went through the proxy from HTTPS_PROXY/HTTP_PROXY, named by its host:port (never its
+   * credentials): the failure may be the proxy's. `true` when the host is not known.
+   */
+  viaProxy?: boolean | string;
   attempts?: number;
   cause?: unknown;
 }
@@ -162,18 +165,21 @@ export class ConnectionError extends NewsStatsError {
   readonly code: string | undefined;
   readonly detail: string | undefined;
   readonly viaProxy: boolean;
+  /** host:port of the proxy, when known. */
+  readonly proxy: string | undefined;
   readonly attempts: number;
 
   constructor(init: ConnectionErrorInit, message?: string) {
     super(message ?? `cannot reach ${init.host}${init.code ? ` (${init.code})` : ''}${init.detail ? `: ${init.detail}` : ''}` +
-      ` for ${init.method} ${init.url}${attemptsSuffix(init.attempts)}${init.viaProxy ? ' (through the proxy set in HTTPS_PROXY/HTTP_PROXY)' : ''}`,
+      ` for ${init.method} ${init.url}${attemptsSuffix(init.attempts)}${proxySuffix(init.viaProxy)}`,
       init.cause === undefined ? undefined : { cause: init.cause });
     this.method = init.method;
     this.url = init.url;
     this.host = init.host;
     this.code = init.code;
     this.detail = init.detail;
-    this.viaProxy = init.viaProxy ?? false;
+    this.viaProxy = init.viaProxy !== undefined && init.viaProxy !== false;
+    this.proxy = typeof init.viaProxy === 'string' ? init.viaProxy : undefined;
     this.attempts = init.attempts ?? 1;
   }
 }
@@ -182,12 +188,20 @@ export class ConnectionError extends NewsStatsError {
 export class TimeoutError extends ConnectionError {
   override name = 'TimeoutError';
   readonly timeoutMs: number;
+  /** Where the attempt was when time ran out, e.g. "while connecting (DNS, TCP, TLS, proxy CONNECT)". */
+  readonly phase: string | undefined;
 
-  constructor(init: ConnectionErrorInit & { timeoutMs: number }) {
-    super(init, `${init.method} ${init.url} to ${init.host} timed out after ${init.timeoutMs} ms${attemptsSuffix(init.attempts)}` +
-      `${init.viaProxy ? ' (through the proxy set in HTTPS_PROXY/HTTP_PROXY)' : ''}`);
+  constructor(init: ConnectionErrorInit & { timeoutMs: number; phase?: string }) {
+    super(init, `${init.method} ${init.url} to ${init.host} timed out after ${init.timeoutMs} ms` +
+      `${init.phase ? ` ${init.phase}` : ''}${attemptsSuffix(init.attempts)}${proxySuffix(init.viaProxy)}`);
     this.timeoutMs = init.timeoutMs;
+    this.phase = init.phase;
   }
+}
+
+function proxySuffix(viaProxy: boolean | string | undefined): string {
+  if (typeof viaProxy === 'string') return ` (through the proxy ${viaProxy})`;
+  return viaProxy ? ' (through the proxy set in HTTPS_PROXY/HTTP_PROXY)' : '';
 }
 
 function attemptsSuffix(attempts: number | undefined): string {
@@ -197,4 +211,50 @@ function attemptsSuffix(attempts: number | undefined): string {
 function problemSuffix(problem: Partial<ProblemDetails> | undefined): string {
   if (!problem?.title) return '';
   return `: ${problem.title}${problem.traceId ? ` (traceId ${problem.traceId})` : ''}`;
+}
+
+/**
+ * A 200 whose JSON is not what the contract promises for that endpoint: the wrong top-level type, a
+ * field of the wrong type, or a value no real answer holds. Never the caller's fault.
+ */
+export class ResponseShapeError extends ApiError {
+  override name = 'ResponseShapeError';
+
+  constructor(init: ApiErrorInit, reason: string) {
+    super(init, `the service answered ${init.method} ${init.url} with an unexpected shape: ${reason}`);
+  }
+}
+
+/** A body larger than the limit, or nested deeper than any real answer: abandoned before it costs the memory. */
+export class ResponseTooLargeError extends ApiError {
+  override name = 'ResponseTooLargeError';
+
+  constructor(init: ApiErrorInit, reason: string) {
+    super(init, `the response to ${init.method} ${init.url} ${reason}`);
+  }
+}
+
+/** 403: the key is valid but not allowed this resource. */
+export class ForbiddenError extends ApiError {
+  override name = 'ForbiddenError';
+
+  constructor(init: ApiErrorInit) {
+    super(init, `access denied (HTTP 403) to ${init.method} ${init.url}: the API key is not allowed this resource${problemSuffix(init.problem)}`);
+  }
+}
+
+/**
+ * 3xx: never followed, since the key would travel to wherever the service points. `location` is the
+ * address it named (query dropped), or undefined when it named none.
+ */
+export class RedirectError extends ApiError {
+  override name = 'RedirectError';
+  readonly location: string | undefined;
+
+  constructor(init: ApiErrorInit & { location?: string }) {
+    super(init, init.location
+      ? `the service redirected to ${init.location} (HTTP ${init.status}) and redirects are not followed; set --base-url to the final address`
+      : `the service answered ${init.method} ${init.url} with a redirect (HTTP ${init.status}) but no Location; redirects are not followed`);
+    this.location = init.location;
+  }
 }

@@ -10,6 +10,7 @@ import type { Dispatcher } from 'undici';
 // that they need is done here: give dispatchers request() and connect() (the proxy agent uses it).
 import Agent from 'undici/lib/dispatcher/agent.js';
 import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
+import Pool from 'undici/lib/dispatcher/pool.js';
 import UndiciDispatcher from 'undici/lib/dispatcher/dispatcher.js';
 import dispatcherApi from 'undici/lib/api/index.js';
 Object.assign(UndiciDispatcher.prototype, dispatcherApi);
@@ -22,9 +23,12 @@ import {
   ConfigurationError,
   ConnectionError,
   type ConnectionErrorInit,
+  ForbiddenError,
   NotFoundError,
   RateLimitError,
+  RedirectError,
   ResponseFormatError,
+  ResponseTooLargeError,
   ServerError,
   TimeoutError,
 } from './errors.js';
@@ -32,6 +36,8 @@ import { parseJson, type NumberMode } from './json.js';
 import { HTTP_DEFAULTS, type HttpClientOptions, type RequestEvent } from './options.js';
 import type { ProblemDetails } from './types.js';
 import { VERSION } from '../version.js';
+import { printable } from '../output/text.js';
+import { redactSecret } from './redact.js';
 
 export { HTTP_DEFAULTS, type HttpClientOptions, type RequestEvent } from './options.js';
 
@@ -142,6 +148,8 @@ export function parseRetryAfter(value: string | string[] | undefined, nowMs: num
   const text = (Array.isArray(value) ? value[0] : value)?.trim();
   if (!text) return undefined;
   if (/^\d+$/.test(text)) return Number(text) * 1000;
+  // An HTTP-date names a weekday or month; "-5" or "soon" would parse as odd dates, or not at all.
+  if (!/^[a-z]{3}, \d{2} [a-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/i.test(text)) return undefined;
   const date = Date.parse(text);
   return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
 }
@@ -164,6 +172,8 @@ const TRANSIENT_CONNECTION_CODES = new Set([
   'ENETUNREACH', 'ENETDOWN', 'EHOSTUNREACH', 'EHOSTDOWN',
   'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'UND_ERR_CONNECT_TIMEOUT',
   'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_REQ_RETRY',
+  // A proxy that closed or reset before the tunnel opened; a dispatcher retired after a stuck attempt.
+  'PROXY_TUNNEL_FAILED', 'UND_ERR_DESTROYED',
 ]);
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 /** undici's complaints about the request itself: bugs, not network trouble. */
@@ -194,11 +204,13 @@ function connectionDetail(error: unknown, code: string | undefined, apiKey: stri
   return error instanceof Error ? cleanProblemText(error.message, apiKey)?.slice(0, 200) : undefined;
 }
 
-/** Keeps a problem field printable on one line and free of the key, whatever the server echoed. */
+/**
+ * Keeps a problem field printable on one line and free of the key, whatever the server echoed:
+ * control characters and bidi overrides cannot reach the terminal.
+ */
 function cleanProblemText(value: unknown, apiKey: string): string | undefined {
   if (typeof value !== 'string') return undefined;
-  let text = value.replace(/\s+/g, ' ').trim();
-  if (apiKey !== '') text = text.split(apiKey).join('***');
+  const text = printable(redactSecret(value, apiKey)).replace(/\s+/g, ' ').trim();
   return text.length > 300 ? `${text.slice(0, 299)}…` : text;
 }
 
@@ -226,6 +238,7 @@ function errorForStatus(init: ApiErrorInit, notFound: string | undefined): ApiEr
   const { status } = init;
   if (status === 400) return new BadRequestError(init);
   if (status === 401) return new AuthenticationError(init);
+  if (status === 403) return new ForbiddenError(init);
   if (status === 404) return new NotFoundError(notFound === undefined ? init : { ...init, description: notFound });
   if (status === 429) return new RateLimitError(init);
   if (status >= 500 && status <= 599) return new ServerError(init);
@@ -234,14 +247,99 @@ function errorForStatus(init: ApiErrorInit, notFound: string | undefined): ApiEr
 
 const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Marks an abort as ours (the per-attempt timeout) rather than the caller's. */
+/** Marks an abort as ours (the per-attempt deadline) rather than the caller's, and says in which phase it struck. */
 class AttemptTimeout extends Error {
   override name = 'AttemptTimeout';
+  constructor(readonly phase: AttemptPhase) {
+    super(`timed out ${PHASE_TEXT[phase]}`);
+  }
+}
+
+/** A body over the size limit: abandoned mid-stream rather than buffered. */
+class BodyTooLarge extends Error {
+  override name = 'BodyTooLarge';
+}
+
+/**
+ * Where an attempt is. `connect` covers DNS, TCP, TLS and a proxy's CONNECT: undici hands the request
+ * a socket only once all of them are done.
+ */
+type AttemptPhase = 'connect' | 'headers' | 'body';
+
+const PHASE_TEXT: Readonly<Record<AttemptPhase, string>> = {
+  connect: 'while connecting (DNS, TCP, TLS, proxy CONNECT)',
+  headers: 'waiting for the response headers',
+  body: 'reading the response body',
+};
+
+/** Nesting deeper than this is no answer of the contract (its deepest is 3); parsing it would risk the stack. */
+export const MAX_JSON_DEPTH = 64;
+
+/** Whether arrays and objects in JSON text nest deeper than `limit` (strings skipped); stops at the first proof. */
+export function jsonDepthExceeds(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === 0x5c) index++; // backslash: skip the escaped character
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x5b || code === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (code === 0x5d || code === 0x7d) depth--;
+  }
+  return false;
+}
+
+/** The one header value, from undici's raw [name, value, ...] list. */
+function rawHeader(rawHeaders: readonly Buffer[] | readonly string[], name: string): string | undefined {
+  for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
+    if (String(rawHeaders[index]).toLowerCase() === name) return String(rawHeaders[index + 1]);
+  }
+  return undefined;
+}
+
+/** Where a redirect points, as a message may show it: resolved, without credentials, query or fragment. */
+function redirectTarget(location: string | undefined, origin: string, apiKey: string): string | undefined {
+  if (location === undefined || location.trim() === '') return undefined;
+  try {
+    const url = new URL(location, origin);
+    return cleanProblemText(`${url.protocol}//${url.host}${url.pathname}`, apiKey);
+  } catch {
+    return cleanProblemText(location.split('?')[0], apiKey);
+  }
+}
+
+/**
+ * The proxy undici's EnvHttpProxyAgent picks for the origin (HTTPS_PROXY for https, falling back to
+ * HTTP_PROXY, as undici does), for messages: host and port only, never its credentials.
+ */
+function proxyHostFor(origin: string, env: NodeJS.ProcessEnv): string | undefined {
+  const http = env.http_proxy || env.HTTP_PROXY;
+  const https = env.https_proxy || env.HTTPS_PROXY;
+  const proxy = origin.startsWith('https:') ? https || http : http;
+  if (!proxy) return undefined;
+  try {
+    return new URL(proxy).host;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A proxy that closes the connection before answering CONNECT makes undici report a socket error,
+ * which its client takes as "retry the connection" and loops on without end (thousands of CONNECTs a
+ * second). Renamed, the failure reaches the request and our bounded retries instead.
+ */
+class ProxyTunnelError extends Error {
+  override name = 'ProxyTunnelError';
+  readonly code = 'PROXY_TUNNEL_FAILED';
 }
 
 type AttemptOutcome =
-  | { kind: 'response'; status: number; text: string; retryAfterMs: number | undefined }
-  | { kind: 'failure'; error: ConnectionError; retryable: boolean };
+  | { kind: 'response'; status: number; text: string; retryAfterMs: number | undefined; location: string | undefined }
+  | { kind: 'failure'; error: ConnectionError | ApiError; retryable: boolean };
 
 export class HttpClient {
   readonly address: ServiceAddress;
@@ -253,12 +351,15 @@ export class HttpClient {
   readonly #retryBaseDelayMs: number;
   readonly #maxRetryDelayMs: number;
   readonly #maxRetryAfterMs: number;
+  readonly #maxResponseBytes: number;
   readonly #onEvent: ((event: RequestEvent) => void) | undefined;
   readonly #random: () => number;
   readonly #sleep: (ms: number) => Promise<void>;
   readonly #injectedDispatcher: Dispatcher | undefined;
   #ownDispatcher: Dispatcher | undefined;
   #viaProxy = false;
+  /** host:port of the proxy requests go through, for messages; undefined when none. */
+  #proxyHost: string | undefined;
 
   constructor(options: HttpClientOptions) {
     const allowInsecureHttp = options.allowInsecureHttp ?? HTTP_DEFAULTS.allowInsecureHttp;
@@ -279,6 +380,7 @@ export class HttpClient {
     this.#retryBaseDelayMs = nonNegative('retryBaseDelayMs', options.retryBaseDelayMs ?? HTTP_DEFAULTS.retryBaseDelayMs);
     this.#maxRetryDelayMs = nonNegative('maxRetryDelayMs', options.maxRetryDelayMs ?? HTTP_DEFAULTS.maxRetryDelayMs);
     this.#maxRetryAfterMs = nonNegative('maxRetryAfterMs', options.maxRetryAfterMs ?? HTTP_DEFAULTS.maxRetryAfterMs);
+    this.#maxResponseBytes = nonNegative('maxResponseBytes', options.maxResponseBytes ?? HTTP_DEFAULTS.maxResponseBytes);
     this.#onEvent = options.onEvent;
     this.#random = options.random ?? Math.random;
     this.#sleep = options.sleep ?? defaultSleep;
@@ -299,7 +401,7 @@ export class HttpClient {
       if (outcome.kind === 'failure') {
         const retryInMs = canRetry && outcome.retryable ? this.#backoff(attempt) : undefined;
         this.#onEvent?.({ method, url, attempt, ms, error: outcome.error, ...(retryInMs === undefined ? {} : { retryInMs }) });
-        if (retryInMs === undefined) throw withAttempts(outcome.error, attempt, this.#timeoutMs);
+        if (retryInMs === undefined) throw outcome.error instanceof ConnectionError ? withAttempts(outcome.error, attempt, this.#timeoutMs) : outcome.error;
         await this.#sleep(retryInMs);
         continue;
       }
@@ -309,12 +411,17 @@ export class HttpClient {
         this.#onEvent?.({ method, url, attempt, ms, status });
         return { status, text, url };
       }
+      // A Retry-After that makes no sense (negative, garbage) was dropped by parseRetryAfter: ordinary backoff.
+      const retryAfter = canRetry && isRetryableStatus(status) && outcome.retryAfterMs !== undefined;
       const retryInMs = canRetry && isRetryableStatus(status)
-        ? outcome.retryAfterMs !== undefined ? Math.min(outcome.retryAfterMs, this.#maxRetryAfterMs) : this.#backoff(attempt)
+        ? retryAfter ? Math.min(outcome.retryAfterMs!, this.#maxRetryAfterMs) : this.#backoff(attempt)
         : undefined;
       const problem = readProblem(text, this.#apiKey);
-      const error = errorForStatus({ status, method, url, attempts: attempt, ...(problem ? { problem } : {}) }, options.notFound);
-      this.#onEvent?.({ method, url, attempt, ms, status, error, ...(retryInMs === undefined ? {} : { retryInMs }) });
+      const init = { status, method, url, attempts: attempt, ...(problem ? { problem } : {}) };
+      const error = status >= 300 && status <= 399
+        ? new RedirectError({ ...init, location: redirectTarget(outcome.location, this.address.origin, this.#apiKey) })
+        : errorForStatus(init, options.notFound);
+      this.#onEvent?.({ method, url, attempt, ms, status, error, ...(retryInMs === undefined ? {} : { retryInMs }), ...(retryAfter ? { retryAfter } : {}) });
       if (retryInMs === undefined) throw error;
       await this.#sleep(retryInMs);
     }
@@ -325,6 +432,11 @@ export class HttpClient {
     const response = await this.getText(path, options);
     try {
       if (response.text.trim() === '') throw new SyntaxError('the body is empty');
+      if (jsonDepthExceeds(response.text, MAX_JSON_DEPTH)) {
+        // Parsing is recursive: a hostile body nested a million deep would overflow the stack.
+        throw new ResponseTooLargeError({ status: response.status, method: 'GET', url: response.url },
+          `is nested deeper than ${MAX_JSON_DEPTH} levels, which no answer of the API is`);
+      }
       return parseJson(response.text, mode);
     } catch (error) {
       if (!(error instanceof SyntaxError)) throw error;
@@ -356,62 +468,172 @@ export class HttpClient {
       // local tunnel or the sandbox would otherwise carry the key, in clear text, to the proxy host.
       const useProxyAgent = !this.address.loopback && proxyVariablesSet(process.env, ['https_proxy', 'http_proxy', 'no_proxy']);
       this.#viaProxy = useProxyAgent && proxyVariablesSet(process.env, ['https_proxy', 'http_proxy']);
-      const poolOptions = { keepAliveTimeout: 10_000, connections: this.#maxConnections };
-      this.#ownDispatcher = useProxyAgent ? new EnvHttpProxyAgent(poolOptions) : new Agent(poolOptions);
+      this.#proxyHost = this.#viaProxy ? proxyHostFor(this.address.origin, process.env) ?? 'the proxy' : undefined;
+      // undici's own connect timeout (10 s) would outlast a shorter --timeout in the TLS handshake.
+      const poolOptions = { keepAliveTimeout: 10_000, connections: this.#maxConnections, connect: { timeout: this.#timeoutMs } };
+      this.#ownDispatcher = useProxyAgent
+        ? new EnvHttpProxyAgent({ ...poolOptions, clientFactory: (origin: URL, options: object) => this.#proxyClient(origin, options) })
+        : new Agent(poolOptions);
     }
     return this.#ownDispatcher;
+  }
+
+  /**
+   * The pool that talks to the proxy itself. Its CONNECT answer is bounded by the attempt's timeout,
+   * and a proxy closing or resetting before answering is renamed (see ProxyTunnelError).
+   */
+  #proxyClient(origin: URL, options: object): Dispatcher {
+    const pool = new Pool(origin, { ...options, headersTimeout: this.#timeoutMs, bodyTimeout: this.#timeoutMs });
+    const connect = pool.connect.bind(pool) as (params: Dispatcher.ConnectOptions) => Promise<Dispatcher.ConnectData>;
+    Object.assign(pool, {
+      connect: async (params: Dispatcher.ConnectOptions) => {
+        try {
+          return await connect(params);
+        } catch (error) {
+          const code = errorCode(error);
+          if (code !== 'UND_ERR_SOCKET' && code !== 'UND_ERR_INFO') throw error;
+          throw new ProxyTunnelError(`the proxy ${this.#proxyHost ?? ''} closed the connection before the tunnel opened`, { cause: error });
+        }
+      },
+    });
+    return pool;
   }
 
   #backoff(attempt: number): number {
     return backoffDelayMs(attempt - 1, this.#retryBaseDelayMs, this.#maxRetryDelayMs, this.#random);
   }
 
-  async #attempt(method: string, url: string, callerSignal: AbortSignal | undefined): Promise<AttemptOutcome> {
-    const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(new AttemptTimeout()), this.#timeoutMs);
-    const signal = callerSignal ? AbortSignal.any([callerSignal, timeout.signal]) : timeout.signal;
-    try {
-      const response = await this.#dispatcher().request({
+  /**
+   * One attempt under one deadline, covering every phase from DNS to the last byte of the body. undici
+   * can only abort a request once it holds a socket, so the deadline settles the attempt itself; an
+   * attempt stuck before that (a proxy that never answers CONNECT) retires the dispatcher it waits in.
+   */
+  #attempt(method: string, url: string, callerSignal: AbortSignal | undefined): Promise<AttemptOutcome> {
+    const dispatcher = this.#dispatcher();
+    return new Promise<AttemptOutcome>((resolve, reject) => {
+      let phase: AttemptPhase = 'connect';
+      let abortRequest: ((reason: Error) => void) | undefined;
+      let settled = false;
+      let status = 0;
+      let retryAfterMs: number | undefined;
+      let location: string | undefined;
+      let received = 0;
+      const chunks: Buffer[] = [];
+
+      const settle = (outcome: AttemptOutcome | { kind: 'throw'; error: unknown }) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        callerSignal?.removeEventListener('abort', onCallerAbort);
+        if (outcome.kind === 'throw') reject(outcome.error);
+        else resolve(outcome);
+      };
+      const giveUp = (reason: Error) => {
+        if (settled) return;
+        // Settled first: aborting or destroying below reports errors of its own, which must not win.
+        if (reason instanceof AttemptTimeout) settle(this.#failure(method, url, reason, phase));
+        else settle({ kind: 'throw', error: callerSignal?.reason ?? reason });
+        if (abortRequest) abortRequest(reason);
+        else if (dispatcher === this.#ownDispatcher && this.#viaProxy) this.#retireDispatcher();
+      };
+      const onCallerAbort = () => giveUp(callerSignal?.reason instanceof Error ? callerSignal.reason : new Error('aborted'));
+      const timer = setTimeout(() => giveUp(new AttemptTimeout(phase)), this.#timeoutMs);
+      if (callerSignal?.aborted) return onCallerAbort();
+      callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
+
+      const tooLarge = (): AttemptOutcome => ({
+        kind: 'failure',
+        retryable: false,
+        error: new ResponseTooLargeError({ status, method, url },
+          `is larger than the limit of ${formatBytes(this.#maxResponseBytes)}; raise it with --max-response-mb or the profile key max-response-mb`),
+      });
+
+      dispatcher.dispatch({
         origin: this.address.origin,
         path: url,
         method,
-        headers: {
-          'x-api-key': this.#apiKey,
-          accept: 'application/json',
-          'user-agent': this.#userAgent,
+        headers: { 'x-api-key': this.#apiKey, accept: 'application/json', 'user-agent': this.#userAgent },
+      }, {
+        onConnect: (abort: (reason?: Error) => void) => {
+          abortRequest = abort;
+          phase = 'headers';
+          if (settled) abort(new Error('attempt already settled'));
         },
-        signal,
-      });
-      // Read every body, errors included: it may hold problem details, and an unread body pins the socket.
-      const text = await response.body.text();
-      return { kind: 'response', status: response.statusCode, text, retryAfterMs: parseRetryAfter(response.headers['retry-after']) };
-    } catch (error) {
-      if (callerSignal?.aborted) throw callerSignal.reason;
-      const code = errorCode(error);
-      if (code !== undefined && PROGRAMMING_ERROR_CODES.has(code)) throw error;
-      const detail = connectionDetail(error, code, this.#apiKey);
-      const init: ConnectionErrorInit = {
-        method, url, host: this.address.hostPort, cause: error,
-        ...(code ? { code } : {}), ...(detail ? { detail } : {}), ...(this.#viaProxy ? { viaProxy: true } : {}),
-      };
-      if (timeout.signal.aborted || (code !== undefined && TIMEOUT_CODES.has(code))) {
-        return { kind: 'failure', error: new TimeoutError({ ...init, timeoutMs: this.#timeoutMs }), retryable: true };
-      }
-      return { kind: 'failure', error: new ConnectionError(init), retryable: code === undefined || TRANSIENT_CONNECTION_CODES.has(code) };
-    } finally {
-      clearTimeout(timer);
-    }
+        onHeaders: (statusCode: number, rawHeaders: Buffer[]) => {
+          if (statusCode < 200) return true; // informational: the real answer follows
+          status = statusCode;
+          phase = 'body';
+          retryAfterMs = parseRetryAfter(rawHeader(rawHeaders, 'retry-after'));
+          location = rawHeader(rawHeaders, 'location');
+          const declared = Number(rawHeader(rawHeaders, 'content-length'));
+          if (declared > this.#maxResponseBytes) {
+            settle(tooLarge());
+            abortRequest?.(new BodyTooLarge());
+            return false;
+          }
+          return true;
+        },
+        onData: (chunk: Buffer) => {
+          received += chunk.length;
+          if (received > this.#maxResponseBytes) {
+            settle(tooLarge());
+            abortRequest?.(new BodyTooLarge());
+            return false;
+          }
+          chunks.push(chunk);
+          return true;
+        },
+        onComplete: () => {
+          // Every body is read, errors included: it may hold problem details, and an unread body pins the socket.
+          settle({ kind: 'response', status, text: Buffer.concat(chunks).toString('utf8'), retryAfterMs, location });
+        },
+        onError: (error: Error) => {
+          if (settled) return;
+          if (callerSignal?.aborted) return settle({ kind: 'throw', error: callerSignal.reason });
+          const code = errorCode(error);
+          if (code !== undefined && PROGRAMMING_ERROR_CODES.has(code)) return settle({ kind: 'throw', error });
+          settle(this.#failure(method, url, error, phase));
+        },
+      } as Dispatcher.DispatchHandler);
+    });
   }
+
+  /** A failed attempt as the ConnectionError (or TimeoutError) it becomes, and whether a retry may help. */
+  #failure(method: string, url: string, error: Error, phase: AttemptPhase): AttemptOutcome {
+    const code = error instanceof AttemptTimeout ? undefined : errorCode(error);
+    const detail = error instanceof AttemptTimeout ? undefined : connectionDetail(error, code, this.#apiKey);
+    const init: ConnectionErrorInit = {
+      method, url, host: this.address.hostPort, cause: error,
+      ...(code ? { code } : {}), ...(detail ? { detail } : {}), ...(this.#proxyHost ? { viaProxy: this.#proxyHost } : {}),
+    };
+    if (error instanceof AttemptTimeout || (code !== undefined && TIMEOUT_CODES.has(code))) {
+      return { kind: 'failure', error: new TimeoutError({ ...init, timeoutMs: this.#timeoutMs, phase: PHASE_TEXT[phase] }), retryable: true };
+    }
+    return { kind: 'failure', error: new ConnectionError(init), retryable: code === undefined || TRANSIENT_CONNECTION_CODES.has(code) };
+  }
+
+  /** Destroys a dispatcher stuck in a connect loop; the next attempt builds a fresh one. */
+  #retireDispatcher(): void {
+    const dispatcher = this.#ownDispatcher;
+    this.#ownDispatcher = undefined;
+    void dispatcher?.destroy().catch(() => undefined);
+  }
+}
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${+(bytes / (1024 * 1024)).toFixed(1)} MiB` : `${bytes} bytes`;
 }
 
 /** The final error reports how many attempts were made; the per-attempt one was built before that was known. */
 function withAttempts(error: ConnectionError, attempts: number, timeoutMs: number): ConnectionError {
   if (attempts === 1) return error;
   const init: ConnectionErrorInit = {
-    method: error.method, url: error.url, host: error.host, attempts, cause: error.cause, viaProxy: error.viaProxy,
+    method: error.method, url: error.url, host: error.host, attempts, cause: error.cause, viaProxy: error.proxy ?? error.viaProxy,
     ...(error.code ? { code: error.code } : {}), ...(error.detail ? { detail: error.detail } : {}),
   };
-  return error instanceof TimeoutError ? new TimeoutError({ ...init, timeoutMs }) : new ConnectionError(init);
+  return error instanceof TimeoutError
+    ? new TimeoutError({ ...init, timeoutMs, ...(error.phase ? { phase: error.phase } : {}) })
+    : new ConnectionError(init);
 }
 
 function nonNegative(name: string, value: number): number {

@@ -1,10 +1,12 @@
 /**
  * Response parsing in the two number modes (docs/design.md, "Numbers are kept exactly as sent").
- * JSON.parse would round articleHash (> 2^53) and rewrite `1.50` as `1.5`, so lossless-json reads
- * every number from its original text; or JSON.parse does, after one pass has put the numbers it would
- * change into strings (19 ms against 4 for the 72 KB ranking of one query, on a cold process).
+ * JSON.parse would round articleHash (> 2^53) and rewrite `1.50` as `1.5`. So JSON.parse reads a body
+ * only after one pass has put the numbers it would change into strings (19 ms against 4 for the 72 KB
+ * ranking of one query, on a cold process); what that pass cannot make safe goes to json-text.ts, a
+ * parser that hands every number's text on.
  */
-import { isInteger, LosslessNumber, parse } from 'lossless-json';
+import { isInteger, LosslessNumber } from 'lossless-json';
+import { parseJsonText } from './json-text.js';
 import { articleBaseSchema, personLinkBaseSchema, type FieldSchema } from './types.js';
 
 /**
@@ -39,7 +41,8 @@ function parseNativeNumber(text: string): number | bigint {
   return Number.parseFloat(text);
 }
 
-function reviveBigIntegerFields(key: string, value: unknown): unknown {
+function nativeNumber(digits: string, key: string): number | bigint {
+  const value = parseNativeNumber(digits);
   return typeof value === 'number' && Number.isInteger(value) && BIG_INTEGER_FIELDS.has(key) ? BigInt(value) : value;
 }
 
@@ -102,14 +105,17 @@ function withLosslessNumbers(value: unknown): unknown {
 
 function reviveMarkedNumbers(key: string, value: unknown): unknown {
   const digits = markedDigits(value);
-  return reviveBigIntegerFields(key, digits === undefined ? value : parseNativeNumber(digits));
+  if (digits !== undefined) return nativeNumber(digits, key);
+  return typeof value === 'number' && Number.isInteger(value) && BIG_INTEGER_FIELDS.has(key) ? BigInt(value) : value;
 }
 
+const losslessNumber = (digits: string): LosslessNumber => new LosslessNumber(digits);
+
 /**
- * Parses JSON text; throws SyntaxError when it is not JSON (with lossless-json's message, which says
- * where). JSON.parse does the work when it can be made exact (about five times faster than
- * lossless-json, and far less garbage on a bulk export); one difference there: a repeated key keeps
- * its last value, as JSON.parse does, where lossless-json refuses two different values.
+ * Parses JSON text; throws SyntaxError when it is not JSON (with parseJsonText's message, which says
+ * where). JSON.parse does the work when it can be made exact (about five times faster, and far less
+ * garbage on a bulk export); else json-text.ts, which slices strings rather than building them.
+ * A repeated key keeps its last value in both.
  */
 export function parseJson(text: string, mode: NumberMode): unknown {
   const marked = markChangedNumbers(text);
@@ -117,9 +123,9 @@ export function parseJson(text: string, mode: NumberMode): unknown {
     try {
       return mode === 'lossless' ? withLosslessNumbers(JSON.parse(marked)) : JSON.parse(marked, reviveMarkedNumbers);
     } catch {
-      // Not JSON: lossless-json below throws the SyntaxError with the position.
+      // Not JSON: parseJsonText below throws the SyntaxError with the position.
     }
   }
-  return mode === 'lossless' ? parse(text) : parse(text, reviveBigIntegerFields, parseNativeNumber);
+  return parseJsonText(text, mode === 'lossless' ? losslessNumber : nativeNumber);
 }
 

@@ -19,13 +19,15 @@ export interface RequestEvent {
   error?: Error;
   /** When the request will be tried again: the wait before the next attempt. */
   retryInMs?: number;
+  /** The wait is the one the service asked for in Retry-After, not our own backoff. */
+  retryAfter?: boolean;
 }
 
 export interface HttpClientOptions {
   /** The service base, {base_url} in the contract, e.g. https://stats.example.com. A trailing `/api/data` is accepted and dropped. */
   baseUrl: string;
   apiKey: string;
-  /** Per attempt, from sending the request to the end of the body. */
+  /** One deadline per attempt, from DNS and connecting (TLS, a proxy's CONNECT) to the end of the body. */
   timeoutMs?: number;
   /** Retries after the first attempt; 0 disables retrying. */
   maxRetries?: number;
@@ -46,6 +48,8 @@ export interface HttpClientOptions {
   maxRetryDelayMs?: number;
   /** A server's Retry-After is honoured up to this long. */
   maxRetryAfterMs?: number;
+  /** A response body larger than this is abandoned (ResponseTooLargeError) rather than buffered. */
+  maxResponseBytes?: number;
   /** A caller-owned undici dispatcher (tests, custom TLS); the client then never closes it. */
   dispatcher?: Dispatcher;
   /** Returns a number in [0, 1); injected for deterministic tests. */
@@ -62,4 +66,6 @@ export const HTTP_DEFAULTS = {
   retryBaseDelayMs: 250,
   maxRetryDelayMs: 8_000,
   maxRetryAfterMs: 60_000,
+  /** Far above any answer of the contract (the largest, a full people list, is a few MiB). */
+  maxResponseBytes: 16 * 1024 * 1024,
 } as const;

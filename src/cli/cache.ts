@@ -7,7 +7,8 @@
  * (nor of anything written). A file that cannot be read or parsed is treated as absent and rewritten.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, mkdir, open, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { xdgDirectory } from '../config/store.js';
 import type { Context } from './context.js';
@@ -30,24 +31,71 @@ interface CacheEntry {
   value: unknown;
 }
 
-/** Reads an entry younger than ttlMs, or undefined for absent, stale or unreadable files. */
-export async function readCacheEntry(path: string, ttlMs: number, now = Date.now()): Promise<unknown> {
+/** No real countries or sources list comes near this; a bigger file was not written by us. */
+export const MAX_CACHE_FILE_BYTES = 8 * 1024 * 1024;
+
+/** The API path whose answer a cached list holds, so an entry is checked by that endpoint's shape. */
+function listPath(name: CachedListName): string {
+  return name === 'countries' ? '/api/data/countries' : '/api/data/sources';
+}
+
+/**
+ * Why a cache folder must not be used, or undefined when it is the user's alone. A folder that is a
+ * symlink, belongs to someone else or that others may write into lets them plant entries (made-up
+ * countries) or links that turn a cache write into an overwrite of another file.
+ */
+export async function unsafeFolderReason(path: string): Promise<string | undefined> {
+  const stats = await lstat(path);
+  if (stats.isSymbolicLink()) return `${path} is a symbolic link`;
+  if (!stats.isDirectory()) return `${path} is not a folder`;
+  const uid = process.getuid?.();
+  if (uid !== undefined && stats.uid !== uid) return `${path} belongs to another user (uid ${stats.uid})`;
+  if ((stats.mode & 0o022) !== 0) return `${path} is writable by group or others (mode ${(stats.mode & 0o777).toString(8)})`;
+  return undefined;
+}
+
+/** Creates the cache folders 0700 where missing, then vets each; returns why they cannot be used, if so. */
+async function prepareFolders(root: string, scope: string): Promise<string | undefined> {
+  await mkdir(dirname(root), { recursive: true, mode: 0o700 });
+  for (const folder of [root, scope]) {
+    await mkdir(folder, { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST') throw error;
+    });
+    const reason = await unsafeFolderReason(folder);
+    if (reason !== undefined) return reason;
+  }
+  return undefined;
+}
+
+/**
+ * Reads an entry younger than ttlMs for this base URL, or undefined for absent, stale, oversized,
+ * misshapen or unreadable files (they are then rewritten). A symlink is never followed.
+ */
+export async function readCacheEntry(path: string, ttlMs: number, expected: { baseUrl: string; apiPath: string }, now = Date.now()): Promise<unknown> {
+  let handle;
   try {
+    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+    const stats = await handle.stat();
+    if (!stats.isFile() || stats.size > MAX_CACHE_FILE_BYTES) return undefined;
     const { parse } = await import('lossless-json');
-    const entry = parse(await readFile(path, 'utf8')) as CacheEntry;
+    const entry = parse(await handle.readFile('utf8')) as Partial<CacheEntry> | null;
+    if (typeof entry !== 'object' || entry === null || entry.baseUrl !== expected.baseUrl) return undefined;
     const savedAt = Number(String(entry.savedAt));
     if (!(savedAt <= now && now - savedAt < ttlMs) || entry.value === undefined) return undefined;
-    return entry.value;
+    const { shapeProblem } = await import('../api/validate.js');
+    return shapeProblem(expected.apiPath, entry.value) === undefined ? entry.value : undefined;
   } catch {
     return undefined;
+  } finally {
+    await handle?.close();
   }
 }
 
 export async function writeCacheEntry(path: string, entry: CacheEntry): Promise<void> {
   const [{ stringify }, { openAtomicFile }] = await Promise.all([import('lossless-json'), import('../output/atomic.js')]);
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  // Written beside and renamed: a reader never sees half a file, even with two runs at once.
-  const file = await openAtomicFile(path, 0o600);
+  // Written beside and renamed: a reader never sees half a file, even with two runs at once. A link
+  // planted at the entry's name is replaced, never written through.
+  const file = await openAtomicFile(path, 0o600, { replaceSymlink: true });
   try {
     file.stream.write(stringify(entry) ?? '');
     await file.commit();
@@ -65,13 +113,26 @@ export async function cachedList(ctx: Context, name: CachedListName, fetchList: 
   const ttlHours = settings.cacheTtlHours ?? DEFAULT_CACHE_TTL_HOURS;
   if (!ctx.globals.cache || ctx.globals.sandbox || ttlHours <= 0 || !settings.baseUrl) return fetchList();
 
-  const path = join(cacheDirectory(ctx.env), cacheScope(settings.baseUrl, settings.profileName), `${name}.json`);
-  const cached = await readCacheEntry(path, ttlHours * 3_600_000);
+  const root = cacheDirectory(ctx.env);
+  const scope = join(root, cacheScope(settings.baseUrl, settings.profileName));
+  const unsafe = await prepareFolders(root, scope).catch((error: Error) => `it cannot be created (${error.message})`);
+  if (unsafe !== undefined) {
+    ctx.note(`newsstats: not using the cache: ${unsafe}; running uncached`);
+    return fetchList();
+  }
+  const path = join(scope, `${name}.json`);
+  const cached = await readCacheEntry(path, ttlHours * 3_600_000, { baseUrl: settings.baseUrl, apiPath: listPath(name) });
   if (cached !== undefined) {
     ctx.debug(`cache hit: ${name} (${path})`);
     return cached;
   }
   const value = await fetchList();
+  const { stringify } = await import('lossless-json');
+  if (settings.apiKey && (stringify(value) ?? '').includes(settings.apiKey)) {
+    // A service that echoes the key into data must not get it written to disk.
+    ctx.debug(`cache not written: ${name} holds the API key`);
+    return value;
+  }
   try {
     await writeCacheEntry(path, { savedAt: Date.now(), baseUrl: settings.baseUrl, value });
   } catch (error) {

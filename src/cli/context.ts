@@ -13,6 +13,7 @@ import { needsWeekInfo, resolveWeekWindow, windowFromBounds, type WeekSpec, type
 import { DEFAULT_CONCURRENCY } from './concurrency.js';
 import { matchCountry, noCountryMessage, parseCountryQuery, type CountryEntry } from './country-match.js';
 import { MissingKeyError, UsageError } from './errors.js';
+import { redactSecret } from '../api/redact.js';
 
 export interface GlobalOptions {
   format?: OutputFormat;
@@ -25,6 +26,7 @@ export interface GlobalOptions {
   baseUrl?: string;
   timeout?: number;
   retries?: number;
+  maxResponseMb?: number;
   color: boolean;
   verbose: boolean;
   quiet: boolean;
@@ -87,6 +89,9 @@ export interface WeekInfoNumbers {
 
 export type CloseReason = 'done' | 'interrupted';
 
+/** A Retry-After wait at least this long is announced on stderr. */
+const LONG_WAIT_MS = 3_000;
+
 type Sandbox = { url: string; key: string; close(): Promise<void> };
 
 export class Context {
@@ -127,8 +132,7 @@ export class Context {
    * Settings not yet read means no code has touched the key, so nothing can carry it.
    */
   redact(text: string): string {
-    const key = this.#settings?.apiKey;
-    return key ? text.split(key).join('••••') : text;
+    return redactSecret(text, this.#settings?.apiKey);
   }
 
   /** Runs at the end of the run, and on Ctrl-C. */
@@ -152,6 +156,7 @@ export class Context {
     if (!this.#settings) {
       const { resolveSettings } = await import('../config/resolve.js');
       this.#settings = resolveSettings({ flags: this.globals, env: this.env });
+      for (const warning of this.#settings.warnings) this.note(warning);
     }
     return this.#settings;
   }
@@ -223,15 +228,19 @@ export class Context {
       maxConnections: this.#concurrency,
       ...(settings.timeoutSeconds !== undefined && { timeoutMs: settings.timeoutSeconds * 1000 }),
       ...(settings.retries !== undefined && { maxRetries: settings.retries }),
-      ...(this.globals.verbose && {
-        onEvent: (event: RequestEvent) => {
-          const outcome = event.error ? `failed: ${event.error.message}` : String(event.status);
-          // attempt counts from 1: the first retry is attempt 2.
-          const retry = event.attempt > 1 ? ` (retry ${event.attempt - 1})` : '';
-          const next = event.retryInMs !== undefined ? `, retrying in ${Math.round(event.retryInMs)}ms` : '';
-          this.debug(`${event.method} ${baseUrl}${event.url} ${outcome} ${Math.round(event.ms)}ms${retry}${next}`);
-        },
-      }),
+      ...(settings.maxResponseMb !== undefined && { maxResponseBytes: settings.maxResponseMb * 1024 * 1024 }),
+      onEvent: (event: RequestEvent) => {
+        if (event.retryAfter && event.retryInMs !== undefined && event.retryInMs >= LONG_WAIT_MS) {
+          // A silent minute looks like a hang; -q still silences it.
+          this.note(`rate limited: waiting ${Math.round(event.retryInMs / 1000)} s as the service asked`);
+        }
+        if (!this.globals.verbose) return;
+        const outcome = event.error ? `failed: ${event.error.message}` : String(event.status);
+        // attempt counts from 1: the first retry is attempt 2.
+        const retry = event.attempt > 1 ? ` (retry ${event.attempt - 1})` : '';
+        const next = event.retryInMs !== undefined ? `, retrying in ${Math.round(event.retryInMs)}ms` : '';
+        this.debug(`${event.method} ${baseUrl}${event.url} ${outcome} ${Math.round(event.ms)}ms${retry}${next}`);
+      },
     });
     this.onCleanup((reason) => (reason === 'interrupted' ? client.destroy() : client.close()));
     return client;
@@ -273,8 +282,14 @@ export class Context {
       await write(this.io.stdout);
       return;
     }
-    const { openAtomicFile } = await import('../output/atomic.js');
-    const file = await openAtomicFile(plan.outputPath);
+    const [{ openAtomicFile }, { OutputWriteError, isSystemError }] = await Promise.all([
+      import('../output/atomic.js'), import('../output/write-error.js'),
+    ]);
+    const target = plan.outputPath;
+    const asWriteError = (error: unknown) => (isSystemError(error) ? new OutputWriteError(target, error) : error);
+    const file = await openAtomicFile(target).catch((error: unknown) => {
+      throw asWriteError(error);
+    });
     let settled = false;
     this.onCleanup(async () => {
       if (!settled) await file.abort();
@@ -286,7 +301,7 @@ export class Context {
     } catch (error) {
       settled = true;
       await file.abort();
-      throw error;
+      throw asWriteError(error);
     }
   }
 
@@ -307,6 +322,8 @@ export class Context {
 
   /** An id, ISO code, name or slug, as a countryId. Ids are taken as given and cost no request. */
   async resolveCountryId(text: string): Promise<number> {
+    // An empty name would match nothing and end as a request for the slug "" (or the list of all).
+    if (text.trim() === '') throw new UsageError('the country is empty', 'give an id, ISO code, name or slug, e.g. DE');
     const query = parseCountryQuery(text);
     if (query.kind === 'id') return query.countryId;
     const match = matchCountry(query.text, await this.countries());

@@ -9,14 +9,13 @@ import {
   BadRequestError,
   ConfigurationError,
   ConnectionError,
+  ForbiddenError,
   InvalidParameterError,
   NotFoundError,
-  RateLimitError,
-  ResponseFormatError,
-  ServerError,
 } from '../api/errors.js';
 import { ConfigFileError } from '../config/resolve.js';
 import { OutputUsageError } from '../output/errors.js';
+import { OutputWriteError } from '../output/write-error.js';
 import { WeekError } from '../weeks.js';
 import { InterruptedError, KeyRejectedError, MissingKeyError, UsageError } from './errors.js';
 
@@ -27,7 +26,11 @@ export const EXIT = {
   auth: 3,
   notFound: 4,
   unavailable: 5,
+  /** The output could not be written: a full disk, an I/O error, a closed or unwritable target. */
+  outputFailed: 6,
+  hangup: 129,
   interrupted: 130,
+  terminated: 143,
 } as const;
 
 /** For `newsstats help exit-codes`: the table users script against. */
@@ -35,10 +38,15 @@ export const EXIT_CODE_MEANINGS: ReadonlyArray<[number, string]> = [
   [EXIT.ok, 'success'],
   [EXIT.unexpected, 'unexpected failure (a bug: please report it with the output of --verbose)'],
   [EXIT.usage, 'usage error (bad flag, week, bound or setting; checked before any request) or the server\'s 400'],
-  [EXIT.auth, 'missing API key, or the server rejected it (401)'],
+  [EXIT.auth, 'missing API key, or the server rejected it (401) or refused it this resource (403)'],
   [EXIT.notFound, 'not found (404): the person, country, source, post or path named'],
-  [EXIT.unavailable, 'server error (5xx), rate limit (429) or network failure, after retries'],
-  [EXIT.interrupted, 'interrupted (Ctrl-C)'],
+  [EXIT.unavailable, 'the service failed: server error (5xx), rate limit (429), network, proxy or TLS failure or timeout ' +
+    '(after retries), a redirect (never followed), any other unexpected status, or an answer that is too large, ' +
+    'too deep or not the shape the contract promises'],
+  [EXIT.outputFailed, 'the output could not be written (disk full, I/O error, stdout closed with an error): the old --output file is kept'],
+  [EXIT.hangup, 'hung up (SIGHUP); temporary files removed'],
+  [EXIT.interrupted, 'interrupted (Ctrl-C); temporary files removed'],
+  [EXIT.terminated, 'terminated (SIGTERM); temporary files removed'],
 ];
 
 const LOGIN_HINT = 'run `newsstats auth login`, or set NEWSSTATS_API_KEY';
@@ -75,19 +83,12 @@ export function describeFailure(error: unknown, verbose: boolean): Failure {
   }
   if (error instanceof KeyRejectedError) return failure(EXIT.auth, error.hint);
   if (error instanceof MissingKeyError || error instanceof AuthenticationError) return failure(EXIT.auth, LOGIN_HINT);
+  if (error instanceof ForbiddenError) return failure(EXIT.auth);
   if (error instanceof NotFoundError) return failure(EXIT.notFound);
-  if (
-    error instanceof ServerError ||
-    error instanceof RateLimitError ||
-    error instanceof ResponseFormatError ||
-    error instanceof ConnectionError
-  ) {
-    return failure(EXIT.unavailable);
-  }
-  if (error instanceof ApiError) {
-    // Any other status the contract does not list: the service answered, but not usefully.
-    return failure(error.status >= 500 ? EXIT.unavailable : EXIT.unexpected);
-  }
+  // Everything else the service or the network did (5xx, 429, a redirect, a status the contract does not
+  // list, a body too large or of the wrong shape): exit 1 is kept for our own bugs.
+  if (error instanceof ConnectionError || error instanceof ApiError) return failure(EXIT.unavailable);
+  if (error instanceof OutputWriteError) return failure(EXIT.outputFailed);
   const stack = verbose && error instanceof Error && error.stack ? [error.stack] : [];
   return { exitCode: EXIT.unexpected, lines: [`error: ${message}`, ...stack] };
 }

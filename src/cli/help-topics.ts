@@ -138,8 +138,9 @@ function environmentText(env: NodeJS.ProcessEnv = process.env): string {
 
 Each setting is taken from the first of: a flag, an environment variable, the profile
 (--base-url > NEWSSTATS_BASE_URL > base-url; NEWSSTATS_API_KEY > api-key;
---timeout > timeout; --retries > retries). The profile is --profile NAME, else
-$NEWSSTATS_PROFILE, else "${DEFAULT_PROFILE}".
+--timeout > timeout; --retries > retries; --max-response-mb > max-response-mb). The profile
+is --profile NAME, else $NEWSSTATS_PROFILE, else "${DEFAULT_PROFILE}". Every profile value is
+checked on every run, as \`config set\` checks it.
 
 Environment variables:
 ${twoColumns(Object.entries(ENVIRONMENT))}

@@ -6,6 +6,7 @@
  * as the Vercel CLI does), and `--version` answers before commander is even loaded.
  */
 import type { Option } from 'commander';
+import { constants } from 'node:os';
 import { VERSION } from '../version.js';
 import type { Context, GlobalOptions, Io } from './context.js';
 import type { OutputPlan } from './output-plan.js';
@@ -36,7 +37,7 @@ export const COMMANDS: readonly CommandEntry[] = [
 ];
 
 /** Global options that take a value: findNoun must skip the value too. */
-const VALUE_OPTIONS = new Set(['-f', '--format', '--fields', '-o', '--output', '--profile', '--base-url', '--timeout', '--retries']);
+const VALUE_OPTIONS = new Set(['-f', '--format', '--fields', '-o', '--output', '--profile', '--base-url', '--timeout', '--retries', '--max-response-mb']);
 
 /** The first word that is not an option, or an option's value: the noun being run. */
 export function findNoun(args: readonly string[]): string | undefined {
@@ -59,10 +60,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
 
-  const { installEpipeGuard } = await import('../output/pipe.js');
-  installEpipeGuard(process.stdout);
-
   const state: RunState = { exitCode: 0 };
+  const { installEpipeGuard } = await import('../output/pipe.js');
+  installEpipeGuard(process.stdout, undefined, (error) => void stdoutFailed(error, state));
+
   try {
     const program = await buildProgram(args, state);
     // `newsstats` alone asks what there is: the help, on stdout, exit 0 (as git and gh do).
@@ -78,19 +79,45 @@ export async function main(argv: readonly string[]): Promise<number> {
 interface RunState {
   exitCode: number;
   context?: Context;
+  /**
+   * The one failure report of the run: stdout's error event and the rejected write both arrive, and
+   * whichever comes second waits for the first, so one line is shown and the exit code is set.
+   */
+  failing?: Promise<void>;
 }
 
-async function fail(error: unknown, state: RunState): Promise<void> {
+/** stdout itself failed (a full disk behind `> file`, /dev/full, EIO): one line, cleanup, the documented code. */
+async function stdoutFailed(error: NodeJS.ErrnoException, state: RunState): Promise<void> {
+  // The run may have finished already (a small output fails only when flushed): keep the process
+  // alive until the failure is reported, or it would exit 0 with the output lost.
+  setTimeout(() => undefined, 10_000);
+  const { OutputWriteError } = await import('../output/write-error.js');
+  await fail(new OutputWriteError('stdout', error), state);
+  await state.context?.close('interrupted');
+  process.exit(state.exitCode);
+}
+
+function fail(error: unknown, state: RunState): Promise<void> {
+  state.failing ??= report(error, state);
+  return state.failing;
+}
+
+async function report(error: unknown, state: RunState): Promise<void> {
   // Requests cut off by Ctrl-C fail too; the run is already on its way out with 130.
   if (state.context?.interrupted) return;
-  const { describeFailure } = await import('./exit-codes.js');
+  const [{ describeFailure }, { OutputWriteError, isSystemError }] = await Promise.all([
+    import('./exit-codes.js'), import('../output/write-error.js'),
+  ]);
+  // --output failures arrive wrapped already; a write that failed unwrapped was one to stdout.
+  if (isSystemError(error) && error.syscall === 'write') error = new OutputWriteError('stdout', error);
   const verbose = state.context?.globals.verbose ?? (process.argv.includes('--verbose') || process.argv.includes('-v'));
   const failure = describeFailure(error, verbose);
+  // Messages quote what the service sent: no control character or bidi override reaches the terminal.
   // At a terminal a long message wraps between words; in a log each stays one line for grep.
-  const { terminalColumns, wrapToWidth } = await import('../output/text.js');
+  const { printable, terminalColumns, wrapToWidth } = await import('../output/text.js');
   for (const line of failure.lines) {
-    const redacted = state.context?.redact(line) ?? line;
-    const lines = process.stderr.isTTY ? wrapToWidth(redacted, terminalColumns(process.stderr, process.env)) : [redacted];
+    const text = (state.context?.redact(line) ?? line).split('\n').map(printable).join('\n');
+    const lines = process.stderr.isTTY ? wrapToWidth(text, terminalColumns(process.stderr, process.env)) : [text];
     process.stderr.write(`${lines.join('\n')}\n`);
   }
   state.exitCode = failure.exitCode;
@@ -100,17 +127,18 @@ async function fail(error: unknown, state: RunState): Promise<void> {
 export async function globalOptions(): Promise<Option[]> {
   const { Option } = await import('commander');
   const { OUTPUT_FORMATS } = await import('../output/formats.js');
-  const { parseFieldList, parseInteger, parseSeconds } = await import('./options.js');
+  const { nonEmpty, parseFieldList, parseInteger, parseMaxResponseMbFlag, parseSeconds } = await import('./options.js');
   return [
     new Option('-f, --format <format>', 'output format (default: table on a terminal, else json; with --output, the extension; xlsx needs --output or a redirect)').choices(OUTPUT_FORMATS),
     new Option('--fields <list>', 'comma-separated fields to select and order').argParser(parseFieldList),
     new Option('--no-header', 'omit the header row (csv, tsv, table, xlsx)'),
     new Option('--bom', 'start csv with a UTF-8 byte-order mark, for Excel (off: it trips up Unix tools)'),
-    new Option('-o, --output <file>', 'write to FILE atomically (complete or untouched) instead of stdout; - is stdout'),
+    new Option('-o, --output <file>', 'write to FILE atomically (complete or untouched) instead of stdout; - is stdout; devices and FIFOs are written into').argParser(nonEmpty('--output')),
     new Option('--profile <name>', 'config profile (default: $NEWSSTATS_PROFILE or "default")'),
-    new Option('--base-url <url>', 'service base URL (default: $NEWSSTATS_BASE_URL or the profile)'),
-    new Option('--timeout <seconds>', 'per-request timeout (default 30)').argParser(parseSeconds),
+    new Option('--base-url <url>', 'service base URL (default: $NEWSSTATS_BASE_URL or the profile)').argParser(nonEmpty('--base-url')),
+    new Option('--timeout <seconds>', 'deadline per attempt, connect to last byte (default 30)').argParser(parseSeconds),
     new Option('--retries <n>', 'retries after a failed request (default 3)').argParser((text: string) => parseInteger('--retries', text, { min: 0, max: 20 })),
+    new Option('--max-response-mb <n>', 'largest response body accepted, in MiB (default 16)').argParser(parseMaxResponseMbFlag),
     new Option('--no-color', 'no colour (also NO_COLOR)'),
     new Option('--no-cache', 'bypass the countries and sources cache'),
     new Option('-v, --verbose', 'each request\'s method, URL, status and time on stderr'),
@@ -220,13 +248,17 @@ async function writeOutput(ctx: Context, plan: OutputPlan, verbSpec: VerbSpec, o
 
 let interruptInstalled = false;
 
-/** Ctrl-C: remove any half-written --output file, then exit 130. */
+/**
+ * Ctrl-C, kill, or a closed terminal (SIGHUP): remove any half-written --output file, then exit
+ * 128 + the signal's number (130, 143, 129), as a shell reports it.
+ */
 function interruptCleanly(ctx: Context): void {
   if (interruptInstalled) return;
   interruptInstalled = true;
   const onSignal = (signal: NodeJS.Signals) => {
-    void ctx.close('interrupted').finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+    void ctx.close('interrupted').finally(() => process.exit(128 + (constants.signals[signal] ?? 0)));
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
+  process.once('SIGHUP', onSignal);
 }

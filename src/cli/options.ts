@@ -5,6 +5,7 @@
 import { InvalidArgumentError, Option } from 'commander';
 import { parseWeek, parseWeekSpec, WeekError, WEEK_SPEC_GRAMMAR } from '../weeks.js';
 import { UsageError } from './errors.js';
+import { parseMaxResponseMb } from '../config/settings.js';
 
 export interface IntegerBounds {
   min?: number;
@@ -112,4 +113,21 @@ export function parseIdArgument(name: string, text: string): number {
     throw new UsageError(`<${name}> takes a positive integer id (got "${text}")`);
   }
   return value;
+}
+
+/** A value that must not be empty (`-o ''`, `--base-url ''`): refused rather than read as "not given". */
+export function nonEmpty(flag: string): (text: string) => string {
+  return (text: string) => {
+    if (text.trim() === '') throw new InvalidArgumentError(`${flag} must not be empty.`);
+    return text;
+  };
+}
+
+/** --max-response-mb: the profile key's parser, reported the way commander reports flags. */
+export function parseMaxResponseMbFlag(text: string): number {
+  try {
+    return parseMaxResponseMb(text, '--max-response-mb');
+  } catch (error) {
+    throw new InvalidArgumentError(`${(error as Error).message}.`);
+  }
 }

@@ -3,9 +3,10 @@
  * file directly rather than through conf, whose import alone costs about 100 ms: every API command
  * reads the profile, and only `config` and `auth` ever write it.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { closest, didYouMean } from '../suggest.js';
-import { configFilePath, DEFAULT_PROFILE, type Profile } from './store.js';
+import { configFilePath, DEFAULT_PROFILE, isProfileKey, type Profile } from './store.js';
+import { validateSetting } from './settings.js';
 
 export const ENVIRONMENT = {
   NEWSSTATS_API_KEY: 'API key; overrides the profile\'s key',
@@ -74,10 +75,13 @@ export interface ResolvedSettings {
   timeoutSeconds?: number;
   retries?: number;
   cacheTtlHours?: number;
+  maxResponseMb?: number;
+  /** Things the user should know about the config file (readable by others, owned by someone else). */
+  warnings: string[];
 }
 
 export interface SettingsInput {
-  flags: { profile?: string; baseUrl?: string; timeout?: number; retries?: number };
+  flags: { profile?: string; baseUrl?: string; timeout?: number; retries?: number; maxResponseMb?: number };
   env: NodeJS.ProcessEnv;
 }
 
@@ -87,9 +91,52 @@ function numberSetting(value: string | undefined): number | undefined {
   return Number.isFinite(parsed) && parsed >= 0 ? parsed : undefined;
 }
 
+/**
+ * Every value of the profile through the parser `config set` uses: a hand-edited `"timeout": "0"`,
+ * `"retries": "1e9"` or `"base-url": 5` is refused naming the key and the file, not half-used.
+ */
+function checkProfile(profile: Profile, profileName: string, env: NodeJS.ProcessEnv): Profile {
+  for (const [key, value] of Object.entries(profile) as Array<[string, unknown]>) {
+    if (!isProfileKey(key)) continue;
+    const where = `the config file ${configFilePath(env)}, profile "${profileName}", key ${key}`;
+    if (typeof value !== 'string') throw new ConfigFileError(`${where}: the value must be a string (got ${JSON.stringify(value)})`);
+    if (key === 'api-key') continue;
+    try {
+      validateSetting(key, value);
+    } catch (error) {
+      throw new ConfigFileError(`${where}: ${(error as Error).message}`);
+    }
+  }
+  return profile;
+}
+
+/**
+ * The config file holds the key: like ssh and the AWS CLI, say so when others could read it (and it
+ * holds the key in use) or it belongs to someone else (who could then choose where the key is sent).
+ */
+export function configFileWarnings(env: NodeJS.ProcessEnv, holdsKey: boolean): string[] {
+  const path = configFilePath(env);
+  let stats;
+  try {
+    stats = statSync(path);
+  } catch {
+    return [];
+  }
+  const warnings: string[] = [];
+  const uid = process.getuid?.();
+  if (uid !== undefined && stats.uid !== uid) {
+    warnings.push(`warning: the config file ${path} belongs to another user (uid ${stats.uid}); its settings decide where your key is sent`);
+  }
+  // What others could read is the key: a file without one may be as open as the user likes.
+  if (holdsKey && (stats.mode & 0o077) !== 0) {
+    warnings.push(`warning: the config file ${path} is open to other users (mode ${(stats.mode & 0o777).toString(8)}); run: chmod 600 ${path}`);
+  }
+  return warnings;
+}
+
 export function resolveSettings({ flags, env }: SettingsInput): ResolvedSettings {
   const profileName = resolveProfileName(flags.profile, env);
-  const profile = readProfile(profileName, env);
+  const profile = checkProfile(readProfile(profileName, env), profileName, env);
 
   const [baseUrl, baseUrlSource] = flags.baseUrl
     ? [flags.baseUrl, '--base-url' as const]
@@ -115,5 +162,7 @@ export function resolveSettings({ flags, env }: SettingsInput): ResolvedSettings
     timeoutSeconds: flags.timeout ?? numberSetting(profile.timeout),
     retries: flags.retries ?? numberSetting(profile.retries),
     cacheTtlHours: numberSetting(profile['cache-ttl']),
+    maxResponseMb: flags.maxResponseMb ?? numberSetting(profile['max-response-mb']),
+    warnings: configFileWarnings(env, keySource === 'profile'),
   };
 }

@@ -13,9 +13,10 @@ export const PROFILE_KEYS = {
   'base-url': 'Service base URL, e.g. https://stats.example.com (the API root is <base-url>/api/data)',
   'api-key': 'The API key (set it with `newsstats auth login`; never printed)',
   'allow-insecure-http': 'true to allow a plain http:// base URL that is not loopback (the key then crosses the network in clear text)',
-  timeout: 'Per-request timeout in seconds (default 30)',
+  timeout: 'Deadline per attempt in seconds, connect to last byte (default 30)',
   retries: 'Retries after a failed request (default 3)',
   'cache-ttl': 'How long cached countries and sources lists stay fresh, in hours (default 24; 0 disables)',
+  'max-response-mb': 'Largest response body accepted, in MiB (default 16); a larger one is abandoned with exit 5',
 } as const;
 
 export type ProfileKey = keyof typeof PROFILE_KEYS;

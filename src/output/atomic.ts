@@ -3,14 +3,18 @@
  * (`.<name>.<pid>.<random>.tmp`, same directory so the rename cannot cross file systems), which is
  * fsynced and renamed over the target only on commit(). A failed or interrupted run leaves the
  * target as it was, never partial or emptied.
+ *
+ * Anything that is not a regular file (/dev/null, a FIFO, a terminal, /dev/stdout, /dev/fd/N, a
+ * process substitution) is written into, as a shell redirect would: renaming a file over it would
+ * replace the device (as root) or fail (as anyone else), and a reader on a FIFO would get nothing.
  */
 import { createWriteStream, unlinkSync, type WriteStream } from 'node:fs';
-import { chmod, open, realpath, rename, stat, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { chmod, lstat, open, realpath, rename, stat, unlink } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 
 export interface AtomicFile {
   /** Where output goes until commit. */
-  readonly stream: WriteStream;
+  readonly stream: NodeJS.WritableStream;
   /** Ends the stream, fsyncs, renames the temporary file over the target. */
   commit(): Promise<void>;
   /**
@@ -20,9 +24,10 @@ export interface AtomicFile {
   abort(): Promise<void>;
 }
 
-async function existingMode(path: string): Promise<number | undefined> {
+async function existingMode(path: string, followSymlinks: boolean): Promise<number | undefined> {
   try {
-    const stats = await stat(path);
+    const stats = followSymlinks ? await stat(path) : await lstat(path);
+    if (!followSymlinks && stats.isSymbolicLink()) return undefined;
     if (stats.isDirectory()) throw Object.assign(new Error(`${path} is a directory`), { code: 'EISDIR', path });
     return stats.mode & 0o7777;
   } catch (error) {
@@ -68,12 +73,98 @@ async function removeQuietly(path: string): Promise<void> {
 }
 
 /**
+ * A device, FIFO or socket, or a path under /dev or /proc (/dev/stdout, /dev/fd/3 and process
+ * substitutions name an open descriptor of this process, whatever it points at): written into.
+ */
+async function isSpecialTarget(path: string): Promise<boolean> {
+  if (/^\/(dev|proc)\//.test(resolve(path))) return true;
+  try {
+    const stats = await stat(path);
+    return !stats.isFile() && !stats.isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * /dev/stdout and /dev/stderr are this process's own streams, as bash treats them in a redirect:
+ * reopening them by path fails when they are sockets (ENXIO) and would race the stream's own writes.
+ */
+function ownStream(path: string): NodeJS.WriteStream | undefined {
+  const match = /^\/(?:dev\/(?:(stdout)|(stderr)|fd\/([12]))|proc\/self\/fd\/([12]))$/.exec(resolve(path));
+  if (!match) return undefined;
+  return match[1] || match[3] === '1' || match[4] === '1' ? process.stdout : process.stderr;
+}
+
+/** Output into one of our own streams: flushed on commit, never closed (it is not ours to close). */
+function ownStreamFile(stream: NodeJS.WriteStream): AtomicFile {
+  let done = false;
+  return {
+    stream,
+    async commit() {
+      if (done) return;
+      done = true;
+      await new Promise<void>((resolvePromise, reject) => stream.write('', (error) => (error ? reject(error) : resolvePromise())));
+    },
+    async abort() {
+      done = true;
+    },
+  };
+}
+
+/** Writes straight into a special file, as `> target` in a shell would. */
+async function openSpecialFile(path: string): Promise<AtomicFile> {
+  const own = ownStream(path);
+  if (own) return ownStreamFile(own);
+  // Opening a FIFO waits for its reader, as a shell's redirect does.
+  const stream = createWriteStream(path, { flags: 'w' });
+  let streamError: unknown;
+  stream.on('error', (error) => {
+    streamError ??= error;
+  });
+  await new Promise<void>((resolvePromise, reject) => {
+    stream.once('open', () => resolvePromise());
+    stream.once('error', reject);
+  });
+  let done = false;
+  return {
+    stream,
+    async commit() {
+      if (done) throw new Error(`output file ${path} was already closed`);
+      done = true;
+      if (streamError ?? stream.errored) throw streamError ?? stream.errored;
+      const closed = closeStream(stream);
+      stream.end();
+      await closed;
+      // `errored` is set before the 'error' event is emitted: a close seen first must not pass for success.
+      if (streamError ?? stream.errored) throw streamError ?? stream.errored;
+    },
+    async abort() {
+      if (done) return;
+      done = true;
+      stream.destroy();
+      await closeStream(stream).catch(() => undefined);
+    },
+  };
+}
+
+export interface AtomicFileOptions {
+  /**
+   * Replace a symlink at `path` by the new file instead of writing to the file it points at. The
+   * cache uses it: a link planted in its folder must not redirect a write to another file.
+   */
+  replaceSymlink?: boolean;
+}
+
+/**
  * `newFileMode` is the mode a file that does not exist yet is created with (less the umask); an
  * existing target always keeps its own.
  */
-export async function openAtomicFile(path: string, newFileMode = 0o666): Promise<AtomicFile> {
-  const target = await resolveTarget(path);
-  const mode = await existingMode(target);
+export async function openAtomicFile(path: string, newFileMode = 0o666, options: AtomicFileOptions = {}): Promise<AtomicFile> {
+  const followSymlinks = options.replaceSymlink !== true;
+  if (followSymlinks && (await isSpecialTarget(path))) return openSpecialFile(path);
+  const target = followSymlinks ? await resolveTarget(path) : path;
+  const mode = await existingMode(target, followSymlinks);
   const directory = dirname(target);
   // Imported here, not at the top: output/index re-exports this module, and node:crypto costs every
   // command about 2 ms to load.
@@ -117,11 +208,11 @@ export async function openAtomicFile(path: string, newFileMode = 0o666): Promise
       if (state !== 'open') throw new Error(`output file ${path} was already ${state === 'done' ? 'closed' : 'being committed'}`);
       state = 'committing';
       try {
-        if (streamError) throw streamError;
+        if (streamError ?? stream.errored) throw streamError ?? stream.errored;
         const closed = closeStream(stream);
         stream.end();
         await closed;
-        if (streamError) throw streamError;
+        if (streamError ?? stream.errored) throw streamError ?? stream.errored;
         // createWriteStream's mode is reduced by the umask; an existing target keeps its exact mode.
         if (mode !== undefined) await chmod(temporary, mode);
         await rename(temporary, target);

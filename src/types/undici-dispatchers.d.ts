@@ -8,6 +8,10 @@ declare module 'undici/lib/dispatcher/env-http-proxy-agent.js' {
   import { EnvHttpProxyAgent } from 'undici';
   export default EnvHttpProxyAgent;
 }
+declare module 'undici/lib/dispatcher/pool.js' {
+  import { Pool } from 'undici';
+  export default Pool;
+}
 declare module 'undici/lib/dispatcher/dispatcher.js' {
   import { Dispatcher } from 'undici';
   export default Dispatcher;

@@ -1,5 +1,6 @@
 import { isProfileKey, maskKey, PROFILE_KEYS, type ProfileKey } from '../../config/store.js';
 import { resolveProfileName } from '../../config/resolve.js';
+import { validateSetting } from '../../config/settings.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { verb, type NounSpec, type Row } from '../spec.js';
@@ -12,35 +13,7 @@ function profileKey(key: string): ProfileKey {
 }
 
 /** Checks a value as the code that reads it will, so a bad value is refused now, not on the next run. */
-export function validateSetting(key: ProfileKey, value: string): string {
-  switch (key) {
-    case 'api-key':
-      // On the command line the key would land in shell history.
-      throw new UsageError('the key is not set with config', 'run `newsstats auth login` (it asks without echo, or reads --with-key from stdin)');
-    case 'base-url': {
-      let url: URL;
-      try {
-        url = new URL(value);
-      } catch {
-        throw new UsageError(`base-url "${value}" is not a URL`);
-      }
-      if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError('base-url must start with https://');
-      return value.replace(/\/+$/, '');
-    }
-    case 'allow-insecure-http':
-      if (value !== 'true' && value !== 'false') throw new UsageError('allow-insecure-http takes true or false');
-      return value;
-    case 'timeout':
-      if (!(Number(value) > 0)) throw new UsageError('timeout takes a number of seconds greater than 0');
-      return value;
-    case 'retries':
-      if (!/^\d+$/.test(value) || Number(value) > 20) throw new UsageError('retries takes an integer from 0 to 20');
-      return value;
-    case 'cache-ttl':
-      if (!/^\d+(\.\d+)?$/.test(value)) throw new UsageError('cache-ttl takes a number of hours (0 turns the cache off)');
-      return value;
-  }
-}
+export { validateSetting };
 
 function shown(key: string, value: string): string {
   return key === 'api-key' ? maskKey(value) : value;

@@ -3,6 +3,7 @@ import { parseCountryQuery } from '../country-match.js';
 import type { Context, WeekWindowFlags } from '../context.js';
 import { weekWindowOptions } from '../options.js';
 import { verb, type NounSpec } from '../spec.js';
+import { windowFromBounds } from '../../weeks.js';
 
 /** `countries get` answers with the service's own record, by id or by slug, never a local copy. */
 async function fetchCountry(ctx: Context, text: string): Promise<unknown> {
@@ -54,6 +55,8 @@ const focus = verb<WeekWindowFlags>({
   options: () => weekWindowOptions(),
   examples: ['countries focus DE --weeks last4', 'countries focus japan --weeks 202601..202626'],
   view: { fields: fieldsOf(domesticFocusSchema), single: true },
+  // Refused before the country is looked up, which may already cost a request.
+  validate: (_args, flags) => void (flags.start !== undefined && flags.end !== undefined && windowFromBounds(flags.start, flags.end)),
   async run(ctx, [country], flags) {
     const [countryId, window] = await Promise.all([ctx.resolveCountryId(country!), ctx.resolveWindow(flags)]);
     return { data: await (await ctx.client()).countries.focus(countryId, window ?? {}) };

@@ -34,7 +34,9 @@ async function rankedPeople(ctx: Context, flags: BulkFlags) {
   ctx.setConcurrency(flags.concurrency);
   const window = (await ctx.resolveWindow(flags)) ?? (await ctx.resolveWindow({ weeks: { kind: 'last4' } }))!;
   const client = await ctx.client();
-  const ranking = (await client.people.top({ ...(await rankingParams(ctx, flags, window)), limit: flags.top })) as Row[];
+  const answer = (await client.people.top({ ...(await rankingParams(ctx, flags, window)), limit: flags.top })) as Row[];
+  // --top N is ours to keep: a service that sends more would otherwise multiply the requests that follow.
+  const ranking = answer.slice(0, flags.top);
   return { client, window, ranking };
 }
 

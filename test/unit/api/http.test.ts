@@ -80,7 +80,7 @@ describe('HttpClient construction', () => {
 
   it('states its defaults in one place', () => {
     expect(HTTP_DEFAULTS).toEqual({
-      timeoutMs: 30_000, maxRetries: 3, maxConnections: 8, allowInsecureHttp: false, retryBaseDelayMs: 250, maxRetryDelayMs: 8_000, maxRetryAfterMs: 60_000,
+      timeoutMs: 30_000, maxRetries: 3, maxConnections: 8, maxResponseBytes: 16 * 1024 * 1024, allowInsecureHttp: false, retryBaseDelayMs: 250, maxRetryDelayMs: 8_000, maxRetryAfterMs: 60_000,
     });
   });
 });

@@ -1,0 +1,222 @@
+/**
+ * Checks a parsed 200 against the contract at the client's edge, driven by the schemas in types.ts:
+ * a body of the wrong top-level type, a field of the wrong type, a missing id, or a value no real answer holds
+ * ends here as a ResponseShapeError, instead of turning into made-up rows, a TypeError deep in a
+ * renderer, or an error that blames the user's input. Unknown fields, and null where the contract
+ * allows it, pass.
+ */
+import { isLosslessNumber } from 'lossless-json';
+import { ResponseShapeError } from './errors.js';
+import {
+  articleBaseSchema,
+  articleSourceContextSchema,
+  articleStatsAllTimeSchema,
+  articleStatsSchema,
+  countrySchema,
+  domesticFocusSchema,
+  internationalAttentionSchema,
+  personCountryRowSchema,
+  personCountryStatsSchema,
+  personLinkBaseSchema,
+  personLinkContextSchema,
+  personSchema,
+  personStatsSchema,
+  postSchema,
+  sourceLinksSchema,
+  sourceSchema,
+  weekInfoSchema,
+  type FieldKind,
+  type FieldSchema,
+} from './types.js';
+import { isValidWeek, weeksBetween } from '../weeks.js';
+
+/** What one endpoint answers: a record or a list of them, with fields that may be absent. */
+interface ResponseShape {
+  list: boolean;
+  schema: FieldSchema;
+  /** Fields the contract leaves out in some modes (includeContext=false): checked only when present. */
+  optional?: FieldSchema;
+  /** Records nested in a field, e.g. country-stats' countries. */
+  nested?: Readonly<Record<string, FieldSchema>>;
+  /** Values that are well-typed but impossible. Returns the reason, or undefined when fine. */
+  check?: (record: Record<string, unknown>) => string | undefined;
+}
+
+const SEGMENT = '[^/]+';
+
+/** Every endpoint of the contract by path; fixed segments come before the parameters they look like. */
+const RESPONSE_SHAPES: ReadonlyArray<[RegExp, ResponseShape]> = [
+  ['/weeks/current', { list: false, schema: weekInfoSchema, check: checkWeekInfo }],
+  ['/people', { list: true, schema: personSchema }],
+  ['/people/search', { list: true, schema: personSchema }],
+  ['/people/top', { list: true, schema: personStatsSchema }],
+  [`/people/${SEGMENT}/links`, { list: true, schema: personLinkBaseSchema, optional: personLinkContextSchema }],
+  [`/people/${SEGMENT}/country-stats`, { list: false, schema: personCountryStatsSchema, nested: { countries: personCountryRowSchema } }],
+  [`/people/${SEGMENT}`, { list: false, schema: personSchema }],
+  ['/countries', { list: true, schema: countrySchema }],
+  [`/countries/slug/${SEGMENT}`, { list: false, schema: countrySchema }],
+  [`/countries/${SEGMENT}/international-attention`, { list: false, schema: internationalAttentionSchema }],
+  [`/countries/${SEGMENT}/domestic-focus`, { list: false, schema: domesticFocusSchema }],
+  [`/countries/${SEGMENT}`, { list: false, schema: countrySchema }],
+  ['/sources', { list: true, schema: sourceSchema }],
+  [`/sources/${SEGMENT}/links`, { list: false, schema: sourceLinksSchema }],
+  [`/sources/${SEGMENT}`, { list: false, schema: sourceSchema }],
+  ['/posts/recent', { list: true, schema: postSchema }],
+  [`/posts/${SEGMENT}`, { list: false, schema: postSchema }],
+  ['/articles/recent', { list: true, schema: articleBaseSchema, optional: articleSourceContextSchema }],
+  ['/articles/stats', { list: false, schema: articleStatsSchema }],
+  ['/articles/stats/all-time', { list: false, schema: articleStatsAllTimeSchema }],
+].map(([pattern, shape]) => [new RegExp(`^/api/data${pattern as string}$`), shape as ResponseShape]);
+
+/** The contract's shape for a path (without query), or undefined for a path the contract does not list. */
+function shapeFor(path: string): ResponseShape | undefined {
+  return RESPONSE_SHAPES.find(([pattern]) => pattern.test(path))?.[1];
+}
+
+/**
+ * Throws ResponseShapeError when `data`, the parsed answer to GET `path`, is not what the contract
+ * promises. `path` is the API path without query (e.g. /api/data/people/top).
+ */
+export function checkResponseShape(path: string, data: unknown): void {
+  const reason = shapeProblem(path, data);
+  if (reason !== undefined) throw new ResponseShapeError({ status: 200, method: 'GET', url: path }, reason);
+}
+
+/** The reason `data` does not fit the endpoint's shape, or undefined when it fits (or the path is unknown). */
+export function shapeProblem(path: string, data: unknown): string | undefined {
+  const shape = shapeFor(path);
+  if (!shape) return undefined;
+  if (!shape.list) return recordProblem(data, shape, '');
+  if (!Array.isArray(data)) return `expected an array, got ${describe(data)}`;
+  for (let index = 0; index < data.length; index++) {
+    const problem = recordProblem(data[index], shape, `item ${index + 1}: `);
+    if (problem !== undefined) return problem;
+  }
+  return undefined;
+}
+
+function recordProblem(value: unknown, shape: ResponseShape, where: string): string | undefined {
+  const problem = fieldsProblem(value, shape.schema, shape.optional, where);
+  if (problem !== undefined) return problem;
+  const record = value as Record<string, unknown>;
+  for (const [field, schema] of Object.entries(shape.nested ?? {})) {
+    const rows = (record[field] ?? []) as unknown[];
+    for (let index = 0; index < rows.length; index++) {
+      const nestedProblem = fieldsProblem(rows[index], schema, undefined, `${where}${field}[${index + 1}]: `);
+      if (nestedProblem !== undefined) return nestedProblem;
+    }
+  }
+  return shape.check?.(record);
+}
+
+function fieldsProblem(value: unknown, schema: FieldSchema, optional: FieldSchema | undefined, where: string): string | undefined {
+  if (!isRecord(value)) return `${where}expected an object, got ${describe(value)}`;
+  for (const [field, kind] of Object.entries(schema)) {
+    const problem = fieldProblem(value, field, kind, false);
+    if (problem !== undefined) return `${where}${problem}`;
+  }
+  for (const [field, kind] of Object.entries(optional ?? {})) {
+    const problem = fieldProblem(value, field, kind, true);
+    if (problem !== undefined) return `${where}${problem}`;
+  }
+  return undefined;
+}
+
+function fieldProblem(record: Record<string, unknown>, field: string, kind: FieldKind, mayBeAbsent: boolean): string | undefined {
+  const nullable = kind.endsWith('?');
+  if (!Object.hasOwn(record, field)) {
+    // A field left out is the service's business until a command needs it: the ids and weeks
+    // every command builds on must be there; the rest is shown as empty.
+    return mayBeAbsent || nullable || !REQUIRED_FIELDS.has(field) ? undefined : `field "${field}" is missing`;
+  }
+  const value = record[field];
+  if (value === null) return nullable ? undefined : `field "${field}": expected ${KIND_NAMES[kind]}, got null`;
+  if (!fitsKind(value, kind)) return `field "${field}": expected ${KIND_NAMES[kind]}, got ${describe(value)}`;
+  if (field === 'personHash') return identifierProblem(field, value as string);
+  return undefined;
+}
+
+/** Fields the commands build further requests or windows on: without them an answer is unusable. */
+const REQUIRED_FIELDS: ReadonlySet<string> = new Set(['personHash', 'countryId', 'sourceId', 'currentWeek', 'last4StartWeek']);
+
+const KIND_NAMES: Readonly<Record<FieldKind, string>> = {
+  string: 'a string', 'string?': 'a string',
+  integer: 'a number up to 2^53', 'integer?': 'a number up to 2^53',
+  biginteger: 'an integer',
+  number: 'a number', 'number?': 'a number',
+  boolean: 'true or false',
+  timestamp: 'a timestamp string', 'timestamp?': 'a timestamp string',
+  'string[]': 'an array of strings',
+  array: 'an array',
+  object: 'an object', 'object?': 'an object',
+};
+
+function fitsKind(value: unknown, kind: FieldKind): boolean {
+  switch (kind) {
+    case 'string': case 'string?': case 'timestamp': case 'timestamp?':
+      return typeof value === 'string';
+    case 'integer': case 'integer?':
+      // Numbers pass through as the service wrote them; what must not happen is an id beyond 2^53,
+      // which no JavaScript number holds exactly, being used as if it were one.
+      return Math.abs(numericValue(value)) <= Number.MAX_SAFE_INTEGER;
+    case 'biginteger':
+      return typeof value === 'bigint' || (isNumeric(value) && /^-?\d+$/.test(String(value)));
+    case 'number': case 'number?':
+      return Number.isFinite(numericValue(value));
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'string[]':
+      return Array.isArray(value) && value.every((item) => typeof item === 'string');
+    case 'array':
+      return Array.isArray(value);
+    case 'object': case 'object?':
+      return isRecord(value);
+  }
+}
+
+function isNumeric(value: unknown): boolean {
+  return typeof value === 'number' || isLosslessNumber(value);
+}
+
+/** A number from either number mode; NaN for anything else (a bigint is beyond 2^53 by construction). */
+function numericValue(value: unknown): number {
+  if (typeof value === 'number') return value;
+  return isLosslessNumber(value) ? Number(String(value)) : Number.NaN;
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** An identifier is later put in a path: empty or broken Unicode would address nothing, or crash encoding. */
+function identifierProblem(field: string, value: string): string | undefined {
+  if (value === '') return `field "${field}" is empty`;
+  if (LONE_SURROGATE.test(value)) return `field "${field}" is not valid Unicode (a lone surrogate)`;
+  return undefined;
+}
+
+/** Week info drives every relative window: both must be real weeks, the window ending at the current one. */
+function checkWeekInfo(record: Record<string, unknown>): string | undefined {
+  const current = numericValue(record.currentWeek);
+  const start = numericValue(record.last4StartWeek);
+  if (!isValidWeek(current)) return `currentWeek ${current} is not a week (YYYYWW)`;
+  if (!isValidWeek(start)) return `last4StartWeek ${start} is not a week (YYYYWW)`;
+  const span = weeksBetween(start, current);
+  // A 4-week window ends at the current week; a year's slack, never a window that runs backwards.
+  if (span < 0 || span > 52) return `last4StartWeek ${start} is not within a year before currentWeek ${current}`;
+  return undefined;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !isLosslessNumber(value);
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (isLosslessNumber(value) || typeof value === 'number' || typeof value === 'bigint') {
+    const text = String(value);
+    return `the number ${text.length > 40 ? `${text.slice(0, 40)}…` : text}`;
+  }
+  if (typeof value === 'string') return 'a string';
+  if (typeof value === 'boolean') return 'a boolean';
+  return 'an object';
+}

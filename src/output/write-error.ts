@@ -1,0 +1,41 @@
+/**
+ * The output could not be written: a full disk (ENOSPC), an I/O error (EIO), a target that cannot be
+ * opened. One line naming the target and the operating system's reason, never a stack trace.
+ */
+export class OutputWriteError extends Error {
+  override name = 'OutputWriteError';
+  readonly target: string;
+  readonly code: string | undefined;
+
+  constructor(target: string, cause: unknown) {
+    const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+    super(`cannot write to ${target}: ${reasonOf(cause)}`, { cause });
+    this.target = target;
+    this.code = code;
+  }
+}
+
+const REASONS: Readonly<Record<string, string>> = {
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+  EIO: 'input/output error',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'read-only file system',
+  ENOENT: 'no such directory',
+  EISDIR: 'it is a directory',
+  ENOTDIR: 'a part of the path is not a directory',
+  EFBIG: 'file too large',
+  ENXIO: 'no reader on the other end',
+};
+
+function reasonOf(cause: unknown): string {
+  const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+  if (code !== undefined && REASONS[code]) return `${REASONS[code]} (${code})`;
+  return code ?? (cause instanceof Error ? cause.message : String(cause));
+}
+
+/** A failure of the operating system (it has an errno code), as opposed to a bug or a refusal of ours. */
+export function isSystemError(error: unknown): error is NodeJS.ErrnoException {
+  return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && typeof (error as NodeJS.ErrnoException).syscall === 'string';
+}

@@ -1,0 +1,71 @@
+import { LosslessNumber, parse } from 'lossless-json';
+import { describe, expect, it } from 'vitest';
+import { jsonDepthExceeds, parseRetryAfter } from '../../../src/api/http.js';
+import { redactSecret } from '../../../src/api/redact.js';
+import { shapeProblem } from '../../../src/api/validate.js';
+
+describe('shapeProblem', () => {
+  it('names the top-level type a list endpoint got instead of an array', () => {
+    expect(shapeProblem('/api/data/people/top', { items: [] })).toBe('expected an array, got an object');
+    expect(shapeProblem('/api/data/weeks/current', [])).toBe('expected an object, got an array');
+  });
+
+  it('checks field types in both number modes, and ids within 2^53', () => {
+    expect(shapeProblem('/api/data/countries', parse('[{"countryId":18,"countryName":"Germany","countryIso":"DE"}]'))).toBeUndefined();
+    expect(shapeProblem('/api/data/countries', [{ countryId: 18, countryName: 7 }])).toBe('item 1: field "countryName": expected a string, got the number 7');
+    expect(shapeProblem('/api/data/countries', [{ countryId: new LosslessNumber('9007199254740993') }]))
+      .toBe('item 1: field "countryId": expected a number up to 2^53, got the number 9007199254740993');
+    expect(shapeProblem('/api/data/countries', [{ countryName: 'X' }])).toBe('item 1: field "countryId" is missing');
+  });
+
+  it('lets unknown fields, allowed nulls and absent context fields pass; checks nested rows', () => {
+    expect(shapeProblem('/api/data/people/p1', { personHash: 'p1', countryId: 1, birthDate: null, extra: {} })).toBeUndefined();
+    expect(shapeProblem('/api/data/people/p1', { personHash: 'p1', countryId: 1, fullName: null })).toBe('field "fullName": expected a string, got null');
+    expect(shapeProblem('/api/data/people/p1/links', [{ personHash: 'p1', articleHash: new LosslessNumber('12345678901234567890') }])).toBeUndefined();
+    expect(shapeProblem('/api/data/people/p1/country-stats', { countries: [{ countryId: 'x' }] }))
+      .toBe('countries[1]: field "countryId": expected a number up to 2^53, got a string');
+  });
+
+  it('refuses impossible values: broken person ids and week info that is no window', () => {
+    expect(shapeProblem('/api/data/people', [{ personHash: '', countryId: 1 }])).toBe('item 1: field "personHash" is empty');
+    expect(shapeProblem('/api/data/people', [{ personHash: 'a\ud800', countryId: 1 }])).toBe('item 1: field "personHash" is not valid Unicode (a lone surrogate)');
+    expect(shapeProblem('/api/data/weeks/current', { currentWeek: 202647, last4StartWeek: 202644 })).toBeUndefined();
+    expect(shapeProblem('/api/data/weeks/current', { currentWeek: 202601, last4StartWeek: 202550 })).toBeUndefined();
+    expect(shapeProblem('/api/data/weeks/current', { currentWeek: 202647, last4StartWeek: 202648 })).toMatch(/not within a year before/);
+    expect(shapeProblem('/api/data/weeks/current', { currentWeek: 202699, last4StartWeek: 202644 })).toBe('currentWeek 202699 is not a week (YYYYWW)');
+  });
+
+  it('leaves paths the contract does not list alone', () => {
+    expect(shapeProblem('/api/data/something/new', 'anything')).toBeUndefined();
+  });
+});
+
+describe('jsonDepthExceeds', () => {
+  it('counts nesting, not brackets inside strings', () => {
+    expect(jsonDepthExceeds('[[[1]]]', 3)).toBe(false);
+    expect(jsonDepthExceeds('[[[[1]]]]', 3)).toBe(true);
+    expect(jsonDepthExceeds('["[[[[\\"[[[["]', 3)).toBe(false);
+  });
+});
+
+describe('parseRetryAfter', () => {
+  it('takes delta-seconds and HTTP-dates; negative or garbage values are dropped', () => {
+    const now = Date.parse('Mon, 23 Nov 2026 12:00:00 GMT');
+    expect(parseRetryAfter('7', now)).toBe(7000);
+    expect(parseRetryAfter('Mon, 23 Nov 2026 12:00:30 GMT', now)).toBe(30_000);
+    expect(parseRetryAfter('-5', now)).toBeUndefined();
+    expect(parseRetryAfter('2026', now)).toBe(2_026_000);
+    expect(parseRetryAfter('soon', now)).toBeUndefined();
+    expect(parseRetryAfter('1e3', now)).toBeUndefined();
+  });
+});
+
+describe('redactSecret', () => {
+  it('masks a long key anywhere, a short one only as a whole word', () => {
+    expect(redactSecret('key=abcdefgh123 and xabcdefgh123x', 'abcdefgh123')).toBe('key=•••• and x••••x');
+    expect(redactSecret('error: person "nobody" not found', 'e')).toBe('error: person "nobody" not found');
+    expect(redactSecret('the key e was refused', 'e')).toBe('the key •••• was refused');
+    // A key is text, never a pattern.
+    expect(redactSecret('x .* y and abc', '.*')).toBe('x •••• y and abc');
+  });
+});
