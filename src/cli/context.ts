@@ -11,6 +11,7 @@ import { needsWeekInfo, resolveWeekWindow, windowFromBounds, type WeekSpec, type
 import { DEFAULT_CONCURRENCY } from './concurrency.js';
 import { matchCountry, parseCountryQuery, type CountryEntry } from './country-match.js';
 import { MissingKeyError, UsageError } from './errors.js';
+import type { InputStream, MainIo, ProcessControl } from './io.js';
 
 export interface GlobalOptions {
   format?: OutputFormat;
@@ -29,9 +30,10 @@ export interface GlobalOptions {
 }
 
 export interface Io {
-  stdout: NodeJS.WriteStream;
-  stderr: NodeJS.WriteStream;
-  stdin: NodeJS.ReadStream;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  stdin: InputStream;
+  stdinIsTTY: boolean;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
   /** Colour on stdout: --no-color, NO_COLOR and FORCE_COLOR decided. */
@@ -40,22 +42,30 @@ export interface Io {
   width: number;
   /** The locale is UTF-8: charts and sparklines may use block characters. */
   unicode: boolean;
+  /** Where relative --output paths land. */
+  cwd: string;
+  /** The real process, for verbs that handle signals themselves; absent in-process. */
+  process?: ProcessControl;
 }
 
-export function detectIo(env: NodeJS.ProcessEnv, colorFlag: boolean): Io {
-  const stdoutIsTTY = process.stdout.isTTY === true;
+export function detectIo(main: MainIo, colorFlag: boolean): Io {
+  const { env } = main;
+  const stdoutIsTTY = main.isTTY.stdout;
   const forced = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
   const color = colorFlag && env.NO_COLOR === undefined && (forced || (stdoutIsTTY && env.FORCE_COLOR === undefined));
   const locale = env.LC_ALL || env.LC_CTYPE || env.LANG || '';
   return {
-    stdout: process.stdout,
-    stderr: process.stderr,
-    stdin: process.stdin,
+    stdout: main.stdout,
+    stderr: main.stderr,
+    stdin: main.stdin,
+    stdinIsTTY: main.isTTY.stdin,
     stdoutIsTTY,
-    stderrIsTTY: process.stderr.isTTY === true,
+    stderrIsTTY: main.isTTY.stderr,
     color,
-    width: process.stdout.columns || Number(env.COLUMNS) || 80,
+    width: (stdoutIsTTY ? main.columns : undefined) || Number(env.COLUMNS) || 80,
     unicode: /utf-?8/i.test(locale),
+    cwd: main.cwd,
+    ...(main.process && { process: main.process }),
   };
 }
 

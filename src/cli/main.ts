@@ -8,6 +8,7 @@
 import type { Option } from 'commander';
 import { VERSION } from '../version.js';
 import type { Context, GlobalOptions, Io } from './context.js';
+import type { MainIo, ProcessControl } from './io.js';
 import type { OutputPlan } from './output-plan.js';
 import type { CommandOutput, NounSpec, VerbSpec } from './spec.js';
 
@@ -52,20 +53,28 @@ export function findNoun(args: readonly string[]): string | undefined {
   return undefined;
 }
 
-export async function main(argv: readonly string[]): Promise<number> {
+/**
+ * Runs one command line (argv as process.argv has it: node, script, then the words) against `io`, and
+ * resolves to the exit code. Tests call it in-process with in-memory streams.
+ */
+export async function main(argv: readonly string[], io: MainIo): Promise<number> {
   const args = argv.slice(2);
   if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-    process.stdout.write(`${VERSION}\n`);
+    io.stdout.write(`${VERSION}\n`);
     return 0;
   }
 
-  const { installEpipeGuard } = await import('../output/pipe.js');
-  installEpipeGuard(process.stdout);
+  const proc = io.process;
+  if (proc) {
+    const { installEpipeGuard } = await import('../output/pipe.js');
+    installEpipeGuard(io.stdout, (code) => proc.exit(code));
+  }
 
-  const state: RunState = { exitCode: 0 };
+  const state: RunState = { exitCode: 0, io, args };
   try {
-    const program = await buildProgram(args, state);
-    await program.parseAsync([...argv]);
+    const words = await rewriteHelpRequest(args);
+    const program = await buildProgram(words, state);
+    await program.parseAsync([...argv.slice(0, 2), ...words]);
   } catch (error) {
     await fail(error, state);
   } finally {
@@ -74,8 +83,35 @@ export async function main(argv: readonly string[]): Promise<number> {
   return state.exitCode;
 }
 
+/**
+ * `help NOUN [VERB]` is `NOUN [VERB] --help`, as in gh: rewritten before parsing, so the help of a
+ * command is printed by commander exactly once. A help topic (`help weeks`) stays with the help verb.
+ */
+async function rewriteHelpRequest(args: readonly string[]): Promise<readonly string[]> {
+  const helpAt = args.indexOf('help');
+  if (helpAt === -1 || findNoun(args) !== 'help') return args;
+  const words = args.slice(helpAt + 1).filter((word) => !word.startsWith('-'));
+  const entry = COMMANDS.find((command) => command.name === words[0]);
+  if (!entry) return args;
+  if (words.length === 1) {
+    const { HELP_TOPICS } = await import('./help-topics.js');
+    if (HELP_TOPICS[words[0]!]) return args;
+    return [...args.slice(0, helpAt), entry.name, '--help'];
+  }
+  const { UsageError } = await import('./errors.js');
+  const verbs = (await entry.load()).default.verbs.map((spec) => spec.name).filter((name) => name !== '');
+  if (words.length > 2 || !verbs.includes(words[1]!)) {
+    if (words.length === 2 && verbs.length > 0) throw new UsageError(`"${words[0]}" has no verb "${words[1]}"; its verbs: ${verbs.join(', ')}`);
+    if (words.length === 2) throw new UsageError(`"${words[0]}" has no verb "${words[1]}"; it takes no verb`);
+    return args;
+  }
+  return [...args.slice(0, helpAt), entry.name, words[1]!, '--help'];
+}
+
 interface RunState {
   exitCode: number;
+  io: MainIo;
+  args: readonly string[];
   context?: Context;
 }
 
@@ -83,9 +119,9 @@ async function fail(error: unknown, state: RunState): Promise<void> {
   // Requests cut off by Ctrl-C fail too; the run is already on its way out with 130.
   if (state.context?.interrupted) return;
   const { describeFailure } = await import('./exit-codes.js');
-  const verbose = state.context?.globals.verbose ?? (process.argv.includes('--verbose') || process.argv.includes('-v'));
+  const verbose = state.context?.globals.verbose ?? (state.args.includes('--verbose') || state.args.includes('-v'));
   const failure = describeFailure(error, verbose);
-  for (const line of failure.lines) process.stderr.write(`${state.context?.redact(line) ?? line}\n`);
+  for (const line of failure.lines) state.io.stderr.write(`${state.context?.redact(line) ?? line}\n`);
   state.exitCode = failure.exitCode;
 }
 
@@ -120,6 +156,7 @@ async function buildProgram(args: readonly string[], state: RunState) {
     .showSuggestionAfterError(true)
     .helpCommand(false)
     .exitOverride()
+    .configureOutput(commanderOutput(state.io))
     .addHelpText('after', '\nExamples:\n  $ newsstats --sandbox people top --weeks last4\n  $ newsstats people top --weeks last4 --format csv --output top.csv\n  $ newsstats help weeks');
   for (const option of await globalOptions()) program.addOption(option);
 
@@ -152,6 +189,22 @@ async function buildProgram(args: readonly string[], state: RunState) {
   return program;
 }
 
+/** Commander's help and error messages go to the run's streams, never to the process's own. */
+function commanderOutput(io: MainIo) {
+  const { env } = io;
+  // As commander decides colour itself, but from the run's environment.
+  const forced = env.NO_COLOR || env.FORCE_COLOR === '0' || env.FORCE_COLOR === 'false' ? false : env.FORCE_COLOR || env.CLICOLOR_FORCE !== undefined ? true : undefined;
+  return {
+    writeOut: (text: string) => void io.stdout.write(text),
+    writeErr: (text: string) => void io.stderr.write(text),
+    // 80 is commander's own width when the stream is not a terminal.
+    getOutHelpWidth: () => (io.isTTY.stdout && io.columns ? io.columns : 80),
+    getErrHelpWidth: () => 80,
+    getOutHasColors: () => forced ?? io.isTTY.stdout,
+    getErrHasColors: () => forced ?? io.isTTY.stderr,
+  };
+}
+
 function examplesHelp(examples: readonly string[]): string {
   return `\nExamples:\n${examples.map((example) => `  $ newsstats ${example}`).join('\n')}`;
 }
@@ -164,10 +217,10 @@ async function runVerb(
   state: RunState,
 ): Promise<void> {
   const [{ Context, detectIo }, { planOutput }] = await Promise.all([import('./context.js'), import('./output-plan.js')]);
-  const io: Io = detectIo(process.env, globals.color);
-  const ctx = new Context(io, globals, process.env);
+  const io: Io = detectIo(state.io, globals.color);
+  const ctx = new Context(io, globals, state.io.env);
   state.context = ctx;
-  if (!verbSpec.handlesSignals) interruptCleanly(ctx);
+  if (!verbSpec.handlesSignals && state.io.process) interruptCleanly(ctx, state.io.process);
 
   // Everything that can be refused without asking the service is refused here, before any request.
   // A verb whose columns depend on its flags (people top --per-week) gives that view before planning.
@@ -193,15 +246,12 @@ async function writeOutput(ctx: Context, plan: OutputPlan, verbSpec: VerbSpec, o
   });
 }
 
-let interruptInstalled = false;
-
 /** Ctrl-C: remove any half-written --output file, then exit 130. */
-function interruptCleanly(ctx: Context): void {
-  if (interruptInstalled) return;
-  interruptInstalled = true;
+function interruptCleanly(ctx: Context, proc: ProcessControl): void {
   const onSignal = (signal: NodeJS.Signals) => {
-    void ctx.close('interrupted').finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+    void ctx.close('interrupted').finally(() => proc.exit(signal === 'SIGINT' ? 130 : 143));
   };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  proc.once('SIGINT', onSignal);
+  proc.once('SIGTERM', onSignal);
 }
+export { processIo, type MainIo } from './io.js';

@@ -26,8 +26,8 @@ export function chooseFormat(globals: Pick<GlobalOptions, 'format' | 'output'>, 
  * Refuses an --output path that cannot be written before any request is made: a run that would
  * fetch everything and then fail to save it wastes the user's time and quota.
  */
-export function checkOutputPath(path: string): void {
-  const target = resolve(path);
+export function checkOutputPath(path: string, cwd = '.'): void {
+  const target = resolve(cwd, path);
   const directory = dirname(target);
   const directoryStat = statSync(directory, { throwIfNoEntry: false });
   if (!directoryStat) throw new UsageError(`cannot write --output ${path}: the directory ${directory} does not exist`);
@@ -55,14 +55,14 @@ export function planOutput(verbSpec: Pick<VerbSpec, 'view' | 'prefersJson'>, glo
     }
   }
 
-  if (globals.output) checkOutputPath(globals.output);
+  if (globals.output) checkOutputPath(globals.output, io.cwd);
 
   const knownFields = verbSpec.view?.fields ?? [];
   // Where the shape is only known from the data (the raw api command), the renderer checks later.
   const fields = globals.fields && knownFields.length > 0 ? selectFields(globals.fields, [...knownFields]) : globals.fields;
 
   return {
-    outputPath: globals.output,
+    outputPath: globals.output === undefined ? undefined : resolve(io.cwd, globals.output),
     render: {
       format,
       fields,

@@ -7,8 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/main.js';
-import { REPO, runCliWithHome, tempDir, useLoggedSandbox } from './harness.js';
-import { runCliInTerminal } from './workflow-helpers.js';
+import { REPO, runCliInTerminal, runCliWithHome, tempDir, useLoggedSandbox } from './harness.js';
 
 const NEEDS_A_SHELL = /[|<>$]/;
 const RUN_ELSEWHERE = [/^sandbox\b/, /^auth login\b/];

@@ -9,8 +9,9 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { readLog, runCli, sandbox, sandboxEnv, tcpPassThrough, tempDir, type CliResult } from './harness.js';
-import { expectFailure, expectSuccess, rawJson, readLogWhen, stderrLines } from './cli-helpers.js';
+import {
+  type CliResult, expectFailure, expectSuccess, rawJson, readLog, readLogWhen, runCli, sandbox, sandboxEnv, spawnCli, stderrLines, tcpPassThrough, tempDir,
+} from './harness.js';
 
 const logDir = tempDir('newsstats-e2e-exit-');
 /** Answers only the runs that should reach it. */
@@ -153,7 +154,7 @@ describe('exit 130: Ctrl-C during a slow request', () => {
     const proxy = await tcpPassThrough(slow.url);
     let signalledAt = 0;
     try {
-      const result = await runCli(args, {
+      const result = await spawnCli(args, {
         env: sandboxEnv({ url: proxy.url, key: slow.key }),
         onSpawn: (child) => {
           void proxy.firstConnection.then(() =>

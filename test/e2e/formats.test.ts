@@ -8,8 +8,9 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { runCli, sandbox, sandboxEnv, tempDir } from './harness.js';
-import { articleHashes, expectSuccess, fakeApi, rawGet, rawJson } from './cli-helpers.js';
+import {
+  articleHashes, expectSuccess, fakeApi, rawGet, rawJson, runCli, sandbox, sandboxEnv, tempDir,
+} from './harness.js';
 
 let server: RunningSandbox;
 beforeAll(async () => {

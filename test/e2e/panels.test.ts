@@ -3,8 +3,7 @@
  * leading week column. Expected rows come from the sandbox directly, one single-week ranking a week.
  */
 import { describe, expect, it } from 'vitest';
-import { runCli, useLoggedSandbox } from './harness.js';
-import { apiGet, countPath, csvHeader, csvRecords, logOf, text, type Json } from './workflow-helpers.js';
+import { apiGet, countPath, csvHeader, csvRecords, type Json, logOf, runCli, text, useLoggedSandbox } from './harness.js';
 
 const logged = useLoggedSandbox();
 

@@ -3,8 +3,9 @@
  * country statistics. Expected rows come from the sandbox directly, one single-week request a week.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli, useLoggedSandbox } from './harness.js';
-import { apiGet, countPath, csvHeader, csvRecords, logOf, runCliInTerminal, stripAnsi, text, type Json } from './workflow-helpers.js';
+import {
+  apiGet, countPath, csvHeader, csvRecords, type Json, logOf, runCli, runCliInTerminal, stripAnsi, text, useLoggedSandbox,
+} from './harness.js';
 
 const logged = useLoggedSandbox();
 let person: string;

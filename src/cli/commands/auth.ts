@@ -8,7 +8,7 @@ import { verb, type NounSpec } from '../spec.js';
 async function promptHidden(ctx: Context, question: string): Promise<string> {
   const { stdin, stderr } = ctx.io;
   // Echo goes off before the prompt shows: a key pasted the moment the prompt appears is not echoed.
-  stdin.setRawMode(true);
+  stdin.setRawMode?.(true);
   stdin.resume();
   stdin.setEncoding('utf8');
   stderr.write(question);
@@ -34,7 +34,7 @@ async function promptHidden(ctx: Context, question: string): Promise<string> {
       stdin.on('data', onData);
     });
   } finally {
-    stdin.setRawMode(false);
+    stdin.setRawMode?.(false);
     stdin.pause();
     stderr.write('\n');
   }
@@ -63,7 +63,7 @@ const login = verb<{ withKey?: boolean }>({
     }
     let apiKey: string;
     if (flags.withKey) apiKey = (await readAll(ctx.io.stdin)).trim();
-    else if (ctx.io.stdin.isTTY) apiKey = (await promptHidden(ctx, `API key for ${settings.baseUrl}: `)).trim();
+    else if (ctx.io.stdinIsTTY) apiKey = (await promptHidden(ctx, `API key for ${settings.baseUrl}: `)).trim();
     else throw new UsageError('no terminal to ask for the key', 'pipe it in with --with-key');
     if (!apiKey) throw new UsageError('the key is empty; nothing was saved');
 

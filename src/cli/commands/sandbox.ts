@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { Option } from 'commander';
 import { UsageError } from '../errors.js';
 import { parseDate, parseDecimal, parseInteger } from '../options.js';
@@ -37,8 +38,10 @@ const serve = verb<SandboxFlags>({
       import('../../sandbox/server.js'),
     ]);
     const { latency, log, ...options } = flags;
+    // In-process (tests) there are no signals: only a bad flag ends the run there.
+    const signals = ctx.io.process ?? new EventEmitter();
     try {
-      await serveSandbox({ ...options, latencyMs: latency, logFile: log }, ctx.io);
+      await serveSandbox({ ...options, latencyMs: latency, logFile: log }, ctx.io, signals);
     } catch (error) {
       if (error instanceof SandboxOptionError) throw new UsageError(error.message);
       throw error;
