@@ -110,7 +110,7 @@ export function buildQueryString(query: Query | undefined): string {
   const parts: string[] = [];
   for (const [name, value] of Object.entries(query)) {
     if (value === undefined || value === null) continue;
-    const values = Array.isArray(value) ? value : [value as QueryScalar];
+    const values: readonly QueryScalar[] = Array.isArray(value) ? (value as readonly QueryScalar[]) : [value as QueryScalar];
     for (const item of values) {
       parts.push(`${encodeURIComponent(name)}=${encodeURIComponent(queryValueText(item))}`);
     }
@@ -169,7 +169,7 @@ function errorCode(error: unknown): string | undefined {
     const { code, cause, errors } = candidate as { code?: unknown; cause?: unknown; errors?: unknown };
     if (typeof code === 'string') return code;
     if (cause !== undefined) candidates.push(cause);
-    if (Array.isArray(errors)) candidates.push(...errors);
+    if (Array.isArray(errors)) candidates.push(...(errors as unknown[]));
   }
   return undefined;
 }

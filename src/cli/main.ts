@@ -10,7 +10,7 @@ import { VERSION } from '../version.js';
 import type { Context, GlobalOptions, Io } from './context.js';
 import type { MainIo, ProcessControl } from './io.js';
 import type { OutputPlan } from './output-plan.js';
-import type { CommandOutput, NounSpec, VerbSpec } from './spec.js';
+import type { AnyVerbSpec, CommandOutput, NounSpec, VerbSpec } from './spec.js';
 
 interface CommandEntry {
   name: string;
@@ -182,7 +182,8 @@ async function buildProgram(args: readonly string[], state: RunState) {
       command.action(async (...actionArgs: unknown[]) => {
         const self = actionArgs.at(-1) as InstanceType<typeof Command>;
         const positional = self.processedArgs.filter((value) => value !== undefined).flat() as string[];
-        await runVerb(verbSpec, positional, self.opts(), self.optsWithGlobals() as GlobalOptions, state);
+        // Commander parsed these options from this verb's own declarations: they are its Options.
+        await runVerb(verbSpec, positional, self.opts<never>(), self.optsWithGlobals<GlobalOptions>(), state);
       });
     }
   }
@@ -210,9 +211,9 @@ function examplesHelp(examples: readonly string[]): string {
 }
 
 async function runVerb(
-  verbSpec: VerbSpec,
+  verbSpec: AnyVerbSpec,
   args: string[],
-  options: Record<string, unknown>,
+  options: never,
   globals: GlobalOptions,
   state: RunState,
 ): Promise<void> {
@@ -232,7 +233,7 @@ async function runVerb(
   if (output) await writeOutput(ctx, plan, spec, output);
 }
 
-async function writeOutput(ctx: Context, plan: OutputPlan, verbSpec: VerbSpec, output: CommandOutput): Promise<void> {
+async function writeOutput(ctx: Context, plan: OutputPlan, verbSpec: Pick<VerbSpec, 'view'>, output: CommandOutput): Promise<void> {
   const { renderView, openRowSink } = await import('../output/index.js');
   const view = { ...verbSpec.view, ...output.view, fields: output.view?.fields ?? verbSpec.view?.fields ?? [] };
   await ctx.withOutput(plan, async (stream) => {

@@ -65,10 +65,17 @@ export interface VerbSpec<Options extends VerbOptions = VerbOptions> {
   run(ctx: Context, args: string[], options: Options): Promise<CommandOutput | void>;
 }
 
+/**
+ * A verb with its option type erased, as the table holds it: every VerbSpec<Options> is one (its
+ * functions accept `never`), and only main.ts, which hands run() commander's parsed options for
+ * that same verb, calls them.
+ */
+export type AnyVerbSpec = VerbSpec<never>;
+
 export interface NounSpec {
   name: string;
   summary: string;
-  verbs: VerbSpec<any>[];
+  verbs: AnyVerbSpec[];
 }
 
 /** Lets each noun file declare verbs with typed options while the table holds them uniformly. */

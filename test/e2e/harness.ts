@@ -443,7 +443,6 @@ export async function runCliInTerminal(args: string[], options: TerminalOptions 
   return { ...result, stdout: result.stdout.replace(/\r\n/g, '\n') };
 }
 
-// eslint-disable-next-line no-control-regex
 const ANSI = /\x1b\[[0-9;]*[A-Za-z]/g;
 
 export function stripAnsi(value: string): string {

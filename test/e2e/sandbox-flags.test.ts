@@ -26,7 +26,7 @@ describe.concurrent('newsstats sandbox flags', () => {
       onSpawn: (child) => {
         child.stdout!.setEncoding('utf8').once('data', (line: string) => {
           url = line.trim();
-          fetch(`${url}/api/data/weeks/current`, { headers: { 'X-Api-Key': 'flag-key' } })
+          void fetch(`${url}/api/data/weeks/current`, { headers: { 'X-Api-Key': 'flag-key' } })
             .then((response) => response.json())
             .then((body) => (weekInfo = body))
             .finally(() => child.kill('SIGTERM'));

@@ -242,14 +242,14 @@ describe('newsstats completion <shell>', () => {
   const [spec] = completionCommand.verbs;
 
   it('refuses an unknown shell, naming the valid ones', () => {
-    expect(() => spec!.validate!(['powershell'], {})).toThrow(UsageError);
-    expect(() => spec!.validate!(['powershell'], {})).toThrow(/bash, zsh, fish/);
+    expect(() => spec!.validate!(['powershell'], {} as never)).toThrow(UsageError);
+    expect(() => spec!.validate!(['powershell'], {} as never)).toThrow(/bash, zsh, fish/);
   });
 
   it('writes the script to stdout', async () => {
     let written = '';
     const ctx = { io: { stdout: { write: (text: string) => void (written += text) } } };
-    await spec!.run(ctx as never, ['bash'], {});
+    await spec!.run(ctx as never, ['bash'], {} as never);
     expect(written).toContain('complete -F _newsstats newsstats');
   });
 });

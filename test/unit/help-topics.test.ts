@@ -84,7 +84,7 @@ describe('newsstats help', () => {
   async function run(words: string[]): Promise<string> {
     let written = '';
     const ctx = { env, io: { stdout: { write: (text: string) => void (written += text) } } };
-    await spec!.run(ctx as never, words, {});
+    await spec!.run(ctx as never, words, {} as never);
     return written;
   }
 

@@ -8,7 +8,7 @@ import {
   personSchema,
   personStatsSchema,
 } from '../../api/types.js';
-import { listWeeks, type WeekWindow } from '../../weeks.js';
+import { listWeeks } from '../../weeks.js';
 import { DEFAULT_CONCURRENCY, mapInOrder } from '../concurrency.js';
 import type { Context, WeekWindowFlags } from '../context.js';
 import { UsageError } from '../errors.js';
@@ -191,7 +191,7 @@ const countries = verb<WeekWindowFlags>({
   async run(ctx, [personHash], flags) {
     const window = await ctx.resolveWindow(flags);
     const data = await (await ctx.client()).people.countryStats(personHash!, window ?? {});
-    return { data, rows: countryStatsRows(personHash!, data as Row) };
+    return { data, rows: countryStatsRows(personHash!, data) };
   },
 });
 
@@ -228,7 +228,7 @@ const trend = verb<TrendFlags>({
     // Fail on an unknown person with one 404, not one per week.
     await client.people.get(personHash!);
     const rows = await mapInOrder(weeks, DEFAULT_CONCURRENCY, async (week) =>
-      trendRow(week, (await client.people.countryStats(personHash!, { startWeek: week, endWeek: week } as WeekWindow)) as Row),
+      trendRow(week, (await client.people.countryStats(personHash!, { startWeek: week, endWeek: week })) as Row),
     );
     return { data: rows, view: { chart: { label: 'week', value: flags.metric, style: 'line' } } };
   },

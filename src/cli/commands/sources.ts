@@ -50,7 +50,7 @@ const links = verb<{ filter: boolean }>({
   validate: ([sourceId]) => void parseIdArgument('sourceId', sourceId!),
   async run(ctx, [sourceId], flags) {
     const data = await (await ctx.client()).sources.links(parseIdArgument('sourceId', sourceId!), { applyFilter: flags.filter });
-    return { data, rows: sourceLinkRows(data as Row) };
+    return { data, rows: sourceLinkRows(data) };
   },
 });
 
