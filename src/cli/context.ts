@@ -7,7 +7,8 @@ import type { NewsStatsClient } from '../api/client.js';
 import type { RequestEvent } from '../api/options.js';
 import type { ResolvedSettings } from '../config/resolve.js';
 import type { OutputFormat } from '../output/index.js';
-import { needsWeekInfo, resolveWeekWindow, windowFromBounds, type WeekSpec, type WeekWindow } from '../weeks.js';
+import { needsWeekInfo, resolveWeekWindow, windowFromBounds, type WeekWindow } from '../weeks.js';
+import type { WeekWindowFlags } from './options.js';
 import { DEFAULT_CONCURRENCY } from './concurrency.js';
 import { matchCountry, parseCountryQuery, type CountryEntry } from './country-match.js';
 import { MissingKeyError, UsageError } from './errors.js';
@@ -74,11 +75,7 @@ export function toNumber(value: unknown): number {
   return typeof value === 'number' ? value : Number(String(value));
 }
 
-export interface WeekWindowFlags {
-  weeks?: WeekSpec;
-  start?: number;
-  end?: number;
-}
+export type { WeekWindowFlags } from './options.js';
 
 export interface WeekInfoNumbers {
   currentWeek: number;

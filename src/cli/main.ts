@@ -8,9 +8,10 @@
 import type { Option } from 'commander';
 import { VERSION } from '../version.js';
 import type { Context, GlobalOptions, Io } from './context.js';
+import { UsageError } from './errors.js';
 import type { MainIo, ProcessControl } from './io.js';
 import type { OutputPlan } from './output-plan.js';
-import type { AnyVerbSpec, CommandOutput, NounSpec, VerbSpec } from './spec.js';
+import type { AnyVerbSpec, CommandData, CommandStream, NounSpec } from './spec.js';
 
 interface CommandEntry {
   name: string;
@@ -98,7 +99,6 @@ async function rewriteHelpRequest(args: readonly string[]): Promise<readonly str
     if (HELP_TOPICS[words[0]!]) return args;
     return [...args.slice(0, helpAt), entry.name, '--help'];
   }
-  const { UsageError } = await import('./errors.js');
   const verbs = (await entry.load()).default.verbs.map((spec) => spec.name).filter((name) => name !== '');
   if (words.length > 2 || !verbs.includes(words[1]!)) {
     if (words.length === 2 && verbs.length > 0) throw new UsageError(`"${words[0]}" has no verb "${words[1]}"; its verbs: ${verbs.join(', ')}`);
@@ -181,9 +181,10 @@ async function buildProgram(args: readonly string[], state: RunState) {
       if (verbSpec.examples.length > 0) command.addHelpText('after', examplesHelp(verbSpec.examples));
       command.action(async (...actionArgs: unknown[]) => {
         const self = actionArgs.at(-1) as InstanceType<typeof Command>;
-        const positional = self.processedArgs.filter((value) => value !== undefined).flat() as string[];
-        // Commander parsed these options from this verb's own declarations: they are its Options.
-        await runVerb(verbSpec, positional, self.opts<never>(), self.optsWithGlobals<GlobalOptions>(), state);
+        const path = [noun.name, verbSpec.name].filter((word) => word !== '').join(' ');
+        // Commander parsed these from this verb's own declarations: they are the verb's typed input.
+        const input = { args: self.processedArgs, flags: self.opts() } as never;
+        await runVerb(path, verbSpec, input, self.optsWithGlobals<GlobalOptions>(), state);
       });
     }
   }
@@ -210,13 +211,7 @@ function examplesHelp(examples: readonly string[]): string {
   return `\nExamples:\n${examples.map((example) => `  $ newsstats ${example}`).join('\n')}`;
 }
 
-async function runVerb(
-  verbSpec: AnyVerbSpec,
-  args: string[],
-  options: never,
-  globals: GlobalOptions,
-  state: RunState,
-): Promise<void> {
+async function runVerb(path: string, verbSpec: AnyVerbSpec, input: never, globals: GlobalOptions, state: RunState): Promise<void> {
   const [{ Context, detectIo }, { planOutput }] = await Promise.all([import('./context.js'), import('./output-plan.js')]);
   const io: Io = detectIo(state.io, globals.color);
   const ctx = new Context(io, globals, state.io.env);
@@ -224,16 +219,36 @@ async function runVerb(
   if (!verbSpec.handlesSignals && state.io.process) interruptCleanly(ctx, state.io.process);
 
   // Everything that can be refused without asking the service is refused here, before any request.
-  // A verb whose columns depend on its flags (people top --per-week) gives that view before planning.
-  const spec = { ...verbSpec, view: verbSpec.viewFor?.(options) ?? verbSpec.view };
+  // A verb whose columns depend on its flags (people links --no-context) gives that view before planning.
+  const prints = verbSpec.prints ?? 'records';
+  if (prints !== 'records') refuseOutputFlags(path, prints, globals);
+  const spec = { ...verbSpec, view: verbSpec.viewFor?.(input) ?? verbSpec.view };
   const plan = planOutput(spec, globals, io);
-  verbSpec.validate?.(args, options);
+  const parsed = (verbSpec.validate ? verbSpec.validate(input) : input) as never;
 
-  const output = await verbSpec.run(ctx, args, options);
-  if (output) await writeOutput(ctx, plan, spec, output);
+  const output = await verbSpec.run(ctx, parsed);
+  if (!output) return;
+  if ('text' in output) io.stdout.write(output.text);
+  else await writeOutput(ctx, plan, spec, output);
 }
 
-async function writeOutput(ctx: Context, plan: OutputPlan, verbSpec: Pick<VerbSpec, 'view'>, output: CommandOutput): Promise<void> {
+/** -o, -f, --fields and --no-header shape records; on a verb that prints text or nothing they would silently do nothing. */
+function refuseOutputFlags(path: string, prints: 'text' | 'nothing', globals: GlobalOptions): void {
+  const given = [
+    globals.output !== undefined && '--output',
+    globals.format !== undefined && '--format',
+    globals.fields !== undefined && '--fields',
+    !globals.header && '--no-header',
+  ].filter((flag) => flag !== false);
+  if (given.length === 0) return;
+  const what = prints === 'text' ? 'prints text' : 'prints nothing on stdout';
+  throw new UsageError(
+    `\`newsstats ${path}\` ${what}: ${given.join(', ')} ${given.length === 1 ? 'does' : 'do'} not apply`,
+    prints === 'text' ? 'redirect it instead, e.g. > file' : undefined,
+  );
+}
+
+async function writeOutput(ctx: Context, plan: OutputPlan, verbSpec: Pick<AnyVerbSpec, 'view'>, output: CommandData | CommandStream): Promise<void> {
   const { renderView, openRowSink } = await import('../output/index.js');
   const view = { ...verbSpec.view, ...output.view, fields: output.view?.fields ?? verbSpec.view?.fields ?? [] };
   await ctx.withOutput(plan, async (stream) => {

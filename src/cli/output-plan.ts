@@ -7,7 +7,7 @@ import { dirname, resolve } from 'node:path';
 import { formatFromPath, selectFields, type OutputFormat, type RenderOptions } from '../output/index.js';
 import type { GlobalOptions, Io } from './context.js';
 import { UsageError } from './errors.js';
-import type { VerbSpec } from './spec.js';
+import type { AnyVerbSpec } from './spec.js';
 
 export interface OutputPlan {
   render: RenderOptions;
@@ -42,7 +42,7 @@ export function checkOutputPath(path: string, cwd = '.'): void {
   }
 }
 
-export function planOutput(verbSpec: Pick<VerbSpec, 'view' | 'prefersJson'>, globals: GlobalOptions, io: Io): OutputPlan {
+export function planOutput(verbSpec: Pick<AnyVerbSpec, 'view' | 'prefersJson'>, globals: GlobalOptions, io: Io): OutputPlan {
   const format = chooseFormat(globals, io, verbSpec.prefersJson);
   const toTerminal = io.stdoutIsTTY && !globals.output;
 

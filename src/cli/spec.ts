@@ -39,38 +39,102 @@ export interface CommandStream {
   view?: Partial<ViewSpec>;
 }
 
-export type CommandOutput = CommandData | CommandStream;
+/** Text for a person or a shell (a path, a completion script, a help topic), printed as it is. */
+export interface CommandText {
+  text: string;
+}
 
-export type VerbOptions = object;
+export type CommandOutput = CommandData | CommandStream | CommandText;
 
-export interface VerbSpec<Options extends VerbOptions = VerbOptions> {
+/**
+ * What a verb writes to stdout: records (rendered by format, and the only output -o, -f, --fields and
+ * --no-header apply to), text as it is, or nothing at all (its messages go to stderr).
+ */
+export type VerbPrints = 'records' | 'text' | 'nothing';
+
+/**
+ * One flag as a verb declares it: how to build its commander Option, and, as a type only, the value
+ * commander's parser gives it. The table key is the option's attribute name (`--per-week` is
+ * `perWeek`); verb() checks that they agree, so a renamed flag cannot silently read as undefined.
+ */
+export interface Flag<Value> {
+  readonly build: () => Option;
+  /** Never set: carries the parsed value's type from the declaration to run(). */
+  readonly value?: Value;
+}
+
+export type FlagTable = Readonly<Record<string, Flag<unknown>>>;
+
+type ValueOf<F> = F extends Flag<infer Value> ? Value : never;
+
+/** The parsed values of a flag table, as commander hands them over: a flag not given is absent. */
+export type FlagValues<Flags extends FlagTable> = {
+  -readonly [Name in keyof Flags as undefined extends ValueOf<Flags[Name]> ? Name : never]?: ValueOf<Flags[Name]>;
+} & {
+  -readonly [Name in keyof Flags as undefined extends ValueOf<Flags[Name]> ? never : Name]: ValueOf<Flags[Name]>;
+};
+
+/** The value of one positional, from its declaration: <a> is a string, [a] may be absent, a... is a list. */
+export type ArgValue<Declaration extends string> = Declaration extends `${string}...${string}`
+  ? string[]
+  : Declaration extends `[${string}]`
+    ? string | undefined
+    : string;
+
+export type ArgValues<Declarations extends readonly string[]> = { -readonly [Index in keyof Declarations]: ArgValue<Declarations[Index]> };
+
+/** What commander parsed for one run of a verb: positionals and flags, typed from their declarations. */
+export interface VerbInput<Args extends readonly string[], Flags extends FlagTable> {
+  args: ArgValues<Args>;
+  flags: FlagValues<Flags>;
+}
+
+export interface VerbSpec<Args extends readonly string[], Flags extends FlagTable, Parsed> {
   /** Empty for a noun that is itself the command (weeks, api). */
   name: string;
   summary: string;
-  /** Commander's argument syntax, e.g. '<personHash>' or '[query]'. */
-  arguments?: string;
-  /** Built on demand so a run pays only for the flags of the noun it uses. */
-  options?: () => Option[];
+  /** Positionals in commander's syntax, e.g. ['<personHash>'] or ['[query]']. */
+  args?: Args;
+  /** Flags by attribute name; their Options are built on demand, so a run pays only for its noun. */
+  flags?: Flags;
   /** Shown under "Examples:" in --help: real invocations, without the leading "newsstats". */
   examples: string[];
   view?: ViewSpec;
   /** The view for these flags, where they change the columns (people top --per-week adds `week`). */
-  viewFor?: (options: Options) => ViewSpec | undefined;
+  viewFor?: (input: VerbInput<Args, Flags>) => ViewSpec | undefined;
   /** Output is JSON unless --format says otherwise, even on a terminal (the raw api command). */
   prefersJson?: boolean;
+  /** Default 'records'. */
+  prints?: VerbPrints;
   /** The verb stops itself on SIGINT/SIGTERM (the sandbox server) rather than exiting 130. */
   handlesSignals?: boolean;
-  /** Runs before any request: cross-flag checks that commander's per-flag parsers cannot make. */
-  validate?: (args: string[], options: Options) => void;
-  run(ctx: Context, args: string[], options: Options): Promise<CommandOutput | void>;
+  /**
+   * Runs before any request: cross-flag checks that commander's per-flag parsers cannot make, and
+   * parsing of positionals. What it returns is what run() receives; without it, run() gets the input.
+   */
+  validate?: (input: VerbInput<Args, Flags>) => Parsed;
+  run(ctx: Context, input: Parsed): Promise<CommandOutput | void>;
 }
 
 /**
- * A verb with its option type erased, as the table holds it: every VerbSpec<Options> is one (its
- * functions accept `never`), and only main.ts, which hands run() commander's parsed options for
- * that same verb, calls them.
+ * A verb as the command table holds it: the types erased once verb() has checked them. main.ts
+ * hands validate() and run() what commander parsed from this same verb's declarations.
  */
-export type AnyVerbSpec = VerbSpec<never>;
+export interface AnyVerbSpec {
+  name: string;
+  summary: string;
+  /** Commander's argument syntax, e.g. '<personHash>' or '[query]'. */
+  arguments?: string;
+  options?: () => Option[];
+  examples: string[];
+  view?: ViewSpec;
+  viewFor?: (input: never) => ViewSpec | undefined;
+  prefersJson?: boolean;
+  prints?: VerbPrints;
+  handlesSignals?: boolean;
+  validate?: (input: never) => unknown;
+  run(ctx: Context, input: never): Promise<CommandOutput | void>;
+}
 
 export interface NounSpec {
   name: string;
@@ -78,7 +142,24 @@ export interface NounSpec {
   verbs: AnyVerbSpec[];
 }
 
-/** Lets each noun file declare verbs with typed options while the table holds them uniformly. */
-export function verb<Options extends VerbOptions>(spec: VerbSpec<Options>): VerbSpec<Options> {
-  return spec;
+/**
+ * Declares a verb: the types of `args` and `flags` are inferred from their declarations and flow to
+ * viewFor, validate and run, with no type written by hand.
+ */
+export function verb<const Args extends readonly string[] = [], Flags extends FlagTable = Record<never, never>, Parsed = VerbInput<Args, Flags>>(
+  spec: VerbSpec<Args, Flags, Parsed>,
+): AnyVerbSpec {
+  const { args, flags, ...rest } = spec;
+  return {
+    ...rest,
+    ...(args && args.length > 0 && { arguments: args.join(' ') }),
+    ...(flags && { options: () => Object.entries(flags).map(([name, flag]) => checkedOption(name, flag.build())) }),
+  };
+}
+
+function checkedOption(name: string, option: Option): Option {
+  if (option.attributeName() !== name) {
+    throw new Error(`flag table key "${name}" does not match ${option.long ?? option.flags} (attribute "${option.attributeName()}")`);
+  }
+  return option;
 }

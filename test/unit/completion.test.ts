@@ -242,14 +242,12 @@ describe('newsstats completion <shell>', () => {
   const [spec] = completionCommand.verbs;
 
   it('refuses an unknown shell, naming the valid ones', () => {
-    expect(() => spec!.validate!(['powershell'], {} as never)).toThrow(UsageError);
-    expect(() => spec!.validate!(['powershell'], {} as never)).toThrow(/bash, zsh, fish/);
+    expect(() => spec!.validate!({ args: ['powershell'], flags: {} } as never)).toThrow(UsageError);
+    expect(() => spec!.validate!({ args: ['powershell'], flags: {} } as never)).toThrow(/bash, zsh, fish/);
   });
 
-  it('writes the script to stdout', async () => {
-    let written = '';
-    const ctx = { io: { stdout: { write: (text: string) => void (written += text) } } };
-    await spec!.run(ctx as never, ['bash'], {} as never);
-    expect(written).toContain('complete -F _newsstats newsstats');
+  it('returns the script as text (main writes it to stdout)', async () => {
+    const output = await spec!.run({} as never, 'bash' as never);
+    expect(output).toEqual({ text: expect.stringContaining('complete -F _newsstats newsstats') });
   });
 });

@@ -82,10 +82,9 @@ describe('newsstats help', () => {
   const [spec] = helpCommand.verbs;
 
   async function run(words: string[]): Promise<string> {
-    let written = '';
-    const ctx = { env, io: { stdout: { write: (text: string) => void (written += text) } } };
-    await spec!.run(ctx as never, words, {} as never);
-    return written;
+    const output = await spec!.run({ env } as never, { args: [words], flags: {} } as never);
+    if (!output || !('text' in output)) throw new Error('the help verb returns text');
+    return output.text;
   }
 
   it('alone lists the topics and points at --help', async () => {

@@ -1,7 +1,7 @@
-import { Option } from 'commander';
 import { maskKey } from '../../config/store.js';
 import type { Context } from '../context.js';
 import { MissingKeyError, UsageError } from '../errors.js';
+import { switchFlag } from '../options.js';
 import { verb, type NounSpec } from '../spec.js';
 
 /** Reads a line from the terminal without echoing it, so the key never shows on screen or in scrollback. */
@@ -47,16 +47,17 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   return text;
 }
 
-const login = verb<{ withKey?: boolean }>({
+const login = verb({
   name: 'login',
   summary: 'Save an API key to the profile, after checking it against the service',
-  options: () => [new Option('--with-key', 'read the key from standard input instead of asking')],
+  flags: { withKey: switchFlag('--with-key', 'read the key from standard input instead of asking') },
+  prints: 'nothing',
   examples: [
     'auth login --base-url https://stats.example.com',
     'auth login --with-key < key.txt',
     'printf %s "$KEY" | newsstats --profile staging auth login --with-key',
   ],
-  async run(ctx, _args, flags) {
+  async run(ctx, { flags }) {
     const settings = await ctx.settings();
     if (!settings.baseUrl) {
       throw new UsageError('no base URL to log in to', 'pass --base-url URL, or run `newsstats config set base-url URL` first');
@@ -112,6 +113,7 @@ const logout = verb({
   name: 'logout',
   summary: 'Remove the API key from the profile',
   examples: ['auth logout', 'auth logout --profile staging'],
+  prints: 'nothing',
   async run(ctx) {
     const settings = await ctx.settings();
     const { ProfileStore } = await import('../../config/store.js');

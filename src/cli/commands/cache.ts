@@ -5,8 +5,9 @@ const path = verb({
   name: 'path',
   summary: 'Print the cache directory',
   examples: ['cache path'],
+  prints: 'text',
   async run(ctx) {
-    ctx.io.stdout.write(`${cacheDirectory(ctx.env)}\n`);
+    return { text: `${cacheDirectory(ctx.env)}\n` };
   },
 });
 
@@ -14,6 +15,7 @@ const clear = verb({
   name: 'clear',
   summary: 'Delete every cached list',
   examples: ['cache clear'],
+  prints: 'nothing',
   async run(ctx) {
     ctx.note(`Cleared ${await clearCache(ctx.env)}.`);
   },

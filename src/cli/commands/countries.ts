@@ -1,7 +1,7 @@
 import { countrySchema, domesticFocusSchema, fieldsOf, internationalAttentionSchema } from '../../api/types.js';
 import { parseCountryQuery } from '../country-match.js';
-import type { Context, WeekWindowFlags } from '../context.js';
-import { weekWindowOptions } from '../options.js';
+import type { Context } from '../context.js';
+import { weekWindowFlags } from '../options.js';
 import { verb, type NounSpec } from '../spec.js';
 
 /** `countries get` answers with the service's own record, by id or by slug, never a local copy. */
@@ -27,35 +27,35 @@ const list = verb({
 const get = verb({
   name: 'get',
   summary: 'One country by id, ISO code (DE, de), name or slug',
-  arguments: '<country>',
+  args: ['<country>'],
   examples: ['countries get DE', 'countries get united-kingdom', 'countries get 12'],
   view: { fields: fieldsOf(countrySchema), single: true },
-  async run(ctx, [country]) {
-    return { data: await fetchCountry(ctx, country!) };
+  async run(ctx, { args: [country] }) {
+    return { data: await fetchCountry(ctx, country) };
   },
 });
 
 const attention = verb({
   name: 'attention',
   summary: 'How much of other countries\' news is about a country\'s people',
-  arguments: '<country>',
+  args: ['<country>'],
   examples: ['countries attention FR'],
   view: { fields: fieldsOf(internationalAttentionSchema), single: true },
-  async run(ctx, [country]) {
-    const countryId = await ctx.resolveCountryId(country!);
+  async run(ctx, { args: [country] }) {
+    const countryId = await ctx.resolveCountryId(country);
     return { data: await (await ctx.client()).countries.attention(countryId) };
   },
 });
 
-const focus = verb<WeekWindowFlags>({
+const focus = verb({
   name: 'focus',
   summary: 'How much of a country\'s own news is about its own people, over a week window',
-  arguments: '<country>',
-  options: () => weekWindowOptions(),
+  args: ['<country>'],
+  flags: weekWindowFlags,
   examples: ['countries focus DE --weeks last4', 'countries focus japan --weeks 202601..202626'],
   view: { fields: fieldsOf(domesticFocusSchema), single: true },
-  async run(ctx, [country], flags) {
-    const [countryId, window] = await Promise.all([ctx.resolveCountryId(country!), ctx.resolveWindow(flags)]);
+  async run(ctx, { args: [country], flags }) {
+    const [countryId, window] = await Promise.all([ctx.resolveCountryId(country), ctx.resolveWindow(flags)]);
     return { data: await (await ctx.client()).countries.focus(countryId, window ?? {}) };
   },
 });

@@ -24,18 +24,13 @@ function unknown(words: readonly string[]): UsageError {
 const show = verb({
   name: '',
   summary: 'Print a help topic (weeks, formats, exit-codes, environment) or the help of a command',
-  arguments: '[topic...]',
+  args: ['[topic...]'],
   examples: ['help', 'help weeks', 'help exit-codes', 'help people top'],
-  async run(ctx, words) {
-    if (words.length === 0) {
-      ctx.io.stdout.write(topicList());
-      return;
-    }
+  prints: 'text',
+  async run(ctx, { args: [words] }) {
+    if (words.length === 0) return { text: topicList() };
     const topic = words.length === 1 ? HELP_TOPICS[words[0]!] : undefined;
-    if (topic) {
-      ctx.io.stdout.write(topic.text(ctx.env));
-      return;
-    }
+    if (topic) return { text: topic.text(ctx.env) };
     // `help NOUN [VERB]` never gets here: main() rewrote it to `NOUN [VERB] --help` before parsing.
     throw unknown(words);
   },

@@ -1,4 +1,3 @@
-import { Option } from 'commander';
 import {
   BOUNDS,
   fieldsOf,
@@ -10,10 +9,10 @@ import {
 } from '../../api/types.js';
 import { listWeeks } from '../../weeks.js';
 import { DEFAULT_CONCURRENCY, mapInOrder } from '../concurrency.js';
-import type { Context, WeekWindowFlags } from '../context.js';
+import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { integerOption, weekWindowOptions } from '../options.js';
-import { rankingOptions, rankingParams, sortField, validateRanking, type RankingFlags } from '../ranking.js';
+import { choiceFlag, integerFlag, negatedFlag, switchFlag, textFlag, weekWindowFlags, withDefault, type WeekWindowFlags } from '../options.js';
+import { rankingFlags, rankingParams, sortField, validateRanking } from '../ranking.js';
 import { verb, type NounSpec, type Row } from '../spec.js';
 
 const personFields = fieldsOf(personSchema);
@@ -42,16 +41,14 @@ function sumIntegers(values: unknown[]): bigint {
   return values.reduce<bigint>((total, value) => total + BigInt(String(value ?? 0)), 0n);
 }
 
-type TopFlags = RankingFlags & WeekWindowFlags & { perWeek?: boolean };
-
-const top = verb<TopFlags>({
+const top = verb({
   name: 'top',
   summary: 'People ranked by mentions or dominance over a week window',
-  options: () => [
-    ...weekWindowOptions(),
-    ...rankingOptions('how many people (per week with --per-week)'),
-    new Option('--per-week', 'one ranking per week of the window, as one table with a leading week column'),
-  ],
+  flags: {
+    ...weekWindowFlags,
+    ...rankingFlags('how many people (per week with --per-week)'),
+    perWeek: switchFlag('--per-week', 'one ranking per week of the window, as one table with a leading week column'),
+  },
   examples: [
     'people top --weeks last4',
     'people top --weeks 202636..202647 --per-week --limit 10 --format csv --output panel.csv',
@@ -59,9 +56,12 @@ const top = verb<TopFlags>({
   ],
   view: { fields: rankedFields, tableFields: rankedTableFields, chart: { label: 'fullName', value: 'mentionCount' } },
   // A panel has a leading week column (valid in --fields) and is not one ranking to chart.
-  viewFor: (flags) => (flags.perWeek ? { fields: panelFields, tableFields: ['week', ...rankedTableFields] } : undefined),
-  validate: (_args, flags) => validateRanking(flags),
-  async run(ctx, _args, flags) {
+  viewFor: ({ flags }) => (flags.perWeek ? { fields: panelFields, tableFields: ['week', ...rankedTableFields] } : undefined),
+  validate: ({ flags }) => {
+    validateRanking(flags);
+    return flags;
+  },
+  async run(ctx, flags) {
     const client = await ctx.client();
     const chart = { label: 'fullName', value: sortField(flags.sort) };
     if (!flags.perWeek) {
@@ -94,37 +94,36 @@ const list = verb({
 const get = verb({
   name: 'get',
   summary: 'One person by personHash',
-  arguments: '<personHash>',
+  args: ['<personHash>'],
   examples: ['people get chiamaka-okafor-6303'],
   view: { fields: personFields, single: true },
-  async run(ctx, [personHash]) {
-    return { data: await (await ctx.client()).people.get(personHash!) };
+  async run(ctx, { args: [personHash] }) {
+    return { data: await (await ctx.client()).people.get(personHash) };
   },
 });
 
-type SearchFlags = { hash?: string; name?: string; exact?: boolean; country?: string; gender?: number; limit?: number };
-
-const search = verb<SearchFlags>({
+const search = verb({
   name: 'search',
   summary: 'Find people by free text, personHash or name',
-  arguments: '[query]',
-  options: () => [
-    new Option('--hash <personHash>', 'match the personHash'),
-    new Option('--name <fullName>', 'match the full name'),
-    new Option('--exact', 'the name must match exactly'),
-    new Option('--country <country>', 'only people from this country (id, ISO code, name or slug)'),
-    integerOption('--gender <n>', 'only people of this gender code', { min: 0 }),
-    integerOption('--limit <n>', 'at most this many people', BOUNDS.searchLimit),
-  ],
+  args: ['[query]'],
+  flags: {
+    hash: textFlag('--hash <personHash>', 'match the personHash'),
+    name: textFlag('--name <fullName>', 'match the full name'),
+    exact: switchFlag('--exact', 'the name must match exactly'),
+    country: textFlag('--country <country>', 'only people from this country (id, ISO code, name or slug)'),
+    gender: integerFlag('--gender <n>', 'only people of this gender code', { min: 0 }),
+    limit: integerFlag('--limit <n>', 'at most this many people', BOUNDS.searchLimit),
+  },
   examples: ['people search "okafor"', 'people search --name "Chiamaka Okafor" --exact', 'people search ana --country BR --limit 5'],
   view: { fields: personFields, tableFields: ['personHash', 'fullName', 'countryName', 'category', 'birthDate'] },
-  validate([query], flags) {
+  validate({ args: [query], flags }) {
     if (!query && !flags.hash && !flags.name) {
       throw new UsageError('people search needs a query, --hash or --name');
     }
     if (flags.exact && !flags.name) throw new UsageError('--exact goes with --name');
+    return { query, flags };
   },
-  async run(ctx, [query], flags) {
+  async run(ctx, { query, flags }) {
     const client = await ctx.client();
     const countryId = flags.country === undefined ? undefined : await ctx.resolveCountryId(flags.country);
     const data = await client.people.search({
@@ -140,28 +139,24 @@ const search = verb<SearchFlags>({
   },
 });
 
-type LinksFlags = { limit?: number; context: boolean };
-
-const links = verb<LinksFlags>({
+const links = verb({
   name: 'links',
   summary: 'A person\'s article links, newest first, with article, source and country context',
-  arguments: '<personHash>',
-  options: () => [
-    integerOption('--limit <n>', 'at most this many links', BOUNDS.linksLimit),
-    new Option('--no-context', 'only the link fields, without article, source and country context'),
-  ],
+  args: ['<personHash>'],
+  flags: {
+    limit: integerFlag('--limit <n>', 'at most this many links', BOUNDS.linksLimit),
+    context: negatedFlag('--no-context', 'only the link fields, without article, source and country context'),
+  },
   examples: ['people links chiamaka-okafor-6303 --limit 20', 'people links chiamaka-okafor-6303 --format csv --output links.csv'],
   view: {
     fields: fieldsOf(personLinkSchema),
     tableFields: ['mentionDate', 'sourceName', 'countryIso', 'sentiment', 'articleTitle'],
   },
-  async run(ctx, [personHash], flags) {
-    const data = await (await ctx.client()).people.links(personHash!, { limit: flags.limit, includeContext: flags.context });
-    if (flags.context) return { data };
-    return {
-      data,
-      view: { fields: fieldsOf(personLinkBaseSchema), tableFields: ['mentionDate', 'sentiment', 'articleHash', 'snippet'] },
-    };
+  // Without context a link has no article, source or country fields: --fields is checked against that.
+  viewFor: ({ flags }) =>
+    flags.context ? undefined : { fields: fieldsOf(personLinkBaseSchema), tableFields: ['mentionDate', 'sentiment', 'articleHash', 'snippet'] },
+  async run(ctx, { args: [personHash], flags }) {
+    return { data: await (await ctx.client()).people.links(personHash, { limit: flags.limit, includeContext: flags.context }) };
   },
 });
 
@@ -178,20 +173,20 @@ export function countryStatsRows(personHash: string, stats: Row): Row[] {
 
 export const countryStatsFields = countryRowFields;
 
-const countries = verb<WeekWindowFlags>({
+const countries = verb({
   name: 'countries',
   summary: 'A person\'s statistics per country over a week window (country-stats)',
-  arguments: '<personHash>',
-  options: () => weekWindowOptions(),
+  args: ['<personHash>'],
+  flags: weekWindowFlags,
   examples: ['people countries chiamaka-okafor-6303 --weeks last4', 'people countries chiamaka-okafor-6303 --weeks 202601..202647 --format csv'],
   view: {
     fields: countryRowFields,
     tableFields: ['countryName', 'countryIso', 'mentions', 'articles', 'localDominance', 'reach', 'power', 'sentiment'],
   },
-  async run(ctx, [personHash], flags) {
+  async run(ctx, { args: [personHash], flags }) {
     const window = await ctx.resolveWindow(flags);
-    const data = await (await ctx.client()).people.countryStats(personHash!, window ?? {});
-    return { data, rows: countryStatsRows(personHash!, data) };
+    const data = await (await ctx.client()).people.countryStats(personHash, window ?? {});
+    return { data, rows: countryStatsRows(personHash, data) };
   },
 });
 
@@ -210,25 +205,23 @@ export function trendRow(week: number, stats: Row): Row {
   };
 }
 
-type TrendFlags = WeekWindowFlags & { metric: string };
-
-const trend = verb<TrendFlags>({
+const trend = verb({
   name: 'trend',
   summary: 'A person\'s week-by-week mentions, dominance, sentiment, reach, power and persistence',
-  arguments: '<personHash>',
-  options: () => [
-    ...weekWindowOptions(),
-    new Option('--metric <name>', 'what --format chart draws').choices(TREND_METRICS).default('mentions'),
-  ],
+  args: ['<personHash>'],
+  flags: {
+    ...weekWindowFlags,
+    metric: withDefault(choiceFlag('--metric <name>', 'what --format chart draws', TREND_METRICS), 'mentions'),
+  },
   examples: ['people trend chiamaka-okafor-6303 --weeks last12', 'people trend chiamaka-okafor-6303 --weeks last26 --format chart --metric globalSentiment'],
   view: { fields: trendFields, chart: { label: 'week', value: 'mentions', style: 'line' }, sparklines: ['mentions', 'globalSentiment'] },
-  async run(ctx, [personHash], flags) {
+  async run(ctx, { args: [personHash], flags }) {
     const weeks = await weeklyWindows(ctx, flags, 'last12');
     const client = await ctx.client();
     // Fail on an unknown person with one 404, not one per week.
-    await client.people.get(personHash!);
+    await client.people.get(personHash);
     const rows = await mapInOrder(weeks, DEFAULT_CONCURRENCY, async (week) =>
-      trendRow(week, (await client.people.countryStats(personHash!, { startWeek: week, endWeek: week })) as Row),
+      trendRow(week, (await client.people.countryStats(personHash, { startWeek: week, endWeek: week })) as Row),
     );
     return { data: rows, view: { chart: { label: 'week', value: flags.metric, style: 'line' } } };
   },
