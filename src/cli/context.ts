@@ -6,29 +6,16 @@
 import type { NewsStatsClient } from '../api/client.js';
 import type { RequestEvent } from '../api/options.js';
 import type { ResolvedSettings } from '../config/resolve.js';
-import type { OutputFormat } from '../output/index.js';
 import { needsWeekInfo, resolveWeekWindow, windowFromBounds, type WeekWindow } from '../weeks.js';
 import type { WeekWindowFlags } from './options.js';
 import { DEFAULT_CONCURRENCY } from './concurrency.js';
 import { matchCountry, parseCountryQuery, type CountryEntry } from './country-match.js';
 import { MissingKeyError, UsageError } from './errors.js';
 import type { InputStream, MainIo, ProcessControl } from './io.js';
+import type { GlobalOptions } from './registry.js';
+import type { CommandTreeSource } from './spec.js';
 
-export interface GlobalOptions {
-  format?: OutputFormat;
-  fields?: string[];
-  header: boolean;
-  output?: string;
-  profile?: string;
-  baseUrl?: string;
-  timeout?: number;
-  retries?: number;
-  color: boolean;
-  verbose: boolean;
-  quiet: boolean;
-  sandbox: boolean;
-  cache: boolean;
-}
+export type { GlobalOptions } from './registry.js';
 
 export interface Io {
   stdout: NodeJS.WritableStream;
@@ -100,6 +87,8 @@ export class Context {
     readonly io: Io,
     readonly globals: GlobalOptions,
     readonly env: NodeJS.ProcessEnv,
+    /** The command tree, for the verbs that describe it (completion). */
+    readonly commands: CommandTreeSource = { nouns: async () => [], globalOptions: () => [] },
   ) {}
 
   /** A message for the person at the terminal: stderr, and silent under --quiet. */

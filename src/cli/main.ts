@@ -5,54 +5,14 @@
  * Startup is kept light on purpose: only the noun being run is imported (`case 'env': await import`,
  * as the Vercel CLI does), and `--version` answers before commander is even loaded.
  */
-import type { Option } from 'commander';
 import { VERSION } from '../version.js';
 import type { Context, GlobalOptions, Io } from './context.js';
 import { UsageError } from './errors.js';
 import type { MainIo, ProcessControl } from './io.js';
 import type { OutputPlan } from './output-plan.js';
-import type { AnyVerbSpec, CommandData, CommandStream, NounSpec } from './spec.js';
+import type { AnyVerbSpec, CommandData, CommandStream } from './spec.js';
 
-interface CommandEntry {
-  name: string;
-  summary: string;
-  load: () => Promise<{ default: NounSpec }>;
-}
-
-/** Every noun, in the order `--help` lists them. */
-export const COMMANDS: readonly CommandEntry[] = [
-  { name: 'people', summary: 'People: list, get, search, top rankings, trends, article links, per-country stats', load: () => import('./commands/people.js') },
-  { name: 'countries', summary: 'Countries: list, get, international attention, domestic focus', load: () => import('./commands/countries.js') },
-  { name: 'sources', summary: 'News sources and the links on their homepages', load: () => import('./commands/sources.js') },
-  { name: 'articles', summary: 'Recent articles and article counts', load: () => import('./commands/articles.js') },
-  { name: 'posts', summary: 'Published posts', load: () => import('./commands/posts.js') },
-  { name: 'weeks', summary: 'The current week and the start of the last-4 window', load: () => import('./commands/weeks.js') },
-  { name: 'export', summary: 'Bulk exports over the top N people: country stats, article links', load: () => import('./commands/export.js') },
-  { name: 'api', summary: 'Raw GET of any /api/data path, JSON out', load: () => import('./commands/api.js') },
-  { name: 'auth', summary: 'Log in with an API key, show status, log out', load: () => import('./commands/auth.js') },
-  { name: 'config', summary: 'Read and write profile settings', load: () => import('./commands/config.js') },
-  { name: 'cache', summary: 'Show or clear the cache of countries and sources', load: () => import('./commands/cache.js') },
-  { name: 'sandbox', summary: 'Serve the built-in synthetic API on loopback', load: () => import('./commands/sandbox.js') },
-  { name: 'completion', summary: 'Print a shell completion script (bash, zsh, fish)', load: () => import('./commands/completion.js') },
-  { name: 'help', summary: 'Help on a command or a topic: weeks, formats, exit-codes, environment', load: () => import('./commands/help.js') },
-];
-
-/** Global options that take a value: findNoun must skip the value too. */
-const VALUE_OPTIONS = new Set(['-f', '--format', '--fields', '-o', '--output', '--profile', '--base-url', '--timeout', '--retries']);
-
-/** The first word that is not an option, or an option's value: the noun being run. */
-export function findNoun(args: readonly string[]): string | undefined {
-  for (let index = 0; index < args.length; index += 1) {
-    const arg = args[index]!;
-    if (arg === '--') return args[index + 1];
-    if (arg.startsWith('-')) {
-      if (VALUE_OPTIONS.has(arg)) index += 1;
-      continue;
-    }
-    return arg;
-  }
-  return undefined;
-}
+type Registry = typeof import('./registry.js');
 
 /**
  * Runs one command line (argv as process.argv has it: node, script, then the words) against `io`, and
@@ -73,8 +33,9 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
 
   const state: RunState = { exitCode: 0, io, args };
   try {
-    const words = await rewriteHelpRequest(args);
-    const program = await buildProgram(words, state);
+    const registry = await import('./registry.js');
+    const words = await rewriteHelpRequest(args, registry);
+    const program = await buildProgram(words, state, registry);
     await program.parseAsync([...argv.slice(0, 2), ...words]);
   } catch (error) {
     await fail(error, state);
@@ -88,7 +49,7 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
  * `help NOUN [VERB]` is `NOUN [VERB] --help`, as in gh: rewritten before parsing, so the help of a
  * command is printed by commander exactly once. A help topic (`help weeks`) stays with the help verb.
  */
-async function rewriteHelpRequest(args: readonly string[]): Promise<readonly string[]> {
+async function rewriteHelpRequest(args: readonly string[], { COMMANDS, findNoun }: Registry): Promise<readonly string[]> {
   const helpAt = args.indexOf('help');
   if (helpAt === -1 || findNoun(args) !== 'help') return args;
   const words = args.slice(helpAt + 1).filter((word) => !word.startsWith('-'));
@@ -125,29 +86,7 @@ async function fail(error: unknown, state: RunState): Promise<void> {
   state.exitCode = failure.exitCode;
 }
 
-/** The options every command accepts; also what `newsstats completion` completes everywhere. */
-export async function globalOptions(): Promise<Option[]> {
-  const { Option } = await import('commander');
-  const { OUTPUT_FORMATS } = await import('../output/formats.js');
-  const { parseFieldList, parseInteger, parseSeconds } = await import('./options.js');
-  return [
-    new Option('-f, --format <format>', 'output format (default: table on a terminal, else json; with --output, the extension)').choices(OUTPUT_FORMATS),
-    new Option('--fields <list>', 'comma-separated fields to select and order').argParser(parseFieldList),
-    new Option('--no-header', 'omit the header row (csv, tsv, table)'),
-    new Option('-o, --output <file>', 'write to FILE atomically (complete or untouched) instead of stdout'),
-    new Option('--profile <name>', 'config profile (default: $NEWSSTATS_PROFILE or "default")'),
-    new Option('--base-url <url>', 'service base URL (default: $NEWSSTATS_BASE_URL or the profile)'),
-    new Option('--timeout <seconds>', 'per-request timeout (default 30)').argParser(parseSeconds),
-    new Option('--retries <n>', 'retries after a failed request (default 3)').argParser((text: string) => parseInteger('--retries', text, { min: 0, max: 20 })),
-    new Option('--no-color', 'no colour (also NO_COLOR)'),
-    new Option('--no-cache', 'bypass the countries and sources cache'),
-    new Option('-v, --verbose', 'each request\'s method, URL, status and time on stderr'),
-    new Option('-q, --quiet', 'no notes on stderr, only errors'),
-    new Option('--sandbox', 'run against an in-process sandbox with synthetic data'),
-  ];
-}
-
-async function buildProgram(args: readonly string[], state: RunState) {
+async function buildProgram(args: readonly string[], state: RunState, registry: Registry) {
   const { Command } = await import('commander');
 
   const program = new Command('newsstats')
@@ -158,16 +97,17 @@ async function buildProgram(args: readonly string[], state: RunState) {
     .exitOverride()
     .configureOutput(commanderOutput(state.io))
     .addHelpText('after', '\nExamples:\n  $ newsstats --sandbox people top --weeks last4\n  $ newsstats people top --weeks last4 --format csv --output top.csv\n  $ newsstats help weeks');
-  for (const option of await globalOptions()) program.addOption(option);
+  const globalOptions = registry.globalOptions();
+  for (const option of globalOptions) program.addOption(option);
 
-  const invoked = findNoun(args);
-  for (const entry of COMMANDS) {
+  const invoked = registry.findNoun(args, registry.valueOptionNames(globalOptions));
+  for (const entry of registry.COMMANDS) {
     if (entry.name !== invoked) {
       // Listed for --help without importing the module.
       program.command(entry.name).description(entry.summary).allowUnknownOption().allowExcessArguments();
       continue;
     }
-    const noun = (await entry.load()).default;
+    const noun = await registry.loadNoun(entry);
     const nounCommand = program.command(noun.name).description(noun.summary);
     if (noun.verbs.every((verbSpec) => verbSpec.name)) {
       // `newsstats people --help` lists the verbs; one real example of each shows how they read.
@@ -184,7 +124,7 @@ async function buildProgram(args: readonly string[], state: RunState) {
         const path = [noun.name, verbSpec.name].filter((word) => word !== '').join(' ');
         // Commander parsed these from this verb's own declarations: they are the verb's typed input.
         const input = { args: self.processedArgs, flags: self.opts() } as never;
-        await runVerb(path, verbSpec, input, self.optsWithGlobals<GlobalOptions>(), state);
+        await runVerb(path, verbSpec, input, self.optsWithGlobals<GlobalOptions>(), state, registry);
       });
     }
   }
@@ -211,10 +151,11 @@ function examplesHelp(examples: readonly string[]): string {
   return `\nExamples:\n${examples.map((example) => `  $ newsstats ${example}`).join('\n')}`;
 }
 
-async function runVerb(path: string, verbSpec: AnyVerbSpec, input: never, globals: GlobalOptions, state: RunState): Promise<void> {
+async function runVerb(path: string, verbSpec: AnyVerbSpec, input: never, globals: GlobalOptions, state: RunState, registry: Registry): Promise<void> {
   const [{ Context, detectIo }, { planOutput }] = await Promise.all([import('./context.js'), import('./output-plan.js')]);
   const io: Io = detectIo(state.io, globals.color);
-  const ctx = new Context(io, globals, state.io.env);
+  const commands = { nouns: () => Promise.all(registry.COMMANDS.map(registry.loadNoun)), globalOptions: registry.globalOptions };
+  const ctx = new Context(io, globals, state.io.env, commands);
   state.context = ctx;
   if (!verbSpec.handlesSignals && state.io.process) interruptCleanly(ctx, state.io.process);
 

@@ -136,10 +136,24 @@ export interface AnyVerbSpec {
   run(ctx: Context, input: never): Promise<CommandOutput | void>;
 }
 
-export interface NounSpec {
+/**
+ * The whole command tree, for the verbs that describe it (completion): handed to them by main.ts
+ * through the Context, so no command module imports the registry that loads it.
+ */
+export interface CommandTreeSource {
+  nouns(): Promise<NounSpec[]>;
+  globalOptions(): Option[];
+}
+
+/** What a noun module exports: its verbs. Its name and summary live in the registry. */
+export interface NounVerbs {
+  verbs: AnyVerbSpec[];
+}
+
+/** A noun as the registry loads it: name and summary from registry.ts, verbs from the module. */
+export interface NounSpec extends NounVerbs {
   name: string;
   summary: string;
-  verbs: AnyVerbSpec[];
 }
 
 /**

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { forEachInOrder, mapInOrder } from '../../src/cli/concurrency.js';
 import { matchCountry, parseCountryQuery } from '../../src/cli/country-match.js';
 import { slugify } from '../../src/slug.js';
-import { findNoun } from '../../src/cli/main.js';
+import { findNoun } from '../../src/cli/registry.js';
 import { checkOutputPath, chooseFormat } from '../../src/cli/output-plan.js';
 import { resolveApiPath } from '../../src/api/client.js';
 import { formatDuration, progressLine } from '../../src/cli/progress.js';

@@ -12,7 +12,7 @@ import { buildCompletionTree, type CompletionTree } from '../../src/cli/completi
 import { zshScript } from '../../src/cli/completion/zsh.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { HELP_TOPIC_NAMES } from '../../src/cli/help-topics.js';
-import { COMMANDS } from '../../src/cli/main.js';
+import { COMMANDS, globalOptions, loadNoun } from '../../src/cli/registry.js';
 import { OUTPUT_FORMATS } from '../../src/output/formats.js';
 
 function hasShell(shell: string): boolean {
@@ -27,7 +27,7 @@ let directory: string;
 const scriptPaths: Record<string, string> = {};
 
 beforeAll(async () => {
-  tree = await loadCompletionTree();
+  tree = await loadCompletionTree({ nouns: () => Promise.all(COMMANDS.map(loadNoun)), globalOptions });
   directory = mkdtempSync(join(tmpdir(), 'newsstats-completion-'));
   for (const shell of SHELLS) {
     scriptPaths[shell] = join(directory, `newsstats.${shell}`);
@@ -247,7 +247,8 @@ describe('newsstats completion <shell>', () => {
   });
 
   it('returns the script as text (main writes it to stdout)', async () => {
-    const output = await spec!.run({} as never, 'bash' as never);
+    const ctx = { commands: { nouns: () => Promise.all(COMMANDS.map(loadNoun)), globalOptions } };
+    const output = await spec!.run(ctx as never, 'bash' as never);
     expect(output).toEqual({ text: expect.stringContaining('complete -F _newsstats newsstats') });
   });
 });

@@ -3,7 +3,7 @@
  * types inferred from the table are the values run() really receives.
  */
 import { describe, expect, it } from 'vitest';
-import { COMMANDS } from '../../src/cli/main.js';
+import { COMMANDS } from '../../src/cli/registry.js';
 import { switchFlag } from '../../src/cli/options.js';
 import { verb } from '../../src/cli/spec.js';
 

@@ -1,5 +1,5 @@
 import { collectKeyValue, parsedFlag } from '../options.js';
-import { verb, type NounSpec, type Row } from '../spec.js';
+import { verb, type NounVerbs, type Row } from '../spec.js';
 
 /** Field names of the rows, in first-seen order: the raw command knows the shape only from the data. */
 function observedFields(rows: Row[]): string[] {
@@ -26,6 +26,6 @@ const raw = verb({
   },
 });
 
-const api: NounSpec = { name: 'api', summary: 'Raw GET of any /api/data path, JSON out', verbs: [raw] };
+const api: NounVerbs = { verbs: [raw] };
 
 export default api;

@@ -1,7 +1,7 @@
 import { articleBaseSchema, articleSchema, articleStatsSchema, BOUNDS, fieldsOf } from '../../api/types.js';
 import { UsageError } from '../errors.js';
 import { configured, integerFlag, negatedFlag, switchFlag } from '../options.js';
-import { verb, type NounSpec } from '../spec.js';
+import { verb, type NounVerbs } from '../spec.js';
 
 const recent = verb({
   name: 'recent',
@@ -41,6 +41,6 @@ const stats = verb({
   },
 });
 
-const articles: NounSpec = { name: 'articles', summary: 'Recent articles and article counts', verbs: [recent, stats] };
+const articles: NounVerbs = { verbs: [recent, stats] };
 
 export default articles;

@@ -2,7 +2,7 @@ import { maskKey } from '../../config/store.js';
 import type { Context } from '../context.js';
 import { MissingKeyError, UsageError } from '../errors.js';
 import { switchFlag } from '../options.js';
-import { verb, type NounSpec } from '../spec.js';
+import { verb, type NounVerbs } from '../spec.js';
 
 /** Reads a line from the terminal without echoing it, so the key never shows on screen or in scrollback. */
 async function promptHidden(ctx: Context, question: string): Promise<string> {
@@ -125,6 +125,6 @@ const logout = verb({
   },
 });
 
-const auth: NounSpec = { name: 'auth', summary: 'Log in with an API key, show status, log out', verbs: [login, status, logout] };
+const auth: NounVerbs = { verbs: [login, status, logout] };
 
 export default auth;

@@ -1,5 +1,5 @@
 import { cacheDirectory, clearCache } from '../cache.js';
-import { verb, type NounSpec } from '../spec.js';
+import { verb, type NounVerbs } from '../spec.js';
 
 const path = verb({
   name: 'path',
@@ -21,6 +21,6 @@ const clear = verb({
   },
 });
 
-const cache: NounSpec = { name: 'cache', summary: 'Show or clear the cache of countries and sources', verbs: [path, clear] };
+const cache: NounVerbs = { verbs: [path, clear] };
 
 export default cache;

@@ -1,6 +1,6 @@
 import { completionScript, isShell, loadCompletionTree, SHELLS, type Shell } from '../completion/index.js';
 import { UsageError } from '../errors.js';
-import { verb, type NounSpec } from '../spec.js';
+import { verb, type NounVerbs } from '../spec.js';
 
 function checkShell(shell: string): Shell {
   if (!isShell(shell)) {
@@ -20,15 +20,11 @@ const script = verb({
   ],
   prints: 'text',
   validate: ({ args: [shell] }) => checkShell(shell),
-  async run(_ctx, shell) {
-    return { text: completionScript(shell, await loadCompletionTree()) };
+  async run(ctx, shell) {
+    return { text: completionScript(shell, await loadCompletionTree(ctx.commands)) };
   },
 });
 
-const completion: NounSpec = {
-  name: 'completion',
-  summary: 'Print a shell completion script (bash, zsh, fish)',
-  verbs: [script],
-};
+const completion: NounVerbs = { verbs: [script] };
 
 export default completion;

@@ -2,7 +2,7 @@ import { isProfileKey, maskKey, PROFILE_KEYS, type ProfileKey } from '../../conf
 import { resolveProfileName } from '../../config/resolve.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { verb, type NounSpec, type Row } from '../spec.js';
+import { verb, type NounVerbs, type Row } from '../spec.js';
 
 const VALID_KEYS = Object.keys(PROFILE_KEYS).join(', ');
 
@@ -124,6 +124,6 @@ const path = verb({
   },
 });
 
-const config: NounSpec = { name: 'config', summary: 'Read and write profile settings', verbs: [set, get, unset, list, path] };
+const config: NounVerbs = { verbs: [set, get, unset, list, path] };
 
 export default config;

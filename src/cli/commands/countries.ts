@@ -2,7 +2,7 @@ import { countrySchema, domesticFocusSchema, fieldsOf, internationalAttentionSch
 import { parseCountryQuery } from '../country-match.js';
 import type { Context } from '../context.js';
 import { weekWindowFlags } from '../options.js';
-import { verb, type NounSpec } from '../spec.js';
+import { verb, type NounVerbs } from '../spec.js';
 
 /** `countries get` answers with the service's own record, by id or by slug, never a local copy. */
 async function fetchCountry(ctx: Context, text: string): Promise<unknown> {
@@ -60,10 +60,6 @@ const focus = verb({
   },
 });
 
-const countries: NounSpec = {
-  name: 'countries',
-  summary: 'Countries: list, get, international attention, domestic focus',
-  verbs: [list, get, attention, focus],
-};
+const countries: NounVerbs = { verbs: [list, get, attention, focus] };
 
 export default countries;

@@ -4,7 +4,7 @@ import type { Context } from '../context.js';
 import { integerFlag, negatedFlag, weekWindowFlags, withDefault } from '../options.js';
 import { startProgress } from '../progress.js';
 import { rankingFlags, rankingParams, validateRanking } from '../ranking.js';
-import { verb, type FlagValues, type NounSpec, type Row } from '../spec.js';
+import { verb, type FlagValues, type NounVerbs, type Row } from '../spec.js';
 import { countryStatsRows } from './people.js';
 
 /** --top and --limit mean the same thing here; --limit stays for links, where it counts links. */
@@ -115,10 +115,6 @@ const links = verb({
   },
 });
 
-const exportNoun: NounSpec = {
-  name: 'export',
-  summary: 'Bulk exports over the top N people: country stats, article links',
-  verbs: [countryStats, links],
-};
+const exportNoun: NounVerbs = { verbs: [countryStats, links] };
 
 export default exportNoun;

@@ -1,6 +1,6 @@
 import { UsageError } from '../errors.js';
 import { HELP_TOPIC_NAMES, HELP_TOPICS } from '../help-topics.js';
-import { verb, type NounSpec } from '../spec.js';
+import { verb, type NounVerbs } from '../spec.js';
 
 function topicList(): string {
   const width = Math.max(...HELP_TOPIC_NAMES.map((name) => name.length));
@@ -36,10 +36,6 @@ const show = verb({
   },
 });
 
-const help: NounSpec = {
-  name: 'help',
-  summary: 'Help on a command or a topic: weeks, formats, exit-codes, environment',
-  verbs: [show],
-};
+const help: NounVerbs = { verbs: [show] };
 
 export default help;

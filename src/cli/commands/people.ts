@@ -13,7 +13,7 @@ import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { choiceFlag, integerFlag, negatedFlag, switchFlag, textFlag, weekWindowFlags, withDefault, type WeekWindowFlags } from '../options.js';
 import { rankingFlags, rankingParams, sortField, validateRanking } from '../ranking.js';
-import { verb, type NounSpec, type Row } from '../spec.js';
+import { verb, type NounVerbs, type Row } from '../spec.js';
 
 const personFields = fieldsOf(personSchema);
 const rankedFields = fieldsOf(personStatsSchema);
@@ -227,10 +227,6 @@ const trend = verb({
   },
 });
 
-const people: NounSpec = {
-  name: 'people',
-  summary: 'People: list, get, search, top rankings, trends, article links, per-country stats',
-  verbs: [top, list, get, search, links, countries, trend],
-};
+const people: NounVerbs = { verbs: [top, list, get, search, links, countries, trend] };
 
 export default people;

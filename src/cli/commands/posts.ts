@@ -1,6 +1,6 @@
 import { BOUNDS, fieldsOf, postSchema } from '../../api/types.js';
 import { integerFlag } from '../options.js';
-import { verb, type NounSpec } from '../spec.js';
+import { verb, type NounVerbs } from '../spec.js';
 
 const recent = verb({
   name: 'recent',
@@ -24,6 +24,6 @@ const get = verb({
   },
 });
 
-const posts: NounSpec = { name: 'posts', summary: 'Published posts', verbs: [recent, get] };
+const posts: NounVerbs = { verbs: [recent, get] };
 
 export default posts;

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { UsageError } from '../errors.js';
 import { parseDate, parseDecimal, parseInteger, parsedFlag, textFlag, withDefault } from '../options.js';
-import { verb, type NounSpec } from '../spec.js';
+import { verb, type NounVerbs } from '../spec.js';
 
 /**
  * Flags are parsed into numbers and a date here, like every flag of the CLI; whether a value is in
@@ -46,6 +46,6 @@ const serve = verb({
   },
 });
 
-const sandbox: NounSpec = { name: 'sandbox', summary: 'Serve the built-in synthetic API on loopback', verbs: [serve] };
+const sandbox: NounVerbs = { verbs: [serve] };
 
 export default sandbox;

@@ -1,7 +1,7 @@
 import { fieldsOf, sourceSchema } from '../../api/types.js';
 import type { CachedListName } from '../cache.js';
 import { negatedFlag, parseIdArgument, textFlag } from '../options.js';
-import { verb, type NounSpec, type Row } from '../spec.js';
+import { verb, type NounVerbs, type Row } from '../spec.js';
 
 const list = verb({
   name: 'list',
@@ -53,10 +53,6 @@ const links = verb({
   },
 });
 
-const sources: NounSpec = {
-  name: 'sources',
-  summary: 'News sources and the links on their homepages',
-  verbs: [list, get, links],
-};
+const sources: NounVerbs = { verbs: [list, get, links] };
 
 export default sources;
