@@ -6,8 +6,6 @@
 import type { NewsStatsClient } from '../api/client.js';
 import type { RequestEvent } from '../api/options.js';
 import type { ResolvedSettings } from '../config/resolve.js';
-import { needsWeekInfo, resolveWeekWindow, windowFromBounds, type WeekWindow } from '../weeks.js';
-import type { WeekWindowFlags } from './options.js';
 import { DEFAULT_CONCURRENCY } from './concurrency.js';
 import { matchCountry, parseCountryQuery, type CountryEntry } from './country-match.js';
 import { MissingKeyError, UsageError } from './errors.js';
@@ -62,12 +60,7 @@ export function toNumber(value: unknown): number {
   return typeof value === 'number' ? value : Number(String(value));
 }
 
-export type { WeekWindowFlags } from './options.js';
 
-export interface WeekInfoNumbers {
-  currentWeek: number;
-  last4StartWeek: number;
-}
 
 export type CloseReason = 'done' | 'interrupted';
 
@@ -77,7 +70,6 @@ export class Context {
   #settings?: ResolvedSettings;
   #client?: Promise<NewsStatsClient<'lossless'>>;
   #sandbox?: Promise<Sandbox>;
-  #weekInfo?: Promise<WeekInfoNumbers>;
   #countries?: Promise<CountryEntry[]>;
   #interrupted = false;
   #concurrency = DEFAULT_CONCURRENCY;
@@ -168,15 +160,14 @@ export class Context {
   }
 
   /**
-   * How many requests this run keeps in flight; the client opens at most that many connections.
-   * Set before the first request.
+   * The run's client, made on first use. `concurrency` (how many requests the run keeps in flight,
+   * and so how many connections the client opens) is given by the first call that makes it.
    */
-  setConcurrency(concurrency: number): void {
-    if (this.#client) throw new Error('setConcurrency() must come before the first request');
-    this.#concurrency = concurrency;
-  }
-
-  client(): Promise<NewsStatsClient<'lossless'>> {
+  client(options: { concurrency?: number } = {}): Promise<NewsStatsClient<'lossless'>> {
+    if (this.#client && options.concurrency !== undefined && options.concurrency !== this.#concurrency) {
+      throw new Error('the client was made before its concurrency was given');
+    }
+    if (options.concurrency !== undefined) this.#concurrency = options.concurrency;
     this.#client ??= this.connection().then((connection) => this.openClient(connection));
     return this.#client;
   }
@@ -206,59 +197,6 @@ export class Context {
     });
     this.onCleanup((reason) => (reason === 'interrupted' ? client.destroy() : client.close()));
     return client;
-  }
-
-  /** The service's week info, fetched at most once per run. */
-  weekInfo(): Promise<WeekInfoNumbers> {
-    this.#weekInfo ??= (async () => {
-      const info = await (await this.client()).weeks.current();
-      return { currentWeek: toNumber(info.currentWeek), last4StartWeek: toNumber(info.last4StartWeek) };
-    })();
-    return this.#weekInfo;
-  }
-
-  /**
-   * The window the flags ask for, or undefined when they ask for none (the service then applies its
-   * own default). Relative specs are resolved against the service's current week, not the local clock.
-   */
-  async resolveWindow(flags: WeekWindowFlags): Promise<WeekWindow | undefined> {
-    if (flags.weeks) {
-      const info = needsWeekInfo(flags.weeks) ? await this.weekInfo() : undefined;
-      return resolveWeekWindow(flags.weeks, info);
-    }
-    if (flags.start !== undefined || flags.end !== undefined) {
-      if (flags.start === undefined || flags.end === undefined) {
-        throw new UsageError('--start and --end go together', 'or use --weeks, e.g. --weeks 202640..202652');
-      }
-      return windowFromBounds(flags.start, flags.end);
-    }
-    return undefined;
-  }
-
-  /**
-   * Runs `write` against the run's destination: stdout, or a temporary file beside --output that is
-   * renamed into place only when `write` succeeds. A failure or Ctrl-C leaves the target untouched.
-   */
-  async withOutput(plan: { outputPath?: string }, write: (stream: NodeJS.WritableStream) => Promise<void>): Promise<void> {
-    if (!plan.outputPath) {
-      await write(this.io.stdout);
-      return;
-    }
-    const { openAtomicFile } = await import('../output/atomic.js');
-    const file = await openAtomicFile(plan.outputPath);
-    let settled = false;
-    this.onCleanup(async () => {
-      if (!settled) await file.abort();
-    });
-    try {
-      await write(file.stream);
-      await file.commit();
-      settled = true;
-    } catch (error) {
-      settled = true;
-      await file.abort();
-      throw error;
-    }
   }
 
   /** The countries list, from the cache when fresh (see cache.ts), else from the API. */

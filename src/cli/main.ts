@@ -190,9 +190,10 @@ function refuseOutputFlags(path: string, prints: 'text' | 'nothing', globals: Gl
 }
 
 async function writeOutput(ctx: Context, plan: OutputPlan, verbSpec: Pick<AnyVerbSpec, 'view'>, output: CommandData | CommandStream): Promise<void> {
-  const { renderView, openRowSink } = await import('../output/index.js');
+  const [{ renderView, openRowSink }, { writeToDestination }] = await Promise.all([import('../output/index.js'), import('../output/destination.js')]);
   const view = { ...verbSpec.view, ...output.view, fields: output.view?.fields ?? verbSpec.view?.fields ?? [] };
-  await ctx.withOutput(plan, async (stream) => {
+  const destination = { outputPath: plan.outputPath, stdout: ctx.io.stdout, onInterrupt: (cleanup: () => Promise<void>) => ctx.onCleanup(cleanup) };
+  await writeToDestination(destination, async (stream) => {
     if ('stream' in output) {
       const sink = await openRowSink(stream, plan.render, view);
       await output.stream((row) => sink.write(row));

@@ -15,8 +15,7 @@ import { maskKey, xdgDirectory } from '../../src/config/store.js';
 import { cacheDirectory } from '../../src/cli/cache.js';
 import { homedir } from 'node:os';
 import { validateSetting } from '../../src/cli/commands/config.js';
-import { sourceLinkRows } from '../../src/cli/commands/sources.js';
-import { countryStatsRows, trendRow } from '../../src/cli/commands/people.js';
+import { countryStatsRows, sourceLinkRows, trendRow } from '../../src/cli/rows.js';
 
 const countries = [
   { countryId: 1, countryName: 'Germany', countryIso: 'DE' },

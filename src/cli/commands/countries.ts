@@ -3,6 +3,7 @@ import { parseCountryQuery } from '../country-match.js';
 import type { Context } from '../context.js';
 import { weekWindowFlags } from '../options.js';
 import { verb, type NounVerbs } from '../spec.js';
+import { resolveWindow } from '../week-window.js';
 
 /** `countries get` answers with the service's own record, by id or by slug, never a local copy. */
 async function fetchCountry(ctx: Context, text: string): Promise<unknown> {
@@ -55,7 +56,7 @@ const focus = verb({
   examples: ['countries focus DE --weeks last4', 'countries focus japan --weeks 202601..202626'],
   view: { fields: fieldsOf(domesticFocusSchema), single: true },
   async run(ctx, { args: [country], flags }) {
-    const [countryId, window] = await Promise.all([ctx.resolveCountryId(country), ctx.resolveWindow(flags)]);
+    const [countryId, window] = await Promise.all([ctx.resolveCountryId(country), resolveWindow(flags, () => ctx.client())]);
     return { data: await (await ctx.client()).countries.focus(countryId, window ?? {}) };
   },
 });

@@ -4,8 +4,9 @@ import type { Context } from '../context.js';
 import { integerFlag, negatedFlag, weekWindowFlags, withDefault } from '../options.js';
 import { startProgress } from '../progress.js';
 import { rankingFlags, rankingParams, validateRanking } from '../ranking.js';
+import { countryStatsRows } from '../rows.js';
 import { verb, type FlagValues, type NounVerbs, type Row } from '../spec.js';
-import { countryStatsRows } from './people.js';
+import { resolveWindow } from '../week-window.js';
 
 /** --top and --limit mean the same thing here; --limit stays for links, where it counts links. */
 const { limit: _rankingLimit, ...rankingFilters } = rankingFlags();
@@ -23,9 +24,8 @@ type BulkFlags = FlagValues<typeof bulkFlags>;
  * last-4 window is pinned once, so the ranking and every per-person request agree on the weeks.
  */
 async function rankedPeople(ctx: Context, flags: BulkFlags) {
-  ctx.setConcurrency(flags.concurrency);
-  const window = (await ctx.resolveWindow(flags)) ?? (await ctx.resolveWindow({ weeks: { kind: 'last4' } }))!;
-  const client = await ctx.client();
+  const client = await ctx.client({ concurrency: flags.concurrency });
+  const window = (await resolveWindow(flags, async () => client)) ?? (await resolveWindow({ weeks: { kind: 'last4' } }, async () => client))!;
   const ranking = (await client.people.top({ ...(await rankingParams(ctx, flags, window)), limit: flags.top })) as Row[];
   return { client, window, ranking };
 }

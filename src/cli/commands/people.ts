@@ -13,7 +13,9 @@ import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { choiceFlag, integerFlag, negatedFlag, switchFlag, textFlag, weekWindowFlags, withDefault, type WeekWindowFlags } from '../options.js';
 import { rankingFlags, rankingParams, sortField, validateRanking } from '../ranking.js';
+import { countryStatsRows, trendRow } from '../rows.js';
 import { verb, type NounVerbs, type Row } from '../spec.js';
+import { resolveWindow } from '../week-window.js';
 
 const personFields = fieldsOf(personSchema);
 const rankedFields = fieldsOf(personStatsSchema);
@@ -27,18 +29,13 @@ const TREND_METRICS = trendFields.slice(1);
 const MAX_WEEKLY_WEEKS = 260;
 
 async function weeklyWindows(ctx: Context, flags: WeekWindowFlags, fallback: string): Promise<number[]> {
-  const window = await ctx.resolveWindow(flags);
+  const window = await resolveWindow(flags, () => ctx.client());
   if (!window) throw new UsageError(`this needs a week window`, `add --weeks, e.g. --weeks ${fallback}`);
   const weeks = listWeeks(window.startWeek, window.endWeek);
   if (weeks.length > MAX_WEEKLY_WEEKS) {
     throw new UsageError(`${weeks.length} weeks is more than the ${MAX_WEEKLY_WEEKS} a weekly series takes`);
   }
   return weeks;
-}
-
-/** Exact sum of integer mention counts: they arrive as digit strings and are added as bigints. */
-function sumIntegers(values: unknown[]): bigint {
-  return values.reduce<bigint>((total, value) => total + BigInt(String(value ?? 0)), 0n);
 }
 
 const top = verb({
@@ -65,7 +62,7 @@ const top = verb({
     const client = await ctx.client();
     const chart = { label: 'fullName', value: sortField(flags.sort) };
     if (!flags.perWeek) {
-      const window = await ctx.resolveWindow(flags);
+      const window = await resolveWindow(flags, () => ctx.client());
       const data = await client.people.top(await rankingParams(ctx, flags, window));
       return { data, view: { chart } };
     }
@@ -160,19 +157,6 @@ const links = verb({
   },
 });
 
-/** One row a country, with the person and window first, as spreadsheets and pandas want them. */
-export function countryStatsRows(personHash: string, stats: Row): Row[] {
-  const countries = (stats.countries as Row[] | undefined) ?? [];
-  return countries.map((country) => ({
-    personHash,
-    startWeek: stats.startWeek,
-    endWeek: stats.endWeek,
-    ...country,
-  }));
-}
-
-export const countryStatsFields = countryRowFields;
-
 const countries = verb({
   name: 'countries',
   summary: 'A person\'s statistics per country over a week window (country-stats)',
@@ -184,26 +168,11 @@ const countries = verb({
     tableFields: ['countryName', 'countryIso', 'mentions', 'articles', 'localDominance', 'reach', 'power', 'sentiment'],
   },
   async run(ctx, { args: [personHash], flags }) {
-    const window = await ctx.resolveWindow(flags);
+    const window = await resolveWindow(flags, () => ctx.client());
     const data = await (await ctx.client()).people.countryStats(personHash, window ?? {});
     return { data, rows: countryStatsRows(personHash, data) };
   },
 });
-
-/** One row a week from that week's country statistics. */
-export function trendRow(week: number, stats: Row): Row {
-  const countryRows = (stats.countries as Row[] | undefined) ?? [];
-  return {
-    week,
-    mentions: sumIntegers(countryRows.map((row) => row.mentions)),
-    globalDominance: stats.globalDominance,
-    globalSentiment: stats.globalSentiment,
-    globalReach: stats.globalReach,
-    globalPower: stats.globalPower,
-    persistence: stats.persistence,
-    countries: countryRows.length,
-  };
-}
 
 const trend = verb({
   name: 'trend',

@@ -1,7 +1,8 @@
 import { fieldsOf, sourceSchema } from '../../api/types.js';
 import type { CachedListName } from '../cache.js';
 import { negatedFlag, parseIdArgument, textFlag } from '../options.js';
-import { verb, type NounVerbs, type Row } from '../spec.js';
+import { sourceLinkRows } from '../rows.js';
+import { verb, type NounVerbs } from '../spec.js';
 
 const list = verb({
   name: 'list',
@@ -29,15 +30,6 @@ const get = verb({
     return { data: await (await ctx.client()).sources.get(sourceId) };
   },
 });
-
-
-/** One row a homepage link, with a matched column: filter and spreadsheet both read it directly. */
-export function sourceLinkRows(links: Row): Row[] {
-  const source = (links.source as Row | undefined) ?? {};
-  const matched = new Set((links.matchedLinks as string[] | undefined) ?? []);
-  const all = (links.allLinks as string[] | undefined) ?? [];
-  return all.map((url) => ({ sourceId: source.sourceId, sourceName: source.name, url, matched: matched.has(url) }));
-}
 
 const links = verb({
   name: 'links',
