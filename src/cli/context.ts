@@ -7,7 +7,7 @@ import type { NewsStatsClient } from '../api/client.js';
 import type { RequestEvent } from '../api/options.js';
 import type { ResolvedSettings } from '../config/resolve.js';
 import { DEFAULT_CONCURRENCY } from './concurrency.js';
-import { matchCountry, parseCountryQuery, type CountryEntry } from './country-match.js';
+import type { CountryEntry } from './country-match.js';
 import { MissingKeyError, UsageError } from './errors.js';
 import type { InputStream, MainIo, ProcessControl } from './io.js';
 import type { GlobalOptions } from './registry.js';
@@ -212,16 +212,5 @@ export class Context {
       }));
     })();
     return this.#countries;
-  }
-
-  /** An id, ISO code, name or slug, as a countryId. Ids are taken as given and cost no request. */
-  async resolveCountryId(text: string): Promise<number> {
-    const query = parseCountryQuery(text);
-    if (query.kind === 'id') return query.countryId;
-    const match = matchCountry(query.text, await this.countries());
-    if (match) return match.countryId;
-    // Not a code or a name we know: the service's slug endpoint is the authority on slugs.
-    const country = await (await this.client()).countries.getBySlug(query.text);
-    return toNumber(country.countryId);
   }
 }

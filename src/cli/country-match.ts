@@ -1,7 +1,8 @@
 /**
  * Resolving what a user types for a country (id, ISO code, name or slug) against the countries list.
- * Pure: the caller fetches the list (or takes it from the cache).
+ * Pure: the caller hands over the list (from the cache or the API) and the client for slugs.
  */
+import type { NewsStatsClient } from '../api/client.js';
 import { slugify } from '../slug.js';
 
 export interface CountryEntry {
@@ -28,4 +29,21 @@ export function matchCountry(text: string, countries: readonly CountryEntry[]): 
     countries.find((country) => country.countryName.toLowerCase() === lower) ??
     countries.find((country) => slugify(country.countryName) === slug)
   );
+}
+
+/** Where resolution looks: the run's countries list (cached) and, for slugs it cannot match, the client. */
+export interface CountrySource {
+  countries(): Promise<CountryEntry[]>;
+  client(): Promise<NewsStatsClient<'lossless'>>;
+}
+
+/** An id, ISO code, name or slug, as a countryId. Ids are taken as given and cost no request. */
+export async function resolveCountryId(text: string, source: CountrySource): Promise<number> {
+  const query = parseCountryQuery(text);
+  if (query.kind === 'id') return query.countryId;
+  const match = matchCountry(query.text, await source.countries());
+  if (match) return match.countryId;
+  // Not a code or a name we know: the service's slug endpoint is the authority on slugs.
+  const country = await (await source.client()).countries.getBySlug(query.text);
+  return Number(String(country.countryId));
 }

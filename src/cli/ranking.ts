@@ -5,6 +5,7 @@
 import type { PeopleTopParams } from '../api/types.js';
 import type { WeekWindow } from '../weeks.js';
 import type { Context } from './context.js';
+import { resolveCountryId } from './country-match.js';
 import { UsageError } from './errors.js';
 import { choiceFlag, integerFlag, switchFlag, textFlag } from './options.js';
 import type { FlagValues } from './spec.js';
@@ -34,8 +35,8 @@ export function validateRanking(flags: RankingFlags): void {
 /** The query for one ranking; countries are resolved once by the caller's context (and its cache). */
 export async function rankingParams(ctx: Context, flags: RankingFlags, window: WeekWindow | undefined): Promise<PeopleTopParams> {
   const [countryId, fromCountryId] = await Promise.all([
-    flags.country === undefined ? undefined : ctx.resolveCountryId(flags.country),
-    flags.fromCountry === undefined ? undefined : ctx.resolveCountryId(flags.fromCountry),
+    flags.country === undefined ? undefined : resolveCountryId(flags.country, ctx),
+    flags.fromCountry === undefined ? undefined : resolveCountryId(flags.fromCountry, ctx),
   ]);
   return {
     ...window,

@@ -1,5 +1,5 @@
 import { countrySchema, domesticFocusSchema, fieldsOf, internationalAttentionSchema } from '../../api/types.js';
-import { parseCountryQuery } from '../country-match.js';
+import { parseCountryQuery, resolveCountryId } from '../country-match.js';
 import type { Context } from '../context.js';
 import { weekWindowFlags } from '../options.js';
 import { verb, type NounVerbs } from '../spec.js';
@@ -10,7 +10,7 @@ async function fetchCountry(ctx: Context, text: string): Promise<unknown> {
   const client = await ctx.client();
   const query = parseCountryQuery(text);
   if (query.kind === 'id') return client.countries.get(query.countryId);
-  return client.countries.get(await ctx.resolveCountryId(text));
+  return client.countries.get(await resolveCountryId(text, ctx));
 }
 
 const list = verb({
@@ -43,7 +43,7 @@ const attention = verb({
   examples: ['countries attention FR'],
   view: { fields: fieldsOf(internationalAttentionSchema), single: true },
   async run(ctx, { args: [country] }) {
-    const countryId = await ctx.resolveCountryId(country);
+    const countryId = await resolveCountryId(country, ctx);
     return { data: await (await ctx.client()).countries.attention(countryId) };
   },
 });
@@ -56,7 +56,7 @@ const focus = verb({
   examples: ['countries focus DE --weeks last4', 'countries focus japan --weeks 202601..202626'],
   view: { fields: fieldsOf(domesticFocusSchema), single: true },
   async run(ctx, { args: [country], flags }) {
-    const [countryId, window] = await Promise.all([ctx.resolveCountryId(country), resolveWindow(flags, () => ctx.client())]);
+    const [countryId, window] = await Promise.all([resolveCountryId(country, ctx), resolveWindow(flags, () => ctx.client())]);
     return { data: await (await ctx.client()).countries.focus(countryId, window ?? {}) };
   },
 });

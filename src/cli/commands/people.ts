@@ -10,6 +10,7 @@ import {
 import { listWeeks } from '../../weeks.js';
 import { DEFAULT_CONCURRENCY, mapInOrder } from '../concurrency.js';
 import type { Context } from '../context.js';
+import { resolveCountryId } from '../country-match.js';
 import { UsageError } from '../errors.js';
 import { choiceFlag, integerFlag, negatedFlag, switchFlag, textFlag, weekWindowFlags, withDefault, type WeekWindowFlags } from '../options.js';
 import { rankingFlags, rankingParams, sortField, validateRanking } from '../ranking.js';
@@ -122,7 +123,7 @@ const search = verb({
   },
   async run(ctx, { query, flags }) {
     const client = await ctx.client();
-    const countryId = flags.country === undefined ? undefined : await ctx.resolveCountryId(flags.country);
+    const countryId = flags.country === undefined ? undefined : await resolveCountryId(flags.country, ctx);
     const data = await client.people.search({
       q: query,
       personHash: flags.hash,
