@@ -15,6 +15,7 @@ import { HttpClient, type HttpClientOptions, type Query, type QueryScalar } from
 import { InvalidParameterError } from './errors.js';
 import type { NumberMode, Parsed } from './json.js';
 import {
+  API_ROOT,
   BOUNDS,
   type Article,
   type ArticlesRecentParams,
@@ -41,7 +42,6 @@ export type { NumberMode, Parsed, LosslessOf } from './json.js';
 
 export type ClientOptions = HttpClientOptions;
 
-const API_ROOT = '/api/data';
 
 /**
  * Builds a path with every interpolation percent-encoded as one segment, so `a/b c` cannot reach

@@ -21,7 +21,7 @@ import {
 } from './errors.js';
 import { parseJson, type NumberMode } from './json.js';
 import { HTTP_DEFAULTS, type HttpClientOptions, type RequestEvent } from './options.js';
-import type { ProblemDetails } from './types.js';
+import { API_ROOT, type ProblemDetails } from './types.js';
 import { VERSION } from '../version.js';
 
 export { HTTP_DEFAULTS, type HttpClientOptions, type RequestEvent } from './options.js';
@@ -56,7 +56,6 @@ export interface ServiceAddress {
   loopback: boolean;
 }
 
-const API_ROOT = '/api/data';
 
 /**
  * Checks and normalises the service base URL. The key travels in a header, so a plain-http URL would

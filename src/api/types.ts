@@ -303,6 +303,12 @@ export interface ArticlesRecentParams {
   includeSourceContext?: boolean;
 }
 
+/** Every endpoint lives under this path of the base URL. */
+export const API_ROOT = '/api/data';
+
+/** Ages people are filtered by (minAge, maxAge): the contract gives no bound, newsstats takes 0-150. */
+export const AGE_BOUNDS = { min: 0, max: 150 } as const;
+
 /** The contract's bounds on query parameters (its Limits table). */
 export const BOUNDS = {
   searchLimit: { min: 1, max: 100 },

@@ -13,10 +13,3 @@ export class MissingKeyError extends Error {
   override name = 'MissingKeyError';
 }
 
-/** Ctrl-C. Exit 130. */
-export class InterruptedError extends Error {
-  override name = 'InterruptedError';
-  constructor() {
-    super('interrupted');
-  }
-}

@@ -18,7 +18,7 @@ import {
 import { ConfigFileError } from '../config/resolve.js';
 import { OutputUsageError } from '../output/index.js';
 import { WeekError } from '../weeks.js';
-import { InterruptedError, MissingKeyError, UsageError } from './errors.js';
+import { MissingKeyError, UsageError } from './errors.js';
 
 export const EXIT = {
   ok: 0,
@@ -54,7 +54,6 @@ export function describeFailure(error: unknown, verbose: boolean): Failure {
     // Commander has printed its message already; help and --version exit 0.
     return { exitCode: error.exitCode === 0 ? EXIT.ok : EXIT.usage, lines: [] };
   }
-  if (error instanceof InterruptedError) return { exitCode: EXIT.interrupted, lines: [] };
 
   const message = error instanceof Error ? error.message : String(error);
   const failure = (exitCode: number, ...hints: string[]): Failure => ({

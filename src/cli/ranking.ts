@@ -2,7 +2,7 @@
  * The people-top filters, shared by `people top`, its per-week panels and the bulk exports, so the
  * same flags mean the same query everywhere.
  */
-import type { PeopleTopParams } from '../api/types.js';
+import { AGE_BOUNDS, type PeopleTopParams } from '../api/types.js';
 import type { WeekWindow } from '../weeks.js';
 import type { Context } from './context.js';
 import { resolveCountryId } from './country-match.js';
@@ -17,8 +17,8 @@ export function rankingFlags(limitDescription = 'how many people') {
     country: textFlag('--country <country>', 'count mentions in this country\'s news only (id, ISO code, name or slug)'),
     fromCountry: textFlag('--from-country <country>', 'only people from this country (id, ISO code, name or slug)'),
     gender: integerFlag('--gender <n>', 'only people of this gender code', { min: 0 }),
-    minAge: integerFlag('--min-age <years>', 'only people at least this old', { min: 0, max: 150 }),
-    maxAge: integerFlag('--max-age <years>', 'only people at most this old', { min: 0, max: 150 }),
+    minAge: integerFlag('--min-age <years>', 'only people at least this old', AGE_BOUNDS),
+    maxAge: integerFlag('--max-age <years>', 'only people at most this old', AGE_BOUNDS),
     category: textFlag('--category <name>', 'only people of this news category'),
     sort: choiceFlag('--sort <metric>', 'rank by', ['mentions', 'dominance']),
   };

@@ -4,24 +4,13 @@
  * run() returns records: it never formats and never writes to stdout itself.
  */
 import type { Option } from 'commander';
-import type { ChartSpec } from '../output/view.js';
+import type { Row, View } from '../output/view.js';
 import type { Context } from './context.js';
 
-export type Row = Record<string, unknown>;
+export type { Row };
 
-/** What a verb's output looks like, known before any request so --fields is checked up front. */
-export interface ViewSpec {
-  /** Every field a row can have, in contract order. */
-  fields: readonly string[];
-  /** Default table columns; ranked lists put rank first. */
-  tableFields?: readonly string[];
-  /** One object (weeks, a person): tables show it as field/value pairs. */
-  single?: boolean;
-  /** What --format chart draws: bars for rankings, a line for a series over weeks. */
-  chart?: ChartSpec;
-  /** Fields drawn as sparklines under a terminal table. */
-  sparklines?: readonly string[];
-}
+/** What a verb's output looks like, known before any request so --fields is checked up front: a View without its data. */
+export type ViewSpec = Omit<View, 'data' | 'rows'>;
 
 /** Records a verb hands back all at once. */
 export interface CommandData {
