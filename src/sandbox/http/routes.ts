@@ -238,6 +238,11 @@ const ROUTES: Route[] = [
 ];
 
 
+/** Every routed path, written as the contract writes it ({personHash}): tests compare it with ENDPOINTS. */
+export function routeTemplates(): string[] {
+  return ROUTES.map((route) => `${API_ROOT}/${route.segments.map((segment) => (segment.startsWith(':') ? `{${segment.slice(1)}}` : segment)).join('/')}`);
+}
+
 export interface RouteMatch {
   /** Validates the query (400s) and returns the cache key and the producer. */
   resolve(context: RouteContext, query: Query): Resolved;
