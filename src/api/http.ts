@@ -255,7 +255,7 @@ export class HttpClient {
     this.address = resolveServiceAddress(options.baseUrl, allowInsecureHttp);
     const apiKey = options.apiKey ?? '';
     if (apiKey === '') {
-      throw new ConfigurationError('apiKey', 'missing', 'no API key is set: run `newsstats auth login` or set NEWSSTATS_API_KEY');
+      throw new ConfigurationError('apiKey', 'missing', 'no API key is set');
     }
     if (!/^[\x21-\x7e]+$/.test(apiKey)) {
       // A header cannot carry it; say so without echoing it.

@@ -62,6 +62,8 @@ export function describeFailure(error: unknown, verbose: boolean): Failure {
   });
 
   if (error instanceof UsageError) return failure(EXIT.usage, ...(error.hint ? [error.hint] : []));
+  // The library names what is wrong; how to fix it with this CLI is said here.
+  if (error instanceof ConfigurationError && error.setting === 'apiKey' && error.problem === 'missing') return failure(EXIT.auth, LOGIN_HINT);
   if (
     error instanceof WeekError ||
     error instanceof OutputUsageError ||

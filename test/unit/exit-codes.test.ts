@@ -34,6 +34,7 @@ const TABLE: Array<[string, unknown, number, string[]]> = [
   ['unknown field', new FieldError('unknown field "x"', ['x'], ['a']), 2, ['error: unknown field "x"']],
   ['invalid parameter', new InvalidParameterError('limit', 'limit must be 1-1000'), 2, ['error: limit must be 1-1000']],
   ['configuration error', new ConfigurationError('baseUrl', 'insecure', 'plain http'), 2, ['error: plain http']],
+  ['a client made without a key', new ConfigurationError('apiKey', 'missing', 'no API key is set'), 3, ['error: no API key is set', LOGIN_HINT]],
   ['config file error', new ConfigFileError('config unreadable'), 2, ['error: config unreadable']],
   ['the server\'s 400', new BadRequestError({ ...request, status: 400 }), 2, []],
   ['missing key', new MissingKeyError('no API key'), 3, ['error: no API key', LOGIN_HINT]],
