@@ -36,6 +36,10 @@ export interface RequestOptions {
   notFound?: string;
   /** Cancels the request (and its retries); the promise rejects with the signal's reason. */
   signal?: AbortSignal;
+  /** This request's deadline per attempt, instead of the client's. */
+  timeoutMs?: number;
+  /** This request's retries, instead of the client's. */
+  maxRetries?: number;
 }
 
 export interface HttpResponse {
@@ -279,17 +283,19 @@ export class HttpClient {
   async getText(path: string, options: RequestOptions = {}): Promise<HttpResponse> {
     const url = `${this.address.pathPrefix}${path}${buildQueryString(options.query)}`;
     const method = 'GET';
+    const timeoutMs = options.timeoutMs === undefined ? this.#timeoutMs : nonNegative('timeoutMs', options.timeoutMs);
+    const maxRetries = options.maxRetries === undefined ? this.#maxRetries : Math.floor(nonNegative('maxRetries', options.maxRetries));
     for (let attempt = 1; ; attempt++) {
       options.signal?.throwIfAborted();
       const started = performance.now();
-      const outcome = await this.#attempt(method, url, options.signal);
+      const outcome = await this.#attempt(method, url, options.signal, timeoutMs);
       const ms = Math.round(performance.now() - started);
-      const canRetry = attempt <= this.#maxRetries;
+      const canRetry = attempt <= maxRetries;
 
       if (outcome.kind === 'failure') {
         const retryInMs = canRetry && outcome.retryable ? this.#backoff(attempt) : undefined;
         this.#onEvent?.({ method, url, attempt, ms, error: outcome.error, ...(retryInMs === undefined ? {} : { retryInMs }) });
-        if (retryInMs === undefined) throw withAttempts(outcome.error, attempt, this.#timeoutMs);
+        if (retryInMs === undefined) throw withAttempts(outcome.error, attempt, timeoutMs);
         await this.#sleep(retryInMs);
         continue;
       }
@@ -356,9 +362,9 @@ export class HttpClient {
     return backoffDelayMs(attempt - 1, this.#retryBaseDelayMs, this.#maxRetryDelayMs, this.#random);
   }
 
-  async #attempt(method: string, url: string, callerSignal: AbortSignal | undefined): Promise<AttemptOutcome> {
+  async #attempt(method: string, url: string, callerSignal: AbortSignal | undefined, timeoutMs: number): Promise<AttemptOutcome> {
     const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(new AttemptTimeout()), this.#timeoutMs);
+    const timer = setTimeout(() => timeout.abort(new AttemptTimeout()), timeoutMs);
     const signal = callerSignal ? AbortSignal.any([callerSignal, timeout.signal]) : timeout.signal;
     try {
       const response = await this.#dispatcher().request({
@@ -385,7 +391,7 @@ export class HttpClient {
         ...(code ? { code } : {}), ...(detail ? { detail } : {}), ...(this.#viaProxy ? { viaProxy: true } : {}),
       };
       if (timeout.signal.aborted || (code !== undefined && TIMEOUT_CODES.has(code))) {
-        return { kind: 'failure', error: new TimeoutError({ ...init, timeoutMs: this.#timeoutMs }), retryable: true };
+        return { kind: 'failure', error: new TimeoutError({ ...init, timeoutMs }), retryable: true };
       }
       return { kind: 'failure', error: new ConnectionError(init), retryable: code === undefined || TRANSIENT_CONNECTION_CODES.has(code) };
     } finally {
