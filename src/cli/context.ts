@@ -5,9 +5,9 @@
  */
 import type { NewsStatsClient } from '../api/client.js';
 import type { RequestEvent } from '../api/options.js';
+import type { Country } from '../api/types.js';
 import type { ResolvedSettings } from '../config/resolve.js';
 import { DEFAULT_CONCURRENCY } from './concurrency.js';
-import type { CountryEntry } from './country-match.js';
 import { MissingKeyError, UsageError } from './errors.js';
 import type { InputStream, MainIo, ProcessControl } from './io.js';
 import type { GlobalOptions } from './registry.js';
@@ -70,7 +70,7 @@ export class Context {
   #settings?: ResolvedSettings;
   #client?: Promise<NewsStatsClient<'lossless'>>;
   #sandbox?: Promise<Sandbox>;
-  #countries?: Promise<CountryEntry[]>;
+  #countries?: Promise<Country[]>;
   #interrupted = false;
   #concurrency = DEFAULT_CONCURRENCY;
   readonly #cleanups: Array<(reason: CloseReason) => Promise<void> | void> = [];
@@ -200,7 +200,7 @@ export class Context {
   }
 
   /** The countries list, from the cache when fresh (see cache.ts), else from the API. */
-  countries(): Promise<CountryEntry[]> {
+  countries(): Promise<Country[]> {
     this.#countries ??= (async () => {
       const client = await this.client();
       const { cachedList } = await import('./cache.js');

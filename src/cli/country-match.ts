@@ -3,13 +3,8 @@
  * Pure: the caller hands over the list (from the cache or the API) and the client for slugs.
  */
 import type { NewsStatsClient } from '../api/client.js';
+import type { Country } from '../api/types.js';
 import { slugify } from '../slug.js';
-
-export interface CountryEntry {
-  countryId: number;
-  countryName: string;
-  countryIso: string;
-}
 
 export type CountryQuery = { kind: 'id'; countryId: number } | { kind: 'text'; text: string };
 
@@ -21,7 +16,7 @@ export function parseCountryQuery(text: string): CountryQuery {
 }
 
 /** ISO code first (DE, de), then the name, then the slug made from the name. */
-export function matchCountry(text: string, countries: readonly CountryEntry[]): CountryEntry | undefined {
+export function matchCountry(text: string, countries: readonly Country[]): Country | undefined {
   const lower = text.toLowerCase();
   const slug = slugify(text);
   return (
@@ -33,7 +28,7 @@ export function matchCountry(text: string, countries: readonly CountryEntry[]): 
 
 /** Where resolution looks: the run's countries list (cached) and, for slugs it cannot match, the client. */
 export interface CountrySource {
-  countries(): Promise<CountryEntry[]>;
+  countries(): Promise<Country[]>;
   client(): Promise<NewsStatsClient<'lossless'>>;
 }
 

@@ -5,7 +5,7 @@
  * calls `produce` on a cache miss. Because the key holds the values after defaults, `?limit=20`
  * and no limit share one cache entry.
  */
-import { AGE_BOUNDS, API_ROOT, BOUNDS } from '../../api/types.js';
+import { AGE_BOUNDS, API_ROOT, BOUNDS, type WeekInfo } from '../../api/types.js';
 import type { SandboxModel } from '../model.js';
 import { HttpProblem, badRequest, notFound } from './problem.js';
 import {
@@ -44,7 +44,7 @@ export interface Resolved {
 
 export interface RouteContext {
   model: SandboxModel;
-  weekInfo: { currentWeek: number; last4StartWeek: number };
+  weekInfo: WeekInfo;
 }
 
 type Handler = (context: RouteContext, pathParams: string[], query: Query) => Resolved;
