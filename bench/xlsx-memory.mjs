@@ -15,7 +15,7 @@ if (typeof globalThis.gc !== 'function') {
   process.exit(2);
 }
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
-const { main } = await import(join(repo, 'dist', 'cli', 'main.js'));
+const { main, processIo } = await import(join(repo, 'dist', 'cli', 'main.js'));
 
 const server = spawn(process.execPath, [join(repo, 'bin', 'newsstats.js'), 'sandbox', '--port', '0', '--now', '2026-11-22'], {
   stdio: ['ignore', 'pipe', 'ignore'],
@@ -35,7 +35,7 @@ async function peakLiveHeap(top, format) {
     peak = Math.max(peak, process.memoryUsage().heapUsed);
   }, 100);
   const started = performance.now();
-  const code = await main(['node', 'newsstats', 'export', 'links', '--top', String(top), '--weeks', 'last4', '--limit', '250', '-q', '-o', output]);
+  const code = await main(['node', 'newsstats', 'export', 'links', '--top', String(top), '--weeks', 'last4', '--limit', '250', '-q', '-o', output], processIo(process));
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
   if (code !== 0) throw new Error(`export failed with ${code}`);

@@ -2,7 +2,7 @@
  * The library entry: `import { NewsStatsClient } from 'newsstats'`.
  * Loads no CLI code; the sandbox is a separate import (`startSandbox`) so a client pays nothing for it.
  */
-export { NewsStatsClient, path, type ClientOptions, type NumberMode, type Parsed, type LosslessOf } from './api/client.js';
+export { NewsStatsClient, path, type CallOptions, type ClientOptions, type NumberMode, type Parsed, type LosslessOf } from './api/client.js';
 export * from './api/errors.js';
 export * from './api/types.js';
 export { HTTP_DEFAULTS, type RequestEvent } from './api/options.js';

@@ -5,6 +5,7 @@
  * against the week info the API reports, never against the local clock, so a client in another
  * time zone than the service still asks for the service's weeks.
  */
+import type { WeekInfo } from './api/types.js';
 
 const DAY_MS = 86_400_000;
 const WEEK_MS = 7 * DAY_MS;
@@ -142,7 +143,7 @@ export interface WeekWindow {
 
 export function resolveWeekWindow(
   spec: WeekSpec,
-  info?: { currentWeek: number; last4StartWeek: number },
+  info?: WeekInfo,
 ): WeekWindow {
   if (spec.kind === 'range') return { startWeek: spec.startWeek, endWeek: spec.endWeek };
   if (!info) throw new WeekError(`resolving "${spec.kind}" needs the service's current week`);

@@ -11,54 +11,25 @@
  * Parameters are checked against the contract's bounds before any request (InvalidParameterError);
  * server failures arrive as the error classes of ./errors.js. The client never prints.
  */
-import { HttpClient, type HttpClientOptions, type Query, type QueryScalar } from './http.js';
+import { HttpClient, type HttpClientOptions, type QueryScalar, type RequestOptions } from './http.js';
 import { InvalidParameterError } from './errors.js';
 import { checkResponseShape } from './validate.js';
 import type { NumberMode, Parsed } from './json.js';
-import {
-  BOUNDS,
-  type Article,
-  type ArticlesRecentParams,
-  type ArticleStats,
-  type ArticleStatsAllTime,
-  type Country,
-  type DomesticFocus,
-  type InternationalAttention,
-  type PeopleSearchParams,
-  type PeopleTopParams,
-  type Person,
-  type PersonCountryStats,
-  type PersonLink,
-  type PersonLinksParams,
-  type PersonStats,
-  type Post,
-  type Source,
-  type SourceLinks,
-  type WeekInfo,
-  type WeekRange,
-} from './types.js';
+import { API_ROOT } from './types.js';
+import { ArticlesResource } from './resources/articles.js';
+import { path, quote, type CallOptions, type Fetch } from './resources/base.js';
+import { CountriesResource } from './resources/countries.js';
+import { PeopleResource } from './resources/people.js';
+import { PostsResource } from './resources/posts.js';
+import { SourcesResource } from './resources/sources.js';
+import { WeeksResource } from './resources/weeks.js';
 
 export type { NumberMode, Parsed, LosslessOf } from './json.js';
 
 export type ClientOptions = HttpClientOptions;
-
-const API_ROOT = '/api/data';
-
-/**
- * Builds a path with every interpolation percent-encoded as one segment, so `a/b c` cannot reach
- * another endpoint (it becomes `a%2Fb%20c`). `.` and `..` are encoded too: left as they are, URL
- * normalisation would treat them as directory steps.
- */
-export function path(strings: TemplateStringsArray, ...values: ReadonlyArray<string | number | bigint>): string {
-  let result = strings[0] ?? '';
-  values.forEach((value, index) => {
-    const text = String(value);
-    if (text === '') throw new InvalidParameterError('path', 'a path parameter is empty');
-    const encoded = text === '.' || text === '..' ? text.replaceAll('.', '%2E') : encodeURIComponent(text);
-    result += encoded + (strings[index + 1] ?? '');
-  });
-  return result;
-}
+export type { CallOptions } from './resources/base.js';
+export { path };
+export { ArticlesResource, CountriesResource, PeopleResource, PostsResource, SourcesResource, WeeksResource };
 
 /**
  * The path of a raw request. `/api/data/x`, `api/data/x`, `/x` and `x` all mean `/api/data/x`: the
@@ -102,226 +73,6 @@ function decodeSegment(segment: string): string {
   }
 }
 
-function checkBound(parameter: string, value: number | undefined, bounds: { min: number; max: number }): number | undefined {
-  if (value === undefined) return undefined;
-  if (!Number.isInteger(value) || value < bounds.min || value > bounds.max) {
-    throw new InvalidParameterError(parameter,
-      `${parameter} must be an integer from ${bounds.min} to ${bounds.max} (got ${String(value)})`, bounds);
-  }
-  return value;
-}
-
-function checkInteger(parameter: string, value: number | undefined): number | undefined {
-  if (value !== undefined && !Number.isSafeInteger(value)) {
-    throw new InvalidParameterError(parameter, `${parameter} must be an integer (got ${String(value)})`);
-  }
-  return value;
-}
-
-function checkId(parameter: string, value: number): number {
-  if (!Number.isSafeInteger(value)) {
-    throw new InvalidParameterError(parameter, `${parameter} must be an integer (got ${String(value)})`);
-  }
-  return value;
-}
-
-function checkText(parameter: string, value: string): string {
-  if (typeof value !== 'string' || value === '') {
-    throw new InvalidParameterError(parameter, `${parameter} must be a non-empty string`);
-  }
-  return value;
-}
-
-function weekQuery(range: WeekRange | undefined): Query {
-  return {
-    startWeek: checkInteger('startWeek', range?.startWeek),
-    endWeek: checkInteger('endWeek', range?.endWeek),
-  };
-}
-
-/** How the resources reach the request core. */
-type Fetch<M extends NumberMode> = <T>(path: string, options?: { query?: Query; notFound?: string }) => Promise<Parsed<M, T>>;
-
-const quote = (text: string): string => JSON.stringify(text);
-
-export class WeeksResource<M extends NumberMode> {
-  readonly #fetch: Fetch<M>;
-  constructor(fetch: Fetch<M>) { this.#fetch = fetch; }
-
-  /** The current week and the start of the typical 4-week window ending at it. */
-  async current(): Promise<Parsed<M, WeekInfo>> {
-    return this.#fetch<WeekInfo>(path`/api/data/weeks/current`);
-  }
-}
-
-export class PeopleResource<M extends NumberMode> {
-  readonly #fetch: Fetch<M>;
-  constructor(fetch: Fetch<M>) { this.#fetch = fetch; }
-
-  async list(): Promise<Parsed<M, Person[]>> {
-    return this.#fetch<Person[]>(path`/api/data/people`);
-  }
-
-  async get(personHash: string): Promise<Parsed<M, Person>> {
-    checkText('personHash', personHash);
-    return this.#fetch<Person>(path`/api/data/people/${personHash}`, { notFound: `person ${quote(personHash)}` });
-  }
-
-  /** Needs at least one of q, personHash, fullName (the server answers 400 otherwise). */
-  async search(params: PeopleSearchParams): Promise<Parsed<M, Person[]>> {
-    const { q, personHash, fullName } = params;
-    if (!q && !personHash && !fullName) {
-      throw new InvalidParameterError('q', 'people search needs at least one of q, personHash, fullName');
-    }
-    return this.#fetch<Person[]>(path`/api/data/people/search`, {
-      query: {
-        q, personHash, fullName,
-        exactName: params.exactName,
-        countryId: checkInteger('countryId', params.countryId),
-        gender: checkInteger('gender', params.gender),
-        limit: checkBound('limit', params.limit, BOUNDS.searchLimit),
-      },
-    });
-  }
-
-  /** The ranked list; rank starts at 1. */
-  async top(params: PeopleTopParams = {}): Promise<Parsed<M, PersonStats[]>> {
-    if (params.sortBy !== undefined && params.sortBy !== 'mentions' && params.sortBy !== 'dominance') {
-      throw new InvalidParameterError('sortBy', `sortBy must be mentions or dominance (got ${quote(String(params.sortBy))})`);
-    }
-    return this.#fetch<PersonStats[]>(path`/api/data/people/top`, {
-      query: {
-        ...weekQuery(params),
-        limit: checkInteger('limit', params.limit),
-        fresh: params.fresh,
-        countryId: checkInteger('countryId', params.countryId),
-        fromCountryId: checkInteger('fromCountryId', params.fromCountryId),
-        gender: checkInteger('gender', params.gender),
-        minAge: checkInteger('minAge', params.minAge),
-        maxAge: checkInteger('maxAge', params.maxAge),
-        newsCategory: params.newsCategory,
-        sortBy: params.sortBy,
-      },
-    });
-  }
-
-  async links(personHash: string, params: PersonLinksParams = {}): Promise<Parsed<M, PersonLink[]>> {
-    checkText('personHash', personHash);
-    return this.#fetch<PersonLink[]>(path`/api/data/people/${personHash}/links`, {
-      query: { limit: checkBound('limit', params.limit, BOUNDS.linksLimit), includeContext: params.includeContext },
-      notFound: `person ${quote(personHash)}`,
-    });
-  }
-
-  async countryStats(personHash: string, range?: WeekRange): Promise<Parsed<M, PersonCountryStats>> {
-    checkText('personHash', personHash);
-    return this.#fetch<PersonCountryStats>(path`/api/data/people/${personHash}/country-stats`, {
-      query: weekQuery(range),
-      notFound: `person ${quote(personHash)}`,
-    });
-  }
-}
-
-export class CountriesResource<M extends NumberMode> {
-  readonly #fetch: Fetch<M>;
-  constructor(fetch: Fetch<M>) { this.#fetch = fetch; }
-
-  async list(): Promise<Parsed<M, Country[]>> {
-    return this.#fetch<Country[]>(path`/api/data/countries`);
-  }
-
-  async get(countryId: number): Promise<Parsed<M, Country>> {
-    checkId('countryId', countryId);
-    return this.#fetch<Country>(path`/api/data/countries/${countryId}`, { notFound: `country ${countryId}` });
-  }
-
-  async getBySlug(slug: string): Promise<Parsed<M, Country>> {
-    checkText('slug', slug);
-    return this.#fetch<Country>(path`/api/data/countries/slug/${slug}`, { notFound: `country slug ${quote(slug)}` });
-  }
-
-  /** How much the world's news mentions this country. */
-  async attention(countryId: number): Promise<Parsed<M, InternationalAttention>> {
-    checkId('countryId', countryId);
-    return this.#fetch<InternationalAttention>(path`/api/data/countries/${countryId}/international-attention`, {
-      notFound: `country ${countryId}`,
-    });
-  }
-
-  /** How much this country's news is about itself, over a week range. */
-  async focus(countryId: number, range?: WeekRange): Promise<Parsed<M, DomesticFocus>> {
-    checkId('countryId', countryId);
-    return this.#fetch<DomesticFocus>(path`/api/data/countries/${countryId}/domestic-focus`, {
-      query: weekQuery(range),
-      notFound: `country ${countryId}`,
-    });
-  }
-}
-
-export class SourcesResource<M extends NumberMode> {
-  readonly #fetch: Fetch<M>;
-  constructor(fetch: Fetch<M>) { this.#fetch = fetch; }
-
-  async list(params: { countryId?: number } = {}): Promise<Parsed<M, Source[]>> {
-    return this.#fetch<Source[]>(path`/api/data/sources`, { query: { countryId: checkInteger('countryId', params.countryId) } });
-  }
-
-  async get(sourceId: number): Promise<Parsed<M, Source>> {
-    checkId('sourceId', sourceId);
-    return this.#fetch<Source>(path`/api/data/sources/${sourceId}`, { notFound: `source ${sourceId}` });
-  }
-
-  /** Links on the source's homepage, split by its link filter (applyFilter defaults to true on the server). */
-  async links(sourceId: number, params: { applyFilter?: boolean } = {}): Promise<Parsed<M, SourceLinks>> {
-    checkId('sourceId', sourceId);
-    return this.#fetch<SourceLinks>(path`/api/data/sources/${sourceId}/links`, {
-      query: { applyFilter: params.applyFilter },
-      notFound: `source ${sourceId}`,
-    });
-  }
-}
-
-export class PostsResource<M extends NumberMode> {
-  readonly #fetch: Fetch<M>;
-  constructor(fetch: Fetch<M>) { this.#fetch = fetch; }
-
-  async recent(params: { count?: number } = {}): Promise<Parsed<M, Post[]>> {
-    return this.#fetch<Post[]>(path`/api/data/posts/recent`, {
-      query: { count: checkBound('count', params.count, BOUNDS.postsCount) },
-    });
-  }
-
-  async get(slug: string): Promise<Parsed<M, Post>> {
-    checkText('slug', slug);
-    return this.#fetch<Post>(path`/api/data/posts/${slug}`, { notFound: `post ${quote(slug)}` });
-  }
-}
-
-export class ArticlesResource<M extends NumberMode> {
-  readonly #fetch: Fetch<M>;
-  constructor(fetch: Fetch<M>) { this.#fetch = fetch; }
-
-  async recent(params: ArticlesRecentParams = {}): Promise<Parsed<M, Article[]>> {
-    return this.#fetch<Article[]>(path`/api/data/articles/recent`, {
-      query: {
-        limit: checkBound('limit', params.limit, BOUNDS.articlesLimit),
-        includeSourceContext: params.includeSourceContext,
-      },
-    });
-  }
-
-  /** Counts over the last `days` days. */
-  async stats(params: { days?: number } = {}): Promise<Parsed<M, ArticleStats>> {
-    return this.#fetch<ArticleStats>(path`/api/data/articles/stats`, {
-      query: { days: checkBound('days', params.days, BOUNDS.statsDays) },
-    });
-  }
-
-  async statsAllTime(): Promise<Parsed<M, ArticleStatsAllTime>> {
-    return this.#fetch<ArticleStatsAllTime>(path`/api/data/articles/stats/all-time`);
-  }
-}
-
 export class NewsStatsClient<M extends NumberMode = 'native'> {
   /** How numbers come back: see docs/design.md, "Numbers are kept exactly as sent". */
   readonly numbers: M;
@@ -340,8 +91,9 @@ export class NewsStatsClient<M extends NumberMode = 'native'> {
       throw new InvalidParameterError('numbers', `numbers must be native or lossless (got ${quote(String(this.numbers))})`);
     }
     this.#http = new HttpClient(options);
-    // Every typed method's answer is checked against the contract here, at the one edge they share.
-    const fetch: Fetch<M> = async <T>(apiPath: string, request: { query?: Query; notFound?: string } = {}) => {
+    // Every typed method's answer is checked against the contract here, at the one edge the resources
+    // share (APIResource.request reaches it). The raw get() is not: its path may be newer than the contract.
+    const fetch: Fetch<M> = async <T>(apiPath: string, request: RequestOptions = {}) => {
       const data = await this.#http.getJson(apiPath, this.numbers, request);
       checkResponseShape(apiPath, data);
       return data as Parsed<M, T>;
@@ -363,13 +115,13 @@ export class NewsStatsClient<M extends NumberMode = 'native'> {
    * Raw GET of any path under /api/data (see resolveApiPath for the accepted forms), parsed in this
    * client's number mode. For endpoints newer than this library.
    */
-  async get(apiPath: string, query: Record<string, string | readonly string[]> = {}): Promise<unknown> {
+  async get(apiPath: string, query: Record<string, string | readonly string[]> = {}, options: CallOptions = {}): Promise<unknown> {
     const resolved = resolveApiPath(apiPath);
     const merged: Record<string, QueryScalar[]> = { ...resolved.query };
     for (const [name, value] of Object.entries(query)) {
       merged[name] = [...(merged[name] ?? []), ...(typeof value === 'string' ? [value] : value)];
     }
-    return this.#http.getJson(resolved.path, this.numbers, { query: merged });
+    return this.#http.getJson(resolved.path, this.numbers, { ...options, query: merged });
   }
 
   /** Closes pooled connections once requests in flight finish; the client still works afterwards (it reconnects). */

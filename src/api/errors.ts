@@ -228,9 +228,12 @@ export class ResponseShapeError extends ApiError {
 /** A body larger than the limit, or nested deeper than any real answer: abandoned before it costs the memory. */
 export class ResponseTooLargeError extends ApiError {
   override name = 'ResponseTooLargeError';
+  /** The size limit (maxResponseBytes) the body went over; undefined when it was the nesting that was refused. */
+  readonly limitBytes: number | undefined;
 
-  constructor(init: ApiErrorInit, reason: string) {
+  constructor(init: ApiErrorInit, reason: string, limitBytes?: number) {
     super(init, `the response to ${init.method} ${init.url} ${reason}`);
+    this.limitBytes = limitBytes;
   }
 }
 
@@ -253,7 +256,7 @@ export class RedirectError extends ApiError {
 
   constructor(init: ApiErrorInit & { location?: string }) {
     super(init, init.location
-      ? `the service redirected to ${init.location} (HTTP ${init.status}) and redirects are not followed; set --base-url to the final address`
+      ? `the service redirected to ${init.location} (HTTP ${init.status}) and redirects are not followed; use the final address as the base URL`
       : `the service answered ${init.method} ${init.url} with a redirect (HTTP ${init.status}) but no Location; redirects are not followed`);
     this.location = init.location;
   }

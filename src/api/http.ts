@@ -34,7 +34,7 @@ import {
 } from './errors.js';
 import { parseJson, type NumberMode } from './json.js';
 import { HTTP_DEFAULTS, type HttpClientOptions, type RequestEvent } from './options.js';
-import type { ProblemDetails } from './types.js';
+import { API_ROOT, type ProblemDetails } from './types.js';
 import { VERSION } from '../version.js';
 import { printable } from '../output/text.js';
 import { redactSecret } from './redact.js';
@@ -51,6 +51,10 @@ export interface RequestOptions {
   notFound?: string;
   /** Cancels the request (and its retries); the promise rejects with the signal's reason. */
   signal?: AbortSignal;
+  /** This request's deadline per attempt, instead of the client's. */
+  timeoutMs?: number;
+  /** This request's retries, instead of the client's. */
+  maxRetries?: number;
 }
 
 export interface HttpResponse {
@@ -71,7 +75,6 @@ export interface ServiceAddress {
   loopback: boolean;
 }
 
-const API_ROOT = '/api/data';
 
 /**
  * Checks and normalises the service base URL. The key travels in a header, so a plain-http URL would
@@ -125,7 +128,7 @@ export function buildQueryString(query: Query | undefined): string {
   const parts: string[] = [];
   for (const [name, value] of Object.entries(query)) {
     if (value === undefined || value === null) continue;
-    const values = Array.isArray(value) ? value : [value as QueryScalar];
+    const values: readonly QueryScalar[] = Array.isArray(value) ? (value as readonly QueryScalar[]) : [value as QueryScalar];
     for (const item of values) {
       parts.push(`${encodeURIComponent(name)}=${encodeURIComponent(queryValueText(item))}`);
     }
@@ -188,7 +191,7 @@ function errorCode(error: unknown): string | undefined {
     const { code, cause, errors } = candidate as { code?: unknown; cause?: unknown; errors?: unknown };
     if (typeof code === 'string') return code;
     if (cause !== undefined) candidates.push(cause);
-    if (Array.isArray(errors)) candidates.push(...errors);
+    if (Array.isArray(errors)) candidates.push(...(errors as unknown[]));
   }
   return undefined;
 }
@@ -366,7 +369,7 @@ export class HttpClient {
     this.address = resolveServiceAddress(options.baseUrl, allowInsecureHttp);
     const apiKey = options.apiKey ?? '';
     if (apiKey === '') {
-      throw new ConfigurationError('apiKey', 'missing', 'no API key is set: run `newsstats auth login` or set NEWSSTATS_API_KEY');
+      throw new ConfigurationError('apiKey', 'missing', 'no API key is set');
     }
     if (!/^[\x21-\x7e]+$/.test(apiKey)) {
       // A header cannot carry it; say so without echoing it.
@@ -391,17 +394,19 @@ export class HttpClient {
   async getText(path: string, options: RequestOptions = {}): Promise<HttpResponse> {
     const url = `${this.address.pathPrefix}${path}${buildQueryString(options.query)}`;
     const method = 'GET';
+    const timeoutMs = options.timeoutMs === undefined ? this.#timeoutMs : nonNegative('timeoutMs', options.timeoutMs);
+    const maxRetries = options.maxRetries === undefined ? this.#maxRetries : Math.floor(nonNegative('maxRetries', options.maxRetries));
     for (let attempt = 1; ; attempt++) {
       options.signal?.throwIfAborted();
       const started = performance.now();
-      const outcome = await this.#attempt(method, url, options.signal);
+      const outcome = await this.#attempt(method, url, options.signal, timeoutMs);
       const ms = Math.round(performance.now() - started);
-      const canRetry = attempt <= this.#maxRetries;
+      const canRetry = attempt <= maxRetries;
 
       if (outcome.kind === 'failure') {
         const retryInMs = canRetry && outcome.retryable ? this.#backoff(attempt) : undefined;
         this.#onEvent?.({ method, url, attempt, ms, error: outcome.error, ...(retryInMs === undefined ? {} : { retryInMs }) });
-        if (retryInMs === undefined) throw outcome.error instanceof ConnectionError ? withAttempts(outcome.error, attempt, this.#timeoutMs) : outcome.error;
+        if (retryInMs === undefined) throw outcome.error instanceof ConnectionError ? withAttempts(outcome.error, attempt) : outcome.error;
         await this.#sleep(retryInMs);
         continue;
       }
@@ -469,7 +474,8 @@ export class HttpClient {
       const useProxyAgent = !this.address.loopback && proxyVariablesSet(process.env, ['https_proxy', 'http_proxy', 'no_proxy']);
       this.#viaProxy = useProxyAgent && proxyVariablesSet(process.env, ['https_proxy', 'http_proxy']);
       this.#proxyHost = this.#viaProxy ? proxyHostFor(this.address.origin, process.env) ?? 'the proxy' : undefined;
-      // undici's own connect timeout (10 s) would outlast a shorter --timeout in the TLS handshake.
+      // undici's own connect timeout (10 s) would outlast a shorter deadline in the TLS handshake. It is
+      // the client's deadline: a call given a longer one of its own still connects within the client's.
       const poolOptions = { keepAliveTimeout: 10_000, connections: this.#maxConnections, connect: { timeout: this.#timeoutMs } };
       this.#ownDispatcher = useProxyAgent
         ? new EnvHttpProxyAgent({ ...poolOptions, clientFactory: (origin: URL, options: object) => this.#proxyClient(origin, options) })
@@ -479,12 +485,13 @@ export class HttpClient {
   }
 
   /**
-   * The pool that talks to the proxy itself. Its CONNECT answer is bounded by the attempt's timeout,
+   * The pool that talks to the proxy itself. Its CONNECT answer is bounded by the client's deadline,
    * and a proxy closing or resetting before answering is renamed (see ProxyTunnelError).
    */
   #proxyClient(origin: URL, options: object): Dispatcher {
     const pool = new Pool(origin, { ...options, headersTimeout: this.#timeoutMs, bodyTimeout: this.#timeoutMs });
-    const connect = pool.connect.bind(pool) as (params: Dispatcher.ConnectOptions) => Promise<Dispatcher.ConnectData>;
+    // The pool's own connect, taken before it is replaced below.
+    const connect: (params: Dispatcher.ConnectOptions) => Promise<Dispatcher.ConnectData> = pool.connect.bind(pool);
     Object.assign(pool, {
       connect: async (params: Dispatcher.ConnectOptions) => {
         try {
@@ -508,7 +515,7 @@ export class HttpClient {
    * can only abort a request once it holds a socket, so the deadline settles the attempt itself; an
    * attempt stuck before that (a proxy that never answers CONNECT) retires the dispatcher it waits in.
    */
-  #attempt(method: string, url: string, callerSignal: AbortSignal | undefined): Promise<AttemptOutcome> {
+  #attempt(method: string, url: string, callerSignal: AbortSignal | undefined, timeoutMs: number): Promise<AttemptOutcome> {
     const dispatcher = this.#dispatcher();
     return new Promise<AttemptOutcome>((resolve, reject) => {
       let phase: AttemptPhase = 'connect';
@@ -531,13 +538,13 @@ export class HttpClient {
       const giveUp = (reason: Error) => {
         if (settled) return;
         // Settled first: aborting or destroying below reports errors of its own, which must not win.
-        if (reason instanceof AttemptTimeout) settle(this.#failure(method, url, reason, phase));
+        if (reason instanceof AttemptTimeout) settle(this.#failure(method, url, reason, phase, timeoutMs));
         else settle({ kind: 'throw', error: callerSignal?.reason ?? reason });
         if (abortRequest) abortRequest(reason);
         else if (dispatcher === this.#ownDispatcher && this.#viaProxy) this.#retireDispatcher();
       };
       const onCallerAbort = () => giveUp(callerSignal?.reason instanceof Error ? callerSignal.reason : new Error('aborted'));
-      const timer = setTimeout(() => giveUp(new AttemptTimeout(phase)), this.#timeoutMs);
+      const timer = setTimeout(() => giveUp(new AttemptTimeout(phase)), timeoutMs);
       if (callerSignal?.aborted) return onCallerAbort();
       callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
 
@@ -545,7 +552,7 @@ export class HttpClient {
         kind: 'failure',
         retryable: false,
         error: new ResponseTooLargeError({ status, method, url },
-          `is larger than the limit of ${formatBytes(this.#maxResponseBytes)}; raise it with --max-response-mb or the profile key max-response-mb`),
+          `is larger than the limit of ${formatBytes(this.#maxResponseBytes)}`, this.#maxResponseBytes),
       });
 
       dispatcher.dispatch({
@@ -592,14 +599,14 @@ export class HttpClient {
           if (callerSignal?.aborted) return settle({ kind: 'throw', error: callerSignal.reason });
           const code = errorCode(error);
           if (code !== undefined && PROGRAMMING_ERROR_CODES.has(code)) return settle({ kind: 'throw', error });
-          settle(this.#failure(method, url, error, phase));
+          settle(this.#failure(method, url, error, phase, timeoutMs));
         },
-      } as Dispatcher.DispatchHandler);
+      });
     });
   }
 
   /** A failed attempt as the ConnectionError (or TimeoutError) it becomes, and whether a retry may help. */
-  #failure(method: string, url: string, error: Error, phase: AttemptPhase): AttemptOutcome {
+  #failure(method: string, url: string, error: Error, phase: AttemptPhase, timeoutMs: number): AttemptOutcome {
     const code = error instanceof AttemptTimeout ? undefined : errorCode(error);
     const detail = error instanceof AttemptTimeout ? undefined : connectionDetail(error, code, this.#apiKey);
     const init: ConnectionErrorInit = {
@@ -607,7 +614,10 @@ export class HttpClient {
       ...(code ? { code } : {}), ...(detail ? { detail } : {}), ...(this.#proxyHost ? { viaProxy: this.#proxyHost } : {}),
     };
     if (error instanceof AttemptTimeout || (code !== undefined && TIMEOUT_CODES.has(code))) {
-      return { kind: 'failure', error: new TimeoutError({ ...init, timeoutMs: this.#timeoutMs, phase: PHASE_TEXT[phase] }), retryable: true };
+      // undici's own timeouts are the dispatcher's, set from the client's deadline: when they strike
+      // first, a longer per-call deadline was not the one that ended the attempt.
+      const struck = error instanceof AttemptTimeout ? timeoutMs : Math.min(timeoutMs, this.#timeoutMs);
+      return { kind: 'failure', error: new TimeoutError({ ...init, timeoutMs: struck, phase: PHASE_TEXT[phase] }), retryable: true };
     }
     return { kind: 'failure', error: new ConnectionError(init), retryable: code === undefined || TRANSIENT_CONNECTION_CODES.has(code) };
   }
@@ -625,14 +635,14 @@ function formatBytes(bytes: number): string {
 }
 
 /** The final error reports how many attempts were made; the per-attempt one was built before that was known. */
-function withAttempts(error: ConnectionError, attempts: number, timeoutMs: number): ConnectionError {
+function withAttempts(error: ConnectionError, attempts: number): ConnectionError {
   if (attempts === 1) return error;
   const init: ConnectionErrorInit = {
     method: error.method, url: error.url, host: error.host, attempts, cause: error.cause, viaProxy: error.proxy ?? error.viaProxy,
     ...(error.code ? { code: error.code } : {}), ...(error.detail ? { detail: error.detail } : {}),
   };
   return error instanceof TimeoutError
-    ? new TimeoutError({ ...init, timeoutMs, ...(error.phase ? { phase: error.phase } : {}) })
+    ? new TimeoutError({ ...init, timeoutMs: error.timeoutMs, ...(error.phase ? { phase: error.phase } : {}) })
     : new ConnectionError(init);
 }
 

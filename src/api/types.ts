@@ -303,6 +303,39 @@ export interface ArticlesRecentParams {
   includeSourceContext?: boolean;
 }
 
+/** Every endpoint lives under this path of the base URL. */
+export const API_ROOT = '/api/data';
+
+/**
+ * Every endpoint of the contract, as it writes them. The client's tests and the sandbox's tests both
+ * check against this one list, so neither can gain or lose an endpoint without the other.
+ */
+export const ENDPOINTS = [
+  '/api/data/weeks/current',
+  '/api/data/people',
+  '/api/data/people/{personHash}',
+  '/api/data/people/search',
+  '/api/data/people/top',
+  '/api/data/people/{personHash}/links',
+  '/api/data/people/{personHash}/country-stats',
+  '/api/data/countries',
+  '/api/data/countries/{countryId}',
+  '/api/data/countries/slug/{slug}',
+  '/api/data/countries/{countryId}/international-attention',
+  '/api/data/countries/{countryId}/domestic-focus',
+  '/api/data/sources',
+  '/api/data/sources/{sourceId}',
+  '/api/data/sources/{sourceId}/links',
+  '/api/data/posts/recent',
+  '/api/data/posts/{slug}',
+  '/api/data/articles/recent',
+  '/api/data/articles/stats',
+  '/api/data/articles/stats/all-time',
+] as const;
+
+/** Ages people are filtered by (minAge, maxAge): the contract gives no bound, newsstats takes 0-150. */
+export const AGE_BOUNDS = { min: 0, max: 150 } as const;
+
 /** The contract's bounds on query parameters (its Limits table). */
 export const BOUNDS = {
   searchLimit: { min: 1, max: 100 },

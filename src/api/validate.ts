@@ -25,6 +25,7 @@ import {
   sourceLinksSchema,
   sourceSchema,
   weekInfoSchema,
+  ENDPOINTS,
   type FieldKind,
   type FieldSchema,
 } from './types.js';
@@ -42,31 +43,58 @@ interface ResponseShape {
   check?: (record: Record<string, unknown>) => string | undefined;
 }
 
-const SEGMENT = '[^/]+';
+type Endpoint = (typeof ENDPOINTS)[number];
 
-/** Every endpoint of the contract by path; fixed segments come before the parameters they look like. */
-const RESPONSE_SHAPES: ReadonlyArray<[RegExp, ResponseShape]> = [
-  ['/weeks/current', { list: false, schema: weekInfoSchema, check: checkWeekInfo }],
-  ['/people', { list: true, schema: personSchema }],
-  ['/people/search', { list: true, schema: personSchema }],
-  ['/people/top', { list: true, schema: personStatsSchema }],
-  [`/people/${SEGMENT}/links`, { list: true, schema: personLinkBaseSchema, optional: personLinkContextSchema }],
-  [`/people/${SEGMENT}/country-stats`, { list: false, schema: personCountryStatsSchema, nested: { countries: personCountryRowSchema } }],
-  [`/people/${SEGMENT}`, { list: false, schema: personSchema }],
-  ['/countries', { list: true, schema: countrySchema }],
-  [`/countries/slug/${SEGMENT}`, { list: false, schema: countrySchema }],
-  [`/countries/${SEGMENT}/international-attention`, { list: false, schema: internationalAttentionSchema }],
-  [`/countries/${SEGMENT}/domestic-focus`, { list: false, schema: domesticFocusSchema }],
-  [`/countries/${SEGMENT}`, { list: false, schema: countrySchema }],
-  ['/sources', { list: true, schema: sourceSchema }],
-  [`/sources/${SEGMENT}/links`, { list: false, schema: sourceLinksSchema }],
-  [`/sources/${SEGMENT}`, { list: false, schema: sourceSchema }],
-  ['/posts/recent', { list: true, schema: postSchema }],
-  [`/posts/${SEGMENT}`, { list: false, schema: postSchema }],
-  ['/articles/recent', { list: true, schema: articleBaseSchema, optional: articleSourceContextSchema }],
-  ['/articles/stats', { list: false, schema: articleStatsSchema }],
-  ['/articles/stats/all-time', { list: false, schema: articleStatsAllTimeSchema }],
-].map(([pattern, shape]) => [new RegExp(`^/api/data${pattern as string}$`), shape as ResponseShape]);
+/**
+ * What each endpoint of ENDPOINTS (types.ts, the one list of them) answers. Keyed by that list, so an
+ * endpoint added there without a shape here, or a shape for no endpoint, does not compile.
+ */
+const SHAPES: Readonly<Record<Endpoint, ResponseShape>> = {
+  '/api/data/weeks/current': { list: false, schema: weekInfoSchema, check: checkWeekInfo },
+  '/api/data/people': { list: true, schema: personSchema },
+  '/api/data/people/{personHash}': { list: false, schema: personSchema },
+  '/api/data/people/search': { list: true, schema: personSchema },
+  '/api/data/people/top': { list: true, schema: personStatsSchema },
+  '/api/data/people/{personHash}/links': { list: true, schema: personLinkBaseSchema, optional: personLinkContextSchema },
+  '/api/data/people/{personHash}/country-stats': { list: false, schema: personCountryStatsSchema, nested: { countries: personCountryRowSchema } },
+  '/api/data/countries': { list: true, schema: countrySchema },
+  '/api/data/countries/{countryId}': { list: false, schema: countrySchema },
+  '/api/data/countries/slug/{slug}': { list: false, schema: countrySchema },
+  '/api/data/countries/{countryId}/international-attention': { list: false, schema: internationalAttentionSchema },
+  '/api/data/countries/{countryId}/domestic-focus': { list: false, schema: domesticFocusSchema },
+  '/api/data/sources': { list: true, schema: sourceSchema },
+  '/api/data/sources/{sourceId}': { list: false, schema: sourceSchema },
+  '/api/data/sources/{sourceId}/links': { list: false, schema: sourceLinksSchema },
+  '/api/data/posts/recent': { list: true, schema: postSchema },
+  '/api/data/posts/{slug}': { list: false, schema: postSchema },
+  '/api/data/articles/recent': { list: true, schema: articleBaseSchema, optional: articleSourceContextSchema },
+  '/api/data/articles/stats': { list: false, schema: articleStatsSchema },
+  '/api/data/articles/stats/all-time': { list: false, schema: articleStatsAllTimeSchema },
+};
+
+const isParameter = (segment: string | undefined): boolean => segment?.startsWith('{') === true;
+
+/**
+ * Orders two templates the way routing decides between them: at the first segment where one is fixed
+ * and the other a parameter, the fixed one wins (`/people/search` before `/people/{personHash}`,
+ * `/countries/slug/{slug}` before `/countries/{countryId}/domestic-focus`).
+ */
+function fixedFirst(a: string, b: string): number {
+  const left = a.split('/');
+  const right = b.split('/');
+  for (let index = 0; index < Math.max(left.length, right.length); index++) {
+    const fixedLeft = !isParameter(left[index]);
+    const fixedRight = !isParameter(right[index]);
+    if (fixedLeft !== fixedRight) return fixedLeft ? -1 : 1;
+  }
+  return 0;
+}
+
+/** ENDPOINTS as patterns, fixed segments before the parameters they look like. */
+const RESPONSE_SHAPES: ReadonlyArray<[RegExp, ResponseShape]> = [...ENDPOINTS].sort(fixedFirst).map((template) => [
+  new RegExp(`^${template.split('/').map((segment) => (isParameter(segment) ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}$`),
+  SHAPES[template],
+]);
 
 /** The contract's shape for a path (without query), or undefined for a path the contract does not list. */
 function shapeFor(path: string): ResponseShape | undefined {

@@ -5,39 +5,24 @@
  */
 import type { NewsStatsClient } from '../api/client.js';
 import type { RequestEvent } from '../api/options.js';
+import type { Country } from '../api/types.js';
 import type { ResolvedSettings } from '../config/resolve.js';
-import type { OutputFormat } from '../output/index.js';
+import { redactSecret } from '../api/redact.js';
 import { colorDepth, type ColorDepth } from '../output/color.js';
 import { terminalColumns, wrapToWidth } from '../output/text.js';
-import { needsWeekInfo, resolveWeekWindow, windowFromBounds, type WeekSpec, type WeekWindow } from '../weeks.js';
 import { DEFAULT_CONCURRENCY } from './concurrency.js';
-import { matchCountry, noCountryMessage, parseCountryQuery, type CountryEntry } from './country-match.js';
 import { MissingKeyError, UsageError } from './errors.js';
-import { redactSecret } from '../api/redact.js';
+import type { InputStream, MainIo, ProcessControl } from './io.js';
+import type { GlobalOptions } from './registry.js';
+import type { CommandTreeSource } from './spec.js';
 
-export interface GlobalOptions {
-  format?: OutputFormat;
-  fields?: string[];
-  header: boolean;
-  /** --bom: a UTF-8 byte-order mark first (csv only). */
-  bom?: boolean;
-  output?: string;
-  profile?: string;
-  baseUrl?: string;
-  timeout?: number;
-  retries?: number;
-  maxResponseMb?: number;
-  color: boolean;
-  verbose: boolean;
-  quiet: boolean;
-  sandbox: boolean;
-  cache: boolean;
-}
+export type { GlobalOptions } from './registry.js';
 
 export interface Io {
-  stdout: NodeJS.WriteStream;
-  stderr: NodeJS.WriteStream;
-  stdin: NodeJS.ReadStream;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  stdin: InputStream;
+  stdinIsTTY: boolean;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
   /** Colour on stdout: --no-color, NO_COLOR, FORCE_COLOR and TERM=dumb decided. */
@@ -50,25 +35,39 @@ export interface Io {
   width: number;
   /** The locale is UTF-8: charts and sparklines may use block characters. */
   unicode: boolean;
+  /** Where relative --output paths land. */
+  cwd: string;
+  /** The real process, for verbs that handle signals themselves; absent in-process. */
+  process?: ProcessControl;
 }
 
-export function detectIo(env: NodeJS.ProcessEnv, colorFlag: boolean): Io {
-  const stdoutIsTTY = process.stdout.isTTY === true;
-  const stderrIsTTY = process.stderr.isTTY === true;
+export function detectIo(main: MainIo, colorFlag: boolean): Io {
+  const { env } = main;
+  const stdoutIsTTY = main.isTTY.stdout;
+  const stderrIsTTY = main.isTTY.stderr;
   const depth = colorDepth(env, stdoutIsTTY, colorFlag);
   const locale = env.LC_ALL || env.LC_CTYPE || env.LANG || '';
   return {
-    stdout: process.stdout,
-    stderr: process.stderr,
-    stdin: process.stdin,
+    stdout: main.stdout,
+    stderr: main.stderr,
+    stdin: main.stdin,
+    stdinIsTTY: main.isTTY.stdin,
     stdoutIsTTY,
     stderrIsTTY,
     color: depth > 0,
     colorDepth: depth,
     stderrColor: colorDepth(env, stderrIsTTY, colorFlag) > 0,
-    width: terminalColumns(process.stdout, env),
+    // stdout's own width only when it is a terminal, else $COLUMNS, else 80 (output/text.ts).
+    width: terminalColumns({ columns: stdoutIsTTY ? main.columns : undefined }, env),
     unicode: /utf-?8/i.test(locale),
+    cwd: main.cwd,
+    ...(main.process && { process: main.process }),
   };
+}
+
+/** stderr's width when it is a terminal (a real tty stream knows its columns), else $COLUMNS, else 80. */
+export function stderrColumns(stderr: NodeJS.WritableStream, env: NodeJS.ProcessEnv): number {
+  return terminalColumns(stderr as { columns?: number }, env);
 }
 
 /** Numbers arrive as LosslessNumber in the CLI; arithmetic needs a plain number. */
@@ -76,16 +75,7 @@ export function toNumber(value: unknown): number {
   return typeof value === 'number' ? value : Number(String(value));
 }
 
-export interface WeekWindowFlags {
-  weeks?: WeekSpec;
-  start?: number;
-  end?: number;
-}
 
-export interface WeekInfoNumbers {
-  currentWeek: number;
-  last4StartWeek: number;
-}
 
 export type CloseReason = 'done' | 'interrupted';
 
@@ -98,8 +88,7 @@ export class Context {
   #settings?: ResolvedSettings;
   #client?: Promise<NewsStatsClient<'lossless'>>;
   #sandbox?: Promise<Sandbox>;
-  #weekInfo?: Promise<WeekInfoNumbers>;
-  #countries?: Promise<CountryEntry[]>;
+  #countries?: Promise<Country[]>;
   #interrupted = false;
   #concurrency = DEFAULT_CONCURRENCY;
   readonly #cleanups: Array<(reason: CloseReason) => Promise<void> | void> = [];
@@ -108,6 +97,8 @@ export class Context {
     readonly io: Io,
     readonly globals: GlobalOptions,
     readonly env: NodeJS.ProcessEnv,
+    /** The command tree, for the verbs that describe it (completion). */
+    readonly commands: CommandTreeSource = { nouns: async () => [], globalOptions: () => [] },
   ) {}
 
   /**
@@ -118,7 +109,7 @@ export class Context {
   note(message: string, options: { dim?: boolean } = {}): void {
     if (this.globals.quiet) return;
     const dim = options.dim === true && this.io.stderrColor;
-    const lines = this.io.stderrIsTTY ? wrapToWidth(message, terminalColumns(this.io.stderr, this.env)) : [message];
+    const lines = this.io.stderrIsTTY ? wrapToWidth(message, stderrColumns(this.io.stderr, this.env)) : [message];
     this.io.stderr.write(lines.map((line) => (dim ? `\x1b[2m${line}\x1b[22m` : line)).join('\n') + '\n');
   }
 
@@ -196,17 +187,26 @@ export class Context {
   }
 
   /**
-   * How many requests this run keeps in flight; the client opens at most that many connections.
-   * Set before the first request.
+   * The run's client, made on first use. `concurrency` (how many requests the run keeps in flight,
+   * and so how many connections the client opens) is given by the first call that makes it.
    */
-  setConcurrency(concurrency: number): void {
-    if (this.#client) throw new Error('setConcurrency() must come before the first request');
-    this.#concurrency = concurrency;
-  }
-
-  client(): Promise<NewsStatsClient<'lossless'>> {
+  client(options: { concurrency?: number } = {}): Promise<NewsStatsClient<'lossless'>> {
+    if (this.#client && options.concurrency !== undefined && options.concurrency !== this.#concurrency) {
+      throw new Error('the client was made before its concurrency was given');
+    }
+    if (options.concurrency !== undefined) this.#concurrency = options.concurrency;
     this.#client ??= this.connection().then((connection) => this.openClient(connection));
     return this.#client;
+  }
+
+  /**
+   * Sets a V8 flag for the rest of the run, but only when the run owns its process (bin/newsstats.js):
+   * a program that calls main() in-process, such as the test suite, keeps its own V8 settings.
+   */
+  async tuneV8(flag: string): Promise<void> {
+    if (!this.io.process) return;
+    const { setFlagsFromString } = await import('node:v8');
+    setFlagsFromString(flag);
   }
 
   /** A client for the given connection; `auth login` uses it to try a key before saving it. */
@@ -216,8 +216,7 @@ export class Context {
     // the background, and the process cannot exit before that optimisation ends: about 65 ms after the
     // output is written, and 35 MiB, for code a CLI runs a few hundred times at most. The flag must be
     // set before undici compiles its parser; the library leaves V8's flags to the program embedding it.
-    const { setFlagsFromString } = await import('node:v8');
-    setFlagsFromString('--liftoff-only');
+    await this.tuneV8('--liftoff-only');
     const [{ NewsStatsClient }, { VERSION }] = await Promise.all([import('../api/client.js'), import('../version.js')]);
     const client = new NewsStatsClient({
       baseUrl,
@@ -246,67 +245,8 @@ export class Context {
     return client;
   }
 
-  /** The service's week info, fetched at most once per run. */
-  weekInfo(): Promise<WeekInfoNumbers> {
-    this.#weekInfo ??= (async () => {
-      const info = await (await this.client()).weeks.current();
-      return { currentWeek: toNumber(info.currentWeek), last4StartWeek: toNumber(info.last4StartWeek) };
-    })();
-    return this.#weekInfo;
-  }
-
-  /**
-   * The window the flags ask for, or undefined when they ask for none (the service then applies its
-   * own default). Relative specs are resolved against the service's current week, not the local clock.
-   */
-  async resolveWindow(flags: WeekWindowFlags): Promise<WeekWindow | undefined> {
-    if (flags.weeks) {
-      const info = needsWeekInfo(flags.weeks) ? await this.weekInfo() : undefined;
-      return resolveWeekWindow(flags.weeks, info);
-    }
-    if (flags.start !== undefined || flags.end !== undefined) {
-      if (flags.start === undefined || flags.end === undefined) {
-        throw new UsageError('--start and --end go together', 'or use --weeks, e.g. --weeks 202640..202652');
-      }
-      return windowFromBounds(flags.start, flags.end);
-    }
-    return undefined;
-  }
-
-  /**
-   * Runs `write` against the run's destination: stdout, or a temporary file beside --output that is
-   * renamed into place only when `write` succeeds. A failure or Ctrl-C leaves the target untouched.
-   */
-  async withOutput(plan: { outputPath?: string }, write: (stream: NodeJS.WritableStream) => Promise<void>): Promise<void> {
-    if (!plan.outputPath) {
-      await write(this.io.stdout);
-      return;
-    }
-    const [{ openAtomicFile }, { OutputWriteError, isSystemError }] = await Promise.all([
-      import('../output/atomic.js'), import('../output/write-error.js'),
-    ]);
-    const target = plan.outputPath;
-    const asWriteError = (error: unknown) => (isSystemError(error) ? new OutputWriteError(target, error) : error);
-    const file = await openAtomicFile(target).catch((error: unknown) => {
-      throw asWriteError(error);
-    });
-    let settled = false;
-    this.onCleanup(async () => {
-      if (!settled) await file.abort();
-    });
-    try {
-      await write(file.stream);
-      await file.commit();
-      settled = true;
-    } catch (error) {
-      settled = true;
-      await file.abort();
-      throw asWriteError(error);
-    }
-  }
-
   /** The countries list, from the cache when fresh (see cache.ts), else from the API. */
-  countries(): Promise<CountryEntry[]> {
+  countries(): Promise<Country[]> {
     this.#countries ??= (async () => {
       const client = await this.client();
       const { cachedList } = await import('./cache.js');
@@ -318,25 +258,5 @@ export class Context {
       }));
     })();
     return this.#countries;
-  }
-
-  /** An id, ISO code, name or slug, as a countryId. Ids are taken as given and cost no request. */
-  async resolveCountryId(text: string): Promise<number> {
-    // An empty name would match nothing and end as a request for the slug "" (or the list of all).
-    if (text.trim() === '') throw new UsageError('the country is empty', 'give an id, ISO code, name or slug, e.g. DE');
-    const query = parseCountryQuery(text);
-    if (query.kind === 'id') return query.countryId;
-    const match = matchCountry(query.text, await this.countries());
-    if (match) return match.countryId;
-    // Not a code or a name we know: the service's slug endpoint is the authority on slugs. Text
-    // it does not know either is the user's typo (exit 2 with suggestions), not a missing resource.
-    const { NotFoundError } = await import('../api/errors.js');
-    try {
-      const country = await (await this.client()).countries.getBySlug(query.text);
-      return toNumber(country.countryId);
-    } catch (error) {
-      if (error instanceof NotFoundError) throw new UsageError(noCountryMessage(query.text, await this.countries()));
-      throw error;
-    }
   }
 }

@@ -1,15 +1,12 @@
 /**
  * Resolving what a user types for a country (id, ISO code, name or slug) against the countries list.
- * Pure: the caller fetches the list (or takes it from the cache).
+ * Pure: the caller hands over the list (from the cache or the API) and the client for slugs.
  */
+import type { NewsStatsClient } from '../api/client.js';
+import type { Country } from '../api/types.js';
 import { slugify } from '../slug.js';
 import { closest, didYouMean } from '../suggest.js';
-
-export interface CountryEntry {
-  countryId: number;
-  countryName: string;
-  countryIso: string;
-}
+import { UsageError } from './errors.js';
 
 export type CountryQuery = { kind: 'id'; countryId: number } | { kind: 'text'; text: string };
 
@@ -21,7 +18,7 @@ export function parseCountryQuery(text: string): CountryQuery {
 }
 
 /** ISO code first (DE, de), then the name, then the slug made from the name. */
-export function matchCountry(text: string, countries: readonly CountryEntry[]): CountryEntry | undefined {
+export function matchCountry(text: string, countries: readonly Country[]): Country | undefined {
   const lower = text.toLowerCase();
   const slug = slugify(text);
   return (
@@ -38,12 +35,38 @@ const COUNTRY_ALIASES: Readonly<Record<string, string>> = { uk: 'GB', usa: 'US',
  * What to say when nothing matches: `no country matches "UK" (id, ISO code, name or slug); did you
  * mean GB (United Kingdom)?`. Suggestions come from the common aliases, then names close to the text.
  */
-export function noCountryMessage(text: string, countries: readonly CountryEntry[]): string {
-  const label = (country: CountryEntry) => `${country.countryIso} (${country.countryName})`;
+export function noCountryMessage(text: string, countries: readonly Country[]): string {
+  const label = (country: Country) => `${country.countryIso} (${country.countryName})`;
   const alias = COUNTRY_ALIASES[text.toLowerCase()];
   const aliased = countries.filter((country) => country.countryIso === alias);
   const byName = closest(text, countries.map((country) => country.countryName))
     .map((name) => countries.find((country) => country.countryName === name)!);
   const suggestions = (aliased.length > 0 ? aliased : byName).map(label);
   return `no country matches "${text}" (id, ISO code, name or slug)${didYouMean(suggestions)}`;
+}
+
+/** Where resolution looks: the run's countries list (cached) and, for slugs it cannot match, the client. */
+export interface CountrySource {
+  countries(): Promise<Country[]>;
+  client(): Promise<NewsStatsClient<'lossless'>>;
+}
+
+/** An id, ISO code, name or slug, as a countryId. Ids are taken as given and cost no request. */
+export async function resolveCountryId(text: string, source: CountrySource): Promise<number> {
+  // An empty name would match nothing and end as a request for the slug "" (or the list of all).
+  if (text.trim() === '') throw new UsageError('the country is empty', 'give an id, ISO code, name or slug, e.g. DE');
+  const query = parseCountryQuery(text);
+  if (query.kind === 'id') return query.countryId;
+  const match = matchCountry(query.text, await source.countries());
+  if (match) return match.countryId;
+  // Not a code or a name we know: the service's slug endpoint is the authority on slugs. Text
+  // it does not know either is the user's typo (exit 2 with suggestions), not a missing resource.
+  const { NotFoundError } = await import('../api/errors.js');
+  try {
+    const country = await (await source.client()).countries.getBySlug(query.text);
+    return Number(String(country.countryId));
+  } catch (error) {
+    if (error instanceof NotFoundError) throw new UsageError(noCountryMessage(query.text, await source.countries()));
+    throw error;
+  }
 }

@@ -12,6 +12,8 @@ import {
   ForbiddenError,
   InvalidParameterError,
   NotFoundError,
+  RedirectError,
+  ResponseTooLargeError,
 } from '../api/errors.js';
 import { ConfigFileError } from '../config/resolve.js';
 import { OutputUsageError } from '../output/errors.js';
@@ -62,6 +64,7 @@ export function describeFailure(error: unknown, verbose: boolean): Failure {
     // Commander has printed its message already; help and --version exit 0.
     return { exitCode: error.exitCode === 0 ? EXIT.ok : EXIT.usage, lines: [] };
   }
+  // Ctrl-C at the key prompt: the prompt said so already.
   if (error instanceof InterruptedError) return { exitCode: EXIT.interrupted, lines: [] };
 
   const message = error instanceof Error ? error.message : String(error);
@@ -71,6 +74,8 @@ export function describeFailure(error: unknown, verbose: boolean): Failure {
   });
 
   if (error instanceof UsageError) return failure(EXIT.usage, ...(error.hint ? [error.hint] : []));
+  // The library names what is wrong; how to fix it with this CLI is said here.
+  if (error instanceof ConfigurationError && error.setting === 'apiKey' && error.problem === 'missing') return failure(EXIT.auth, LOGIN_HINT);
   if (
     error instanceof WeekError ||
     error instanceof OutputUsageError ||
@@ -87,6 +92,12 @@ export function describeFailure(error: unknown, verbose: boolean): Failure {
   if (error instanceof NotFoundError) return failure(EXIT.notFound);
   // Everything else the service or the network did (5xx, 429, a redirect, a status the contract does not
   // list, a body too large or of the wrong shape): exit 1 is kept for our own bugs.
+  if (error instanceof RedirectError && error.location !== undefined) {
+    return failure(EXIT.unavailable, 'set --base-url (or the profile key base-url) to the final address');
+  }
+  if (error instanceof ResponseTooLargeError && error.limitBytes !== undefined) {
+    return failure(EXIT.unavailable, 'raise the limit with --max-response-mb or the profile key max-response-mb');
+  }
   if (error instanceof ConnectionError || error instanceof ApiError) return failure(EXIT.unavailable);
   if (error instanceof OutputWriteError) return failure(EXIT.outputFailed);
   const stack = verbose && error instanceof Error && error.stack ? [error.stack] : [];

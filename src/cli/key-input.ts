@@ -25,8 +25,10 @@ export const EMPTY_KEY_INPUT: KeyInput = { typed: '', pending: '', pasting: fals
 const PASTE_START = '\x1b[200~';
 const PASTE_END = '\x1b[201~';
 /** CSI (ESC [ params final) or SS3 (ESC O char) sequences, complete. */
+// eslint-disable-next-line no-control-regex -- terminal escape sequences are what these match
 const ESCAPE_SEQUENCE = /^\x1b(?:\[[0-?]*[ -/]*[@-~]|O.|[^[O])/;
 /** A prefix of an escape sequence that may complete with more bytes. */
+// eslint-disable-next-line no-control-regex -- terminal escape sequences are what these match
 const PARTIAL_ESCAPE = /^\x1b(?:\[[0-?]*[ -/]*|O)?$/;
 const LINE_BREAKS = /[\r\n]/g;
 

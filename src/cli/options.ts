@@ -6,6 +6,7 @@ import { InvalidArgumentError, Option } from 'commander';
 import { parseWeek, parseWeekSpec, WeekError, WEEK_SPEC_GRAMMAR } from '../weeks.js';
 import { UsageError } from './errors.js';
 import { parseMaxResponseMb } from '../config/settings.js';
+import type { Flag, FlagValues } from './spec.js';
 
 export interface IntegerBounds {
   min?: number;
@@ -55,6 +56,51 @@ export function integerOption(flags: string, description: string, bounds: Intege
   return new Option(flags, description + range).argParser((text: string) => parseInteger(flag, text, bounds));
 }
 
+/**
+ * Typed flag declarations for a verb's flag table: each gives the value type commander's parser
+ * produces, so run() is typed from the declaration and nothing else.
+ */
+
+/** A switch: true when given. `--no-x` switches are `negatedFlag`. */
+export function switchFlag(flags: string, description: string, configure: (option: Option) => Option = (option) => option): Flag<boolean | undefined> {
+  return { build: () => configure(new Option(flags, description)) };
+}
+
+/** `--no-x`: true unless given. */
+export function negatedFlag(flags: `--no-${string}`, description: string): Flag<boolean> {
+  return { build: () => new Option(flags, description) };
+}
+
+/** A flag taking text as given. */
+export function textFlag(flags: string, description: string): Flag<string | undefined> {
+  return { build: () => new Option(flags, description) };
+}
+
+/** A flag whose text is parsed into a value (a parse error names the flag and what it takes). */
+export function parsedFlag<Value>(flags: string, description: string, parse: (text: string, previous: Value | undefined) => Value): Flag<Value | undefined> {
+  return { build: () => new Option(flags, description).argParser(parse) };
+}
+
+/** A flag taking one of a fixed list of words. */
+export function choiceFlag<const Choice extends string>(flags: string, description: string, choices: readonly Choice[]): Flag<Choice | undefined> {
+  return { build: () => new Option(flags, description).choices(choices) };
+}
+
+/** An integer flag within bounds, e.g. --limit; the range is shown in --help. */
+export function integerFlag(flags: string, description: string, bounds: IntegerBounds = {}): Flag<number | undefined> {
+  return { build: () => integerOption(flags, description, bounds) };
+}
+
+/** The same flag with a default: its value is then never undefined. */
+export function withDefault<Value>(flag: Flag<Value | undefined>, value: Value): Flag<Value> {
+  return { build: () => flag.build().default(value) };
+}
+
+/** The same flag, with commander settings that do not change its value (conflicts, hidden). */
+export function configured<Value>(flag: Flag<Value>, configure: (option: Option) => Option): Flag<Value> {
+  return { build: () => configure(flag.build()) };
+}
+
 function longFlag(flags: string): string {
   return /--[\w-]+/.exec(flags)?.[0] ?? flags;
 }
@@ -72,17 +118,13 @@ export function weekArgument<T>(parse: (text: string) => T) {
 }
 
 /** --weeks SPEC | --start W --end W, shared by every command that takes a week window. */
-export function weekWindowOptions(): Option[] {
-  return [
-    new Option('--weeks <spec>', `week window: ${WEEK_SPEC_GRAMMAR}`).argParser(weekArgument(parseWeekSpec)),
-    new Option('--start <week>', 'first week of the window (YYYYWW); needs --end')
-      .argParser(weekArgument(parseWeek))
-      .conflicts('weeks'),
-    new Option('--end <week>', 'last week of the window (YYYYWW); needs --start')
-      .argParser(weekArgument(parseWeek))
-      .conflicts('weeks'),
-  ];
-}
+export const weekWindowFlags = {
+  weeks: parsedFlag('--weeks <spec>', `week window: ${WEEK_SPEC_GRAMMAR}`, weekArgument(parseWeekSpec)),
+  start: configured(parsedFlag('--start <week>', 'first week of the window (YYYYWW); needs --end', weekArgument(parseWeek)), (option) => option.conflicts('weeks')),
+  end: configured(parsedFlag('--end <week>', 'last week of the window (YYYYWW); needs --start', weekArgument(parseWeek)), (option) => option.conflicts('weeks')),
+};
+
+export type WeekWindowFlags = FlagValues<typeof weekWindowFlags>;
 
 /** Splits "a,b , c" into ["a","b","c"]; an empty list is refused. */
 export function parseFieldList(text: string): string[] {

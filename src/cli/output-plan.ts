@@ -7,7 +7,7 @@ import { dirname, resolve } from 'node:path';
 import { BINARY_FORMATS, formatFromPath, outputExtensions, selectFields, type OutputFormat, type RenderOptions } from '../output/index.js';
 import type { GlobalOptions, Io } from './context.js';
 import { UsageError } from './errors.js';
-import type { VerbSpec } from './spec.js';
+import type { AnyVerbSpec } from './spec.js';
 
 export interface OutputPlan {
   render: RenderOptions;
@@ -15,8 +15,23 @@ export interface OutputPlan {
   outputPath?: string;
 }
 
-export function chooseFormat(globals: Pick<GlobalOptions, 'format' | 'output'>, io: Pick<Io, 'stdoutIsTTY'>, prefersJson = false): OutputFormat {
+/**
+ * A device, FIFO or socket already at the path (`/dev/null`, `/dev/stdout`, a process substitution):
+ * written into like a shell redirect, never replaced, and named by no extension.
+ */
+export function isSpecialFile(path: string, cwd = '.'): boolean {
+  const stats = statSync(resolve(cwd, path), { throwIfNoEntry: false });
+  return stats !== undefined && !stats.isFile() && !stats.isDirectory();
+}
+
+export function chooseFormat(
+  globals: Pick<GlobalOptions, 'format' | 'output'>,
+  io: Pick<Io, 'stdoutIsTTY'> & { cwd?: string },
+  prefersJson = false,
+): OutputFormat {
   if (globals.format) return globals.format;
+  // A special file takes what a pipe would: json, unless --format says otherwise.
+  if (globals.output && isSpecialFile(globals.output, io.cwd)) return 'json';
   if (globals.output) {
     const format = formatFromPath(globals.output);
     if (!format) {
@@ -35,14 +50,24 @@ export function chooseFormat(globals: Pick<GlobalOptions, 'format' | 'output'>, 
  * Refuses an --output path that cannot be written before any request is made: a run that would
  * fetch everything and then fail to save it wastes the user's time and quota.
  */
-export function checkOutputPath(path: string): void {
-  const target = resolve(path);
+export function checkOutputPath(path: string, cwd = '.'): void {
+  const target = resolve(cwd, path);
   const directory = dirname(target);
   const directoryStat = statSync(directory, { throwIfNoEntry: false });
   if (!directoryStat) throw new UsageError(`cannot write --output ${path}: the directory ${directory} does not exist`);
   if (!directoryStat.isDirectory()) throw new UsageError(`cannot write --output ${path}: ${directory} is not a directory`);
-  if (statSync(target, { throwIfNoEntry: false })?.isDirectory()) {
+  const targetStat = statSync(target, { throwIfNoEntry: false });
+  if (targetStat?.isDirectory()) {
     throw new UsageError(`cannot write --output ${path}: it is a directory`, 'give a file name, e.g. --output top.csv');
+  }
+  if (targetStat && !targetStat.isFile()) {
+    // Written into, not replaced: only the special file itself must be writable, not /dev.
+    try {
+      accessSync(target, constants.W_OK);
+    } catch {
+      throw new UsageError(`cannot write --output ${path}: it is not writable`);
+    }
+    return;
   }
   try {
     accessSync(directory, constants.W_OK);
@@ -51,7 +76,7 @@ export function checkOutputPath(path: string): void {
   }
 }
 
-export function planOutput(verbSpec: Pick<VerbSpec, 'view' | 'prefersJson'>, globals: GlobalOptions, io: Io): OutputPlan {
+export function planOutput(verbSpec: Pick<AnyVerbSpec, 'view' | 'prefersJson'>, globals: GlobalOptions, io: Io): OutputPlan {
   const format = chooseFormat(globals, io, verbSpec.prefersJson);
   const toTerminal = io.stdoutIsTTY && !globals.output;
 
@@ -71,14 +96,14 @@ export function planOutput(verbSpec: Pick<VerbSpec, 'view' | 'prefersJson'>, glo
     throw new UsageError(`--bom is for csv output, not ${format}`, 'add --format csv (xlsx needs no byte-order mark)');
   }
 
-  if (globals.output) checkOutputPath(globals.output);
+  if (globals.output) checkOutputPath(globals.output, io.cwd);
 
   const knownFields = verbSpec.view?.fields ?? [];
   // Where the shape is only known from the data (the raw api command), the renderer checks later.
   const fields = globals.fields && knownFields.length > 0 ? selectFields(globals.fields, [...knownFields]) : globals.fields;
 
   return {
-    outputPath: globals.output,
+    outputPath: globals.output === undefined ? undefined : resolve(io.cwd, globals.output),
     render: {
       format,
       fields,

@@ -2,38 +2,29 @@
  * The people-top filters, shared by `people top`, its per-week panels and the bulk exports, so the
  * same flags mean the same query everywhere.
  */
-import { Option } from 'commander';
-import type { PeopleTopParams, SortBy } from '../api/types.js';
+import { AGE_BOUNDS, type PeopleTopParams } from '../api/types.js';
 import type { WeekWindow } from '../weeks.js';
 import type { Context } from './context.js';
+import { resolveCountryId } from './country-match.js';
 import { UsageError } from './errors.js';
-import { integerOption } from './options.js';
+import { choiceFlag, integerFlag, switchFlag, textFlag } from './options.js';
+import type { FlagValues } from './spec.js';
 
-export interface RankingFlags {
-  limit?: number;
-  fresh?: boolean;
-  country?: string;
-  fromCountry?: string;
-  gender?: number;
-  minAge?: number;
-  maxAge?: number;
-  category?: string;
-  sort?: SortBy;
+export function rankingFlags(limitDescription = 'how many people') {
+  return {
+    limit: integerFlag('--limit <n>', limitDescription, { min: 1 }),
+    fresh: switchFlag('--fresh', 'only people new in the window (the service decides what fresh means)'),
+    country: textFlag('--country <country>', 'count mentions in this country\'s news only (id, ISO code, name or slug)'),
+    fromCountry: textFlag('--from-country <country>', 'only people from this country (id, ISO code, name or slug)'),
+    gender: integerFlag('--gender <n>', 'only people of this gender code', { min: 0 }),
+    minAge: integerFlag('--min-age <years>', 'only people at least this old', AGE_BOUNDS),
+    maxAge: integerFlag('--max-age <years>', 'only people at most this old', AGE_BOUNDS),
+    category: textFlag('--category <name>', 'only people of this news category'),
+    sort: choiceFlag('--sort <metric>', 'rank by', ['mentions', 'dominance']),
+  };
 }
 
-export function rankingOptions(limitDescription = 'how many people'): Option[] {
-  return [
-    integerOption('--limit <n>', limitDescription, { min: 1 }),
-    new Option('--fresh', 'only people new in the window (the service decides what fresh means)'),
-    new Option('--country <country>', 'count mentions in this country\'s news only (id, ISO code, name or slug)'),
-    new Option('--from-country <country>', 'only people from this country (id, ISO code, name or slug)'),
-    integerOption('--gender <n>', 'only people of this gender code', { min: 0 }),
-    integerOption('--min-age <years>', 'only people at least this old', { min: 0, max: 150 }),
-    integerOption('--max-age <years>', 'only people at most this old', { min: 0, max: 150 }),
-    new Option('--category <name>', 'only people of this news category'),
-    new Option('--sort <metric>', 'rank by').choices(['mentions', 'dominance']),
-  ];
-}
+export type RankingFlags = FlagValues<ReturnType<typeof rankingFlags>>;
 
 export function validateRanking(flags: RankingFlags): void {
   if (flags.minAge !== undefined && flags.maxAge !== undefined && flags.minAge > flags.maxAge) {
@@ -44,8 +35,8 @@ export function validateRanking(flags: RankingFlags): void {
 /** The query for one ranking; countries are resolved once by the caller's context (and its cache). */
 export async function rankingParams(ctx: Context, flags: RankingFlags, window: WeekWindow | undefined): Promise<PeopleTopParams> {
   const [countryId, fromCountryId] = await Promise.all([
-    flags.country === undefined ? undefined : ctx.resolveCountryId(flags.country),
-    flags.fromCountry === undefined ? undefined : ctx.resolveCountryId(flags.fromCountry),
+    flags.country === undefined ? undefined : resolveCountryId(flags.country, ctx),
+    flags.fromCountry === undefined ? undefined : resolveCountryId(flags.fromCountry, ctx),
   ]);
   return {
     ...window,
@@ -62,6 +53,6 @@ export async function rankingParams(ctx: Context, flags: RankingFlags, window: W
 }
 
 /** The metric a ranking is sorted by, as its field name in the ranked list. */
-export function sortField(sort: SortBy | undefined): 'mentionCount' | 'dominance' {
+export function sortField(sort: RankingFlags['sort']): 'mentionCount' | 'dominance' {
   return sort === 'dominance' ? 'dominance' : 'mentionCount';
 }

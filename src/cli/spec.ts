@@ -4,30 +4,13 @@
  * run() returns records: it never formats and never writes to stdout itself.
  */
 import type { Option } from 'commander';
-import type { ChartSpec } from '../output/view.js';
+import type { Row, View } from '../output/view.js';
 import type { Context } from './context.js';
 
-export type Row = Record<string, unknown>;
+export type { Row };
 
-/** What a verb's output looks like, known before any request so --fields is checked up front. */
-export interface ViewSpec {
-  /** Every field a row can have, in contract order. */
-  fields: readonly string[];
-  /** Default table columns; ranked lists put rank first. */
-  tableFields?: readonly string[];
-  /** One object (weeks, a person): tables show it as field/value pairs. */
-  single?: boolean;
-  /** What --format chart draws: bars for rankings, a line for a series over weeks. */
-  chart?: ChartSpec;
-  /** Fields drawn as sparklines under a terminal table. */
-  sparklines?: readonly string[];
-  /** Printed above a terminal table: what the rows are (a ranking's size, metric and window). */
-  caption?: string;
-  /** The line on stderr instead of an empty terminal table. */
-  empty?: string;
-  /** Where this count is 0, sparklines and charts draw the row's other numbers as gaps. */
-  countField?: string;
-}
+/** What a verb's output looks like, known before any request so --fields is checked up front: a View without its data. */
+export type ViewSpec = Omit<View, 'data' | 'rows'>;
 
 /** Records a verb hands back all at once. */
 export interface CommandData {
@@ -47,39 +30,141 @@ export interface CommandStream {
   view?: Partial<ViewSpec>;
 }
 
-export type CommandOutput = CommandData | CommandStream;
+/** Text for a person or a shell (a path, a completion script, a help topic), printed as it is. */
+export interface CommandText {
+  text: string;
+}
 
-export type VerbOptions = object;
+export type CommandOutput = CommandData | CommandStream | CommandText;
 
-export interface VerbSpec<Options extends VerbOptions = VerbOptions> {
+/**
+ * What a verb writes to stdout: records (rendered by format, and the only output -o, -f, --fields and
+ * --no-header apply to), text as it is, or nothing at all (its messages go to stderr).
+ */
+export type VerbPrints = 'records' | 'text' | 'nothing';
+
+/**
+ * One flag as a verb declares it: how to build its commander Option, and, as a type only, the value
+ * commander's parser gives it. The table key is the option's attribute name (`--per-week` is
+ * `perWeek`); verb() checks that they agree, so a renamed flag cannot silently read as undefined.
+ */
+export interface Flag<Value> {
+  readonly build: () => Option;
+  /** Never set: carries the parsed value's type from the declaration to run(). */
+  readonly value?: Value;
+}
+
+export type FlagTable = Readonly<Record<string, Flag<unknown>>>;
+
+type ValueOf<F> = F extends Flag<infer Value> ? Value : never;
+
+/** The parsed values of a flag table, as commander hands them over: a flag not given is absent. */
+export type FlagValues<Flags extends FlagTable> = {
+  -readonly [Name in keyof Flags as undefined extends ValueOf<Flags[Name]> ? Name : never]?: ValueOf<Flags[Name]>;
+} & {
+  -readonly [Name in keyof Flags as undefined extends ValueOf<Flags[Name]> ? never : Name]: ValueOf<Flags[Name]>;
+};
+
+/** The value of one positional, from its declaration: <a> is a string, [a] may be absent, a... is a list. */
+export type ArgValue<Declaration extends string> = Declaration extends `${string}...${string}`
+  ? string[]
+  : Declaration extends `[${string}]`
+    ? string | undefined
+    : string;
+
+export type ArgValues<Declarations extends readonly string[]> = { -readonly [Index in keyof Declarations]: ArgValue<Declarations[Index]> };
+
+/** What commander parsed for one run of a verb: positionals and flags, typed from their declarations. */
+export interface VerbInput<Args extends readonly string[], Flags extends FlagTable> {
+  args: ArgValues<Args>;
+  flags: FlagValues<Flags>;
+}
+
+export interface VerbSpec<Args extends readonly string[], Flags extends FlagTable, Parsed> {
   /** Empty for a noun that is itself the command (weeks, api). */
+  name: string;
+  summary: string;
+  /** Positionals in commander's syntax, e.g. ['<personHash>'] or ['[query]']. */
+  args?: Args;
+  /** Flags by attribute name; their Options are built on demand, so a run pays only for its noun. */
+  flags?: Flags;
+  /** Shown under "Examples:" in --help: real invocations, without the leading "newsstats". */
+  examples: string[];
+  view?: ViewSpec;
+  /** The view for these flags, where they change the columns (people top --per-week adds `week`). */
+  viewFor?: (input: VerbInput<Args, Flags>) => ViewSpec | undefined;
+  /** Output is JSON unless --format says otherwise, even on a terminal (the raw api command). */
+  prefersJson?: boolean;
+  /** Default 'records'. */
+  prints?: VerbPrints;
+  /** The verb stops itself on SIGINT/SIGTERM (the sandbox server) rather than exiting 130. */
+  handlesSignals?: boolean;
+  /**
+   * Runs before any request: cross-flag checks that commander's per-flag parsers cannot make, and
+   * parsing of positionals. What it returns is what run() receives; without it, run() gets the input.
+   */
+  validate?: (input: VerbInput<Args, Flags>) => Parsed;
+  run(ctx: Context, input: Parsed): Promise<CommandOutput | void>;
+}
+
+/**
+ * A verb as the command table holds it: the types erased once verb() has checked them. main.ts
+ * hands validate() and run() what commander parsed from this same verb's declarations.
+ */
+export interface AnyVerbSpec {
   name: string;
   summary: string;
   /** Commander's argument syntax, e.g. '<personHash>' or '[query]'. */
   arguments?: string;
-  /** Built on demand so a run pays only for the flags of the noun it uses. */
   options?: () => Option[];
-  /** Shown under "Examples:" in --help: real invocations, without the leading "newsstats". */
   examples: string[];
   view?: ViewSpec;
-  /** The view for these flags and arguments, where they change the columns (people top --per-week adds `week`). */
-  viewFor?: (options: Options, args: string[]) => ViewSpec | undefined;
-  /** Output is JSON unless --format says otherwise, even on a terminal (the raw api command). */
+  viewFor?: (input: never) => ViewSpec | undefined;
   prefersJson?: boolean;
-  /** The verb stops itself on SIGINT/SIGTERM (the sandbox server) rather than exiting 130. */
+  prints?: VerbPrints;
   handlesSignals?: boolean;
-  /** Runs before any request: cross-flag checks that commander's per-flag parsers cannot make. */
-  validate?: (args: string[], options: Options) => void;
-  run(ctx: Context, args: string[], options: Options): Promise<CommandOutput | void>;
+  validate?: (input: never) => unknown;
+  run(ctx: Context, input: never): Promise<CommandOutput | void>;
 }
 
-export interface NounSpec {
+/**
+ * The whole command tree, for the verbs that describe it (completion): handed to them by main.ts
+ * through the Context, so no command module imports the registry that loads it.
+ */
+export interface CommandTreeSource {
+  nouns(): Promise<NounSpec[]>;
+  globalOptions(): Option[];
+}
+
+/** What a noun module exports: its verbs. Its name and summary live in the registry. */
+export interface NounVerbs {
+  verbs: AnyVerbSpec[];
+}
+
+/** A noun as the registry loads it: name and summary from registry.ts, verbs from the module. */
+export interface NounSpec extends NounVerbs {
   name: string;
   summary: string;
-  verbs: VerbSpec<any>[];
 }
 
-/** Lets each noun file declare verbs with typed options while the table holds them uniformly. */
-export function verb<Options extends VerbOptions>(spec: VerbSpec<Options>): VerbSpec<Options> {
-  return spec;
+/**
+ * Declares a verb: the types of `args` and `flags` are inferred from their declarations and flow to
+ * viewFor, validate and run, with no type written by hand.
+ */
+export function verb<const Args extends readonly string[] = [], Flags extends FlagTable = Record<never, never>, Parsed = VerbInput<Args, Flags>>(
+  spec: VerbSpec<Args, Flags, Parsed>,
+): AnyVerbSpec {
+  const { args, flags, ...rest } = spec;
+  return {
+    ...rest,
+    ...(args && args.length > 0 && { arguments: args.join(' ') }),
+    ...(flags && { options: () => Object.entries(flags).map(([name, flag]) => checkedOption(name, flag.build())) }),
+  };
+}
+
+function checkedOption(name: string, option: Option): Option {
+  if (option.attributeName() !== name) {
+    throw new Error(`flag table key "${name}" does not match ${option.long ?? option.flags} (attribute "${option.attributeName()}")`);
+  }
+  return option;
 }

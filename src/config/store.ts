@@ -3,7 +3,7 @@
  * holding named profiles. It holds the API key, so the directory is 0700 and the file 0600, and both
  * are tightened again on every write in case a user created them by hand with looser modes.
  */
-import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type Conf from 'conf';
@@ -79,10 +79,6 @@ export class ProfileStore {
   }
 
   /** True when the file exists; reading never creates it. */
-  static exists(env: NodeJS.ProcessEnv = process.env): boolean {
-    return existsSync(configFilePath(env));
-  }
-
   profileNames(): string[] {
     return Object.keys(this.#conf.get('profiles'));
   }

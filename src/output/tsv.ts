@@ -38,7 +38,7 @@ export interface TsvLayout {
 
 /** A renderer for a TSV layout: buffered render() and a streaming sink give the same bytes. */
 export function tsvRendererFor(layout: TsvLayout): FormatRenderer {
-  const headerLine = (columns: readonly string[]) => tsvLine(columns.map(layout.header));
+  const headerLine = (columns: readonly string[]) => tsvLine(columns.map((column) => layout.header(column)));
   const rowLine = (row: Row, columns: readonly string[]) => tsvLine(columns.map((column) => layout.cell(fieldValue(row, column))));
   return {
     async render(view, options, writer) {

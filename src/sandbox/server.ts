@@ -44,6 +44,8 @@ export interface RunningSandbox {
   /** Base URL, e.g. http://127.0.0.1:8787; the API root is url + '/api/data'. */
   url: string;
   key: string;
+  /** Resolves once every request answered so far is in the log file (tests read it right after). */
+  logWritten(): Promise<void>;
   /** Stops listening, ends open connections and flushes the log. */
   close(): Promise<void>;
 }
@@ -141,6 +143,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   return {
     url: `http://${host}:${address.port}`,
     key: settings.key,
+    logWritten: () => log?.written() ?? Promise.resolve(),
     close() {
       closing ??= (async () => {
         handler.stop();

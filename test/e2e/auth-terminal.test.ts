@@ -7,8 +7,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { BIN, isolatedEnv, REPO, runCliWithHome, sandbox, tempDir } from './harness.js';
-import { shellQuote } from './workflow-helpers.js';
+import { BIN, isolatedEnv, REPO, runCliWithHome, sandbox, shellQuote, tempDir } from './harness.js';
 
 const KEY = 'sk-terminal-SECRET-5150';
 

@@ -7,8 +7,9 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { runCli, runCliWithHome, sandbox, sandboxEnv, tempDir } from './harness.js';
-import { countPath, logFilePath, logOf, type LogEntry } from './workflow-helpers.js';
+import {
+  countPath, type LogEntry, logFilePath, logOf, runCli, runCliWithHome, sandbox, sandboxEnv, tempDir,
+} from './harness.js';
 
 /** A key that is easy to find if it ever leaked into a cache file. */
 const KEY = 'sk-cache-e2e-KEY-5d1e';

@@ -4,8 +4,9 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempDir, useLoggedSandbox } from './harness.js';
-import { apiGet, logOf, runCliInTerminal, stripAnsi, text, type Json } from './workflow-helpers.js';
+import {
+  apiGet, type Json, logOf, runCli, runCliInTerminal, stripAnsi, tempDir, text, useLoggedSandbox,
+} from './harness.js';
 
 const logged = useLoggedSandbox();
 

@@ -9,8 +9,9 @@ import { dirname, join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { BIN, REPO, runCli, runCliWithHome, sandbox, sandboxEnv, tempDir, type CliResult } from './harness.js';
-import { expectFailure, expectSuccess, rawGet, rawJson } from './cli-helpers.js';
+import {
+  BIN, type CliResult, expectFailure, expectSuccess, rawGet, rawJson, REPO, runCli, runCliWithHome, sandbox, sandboxEnv, spawnCli, tempDir,
+} from './harness.js';
 
 const KEY = 'sk-e2e-commands-4d2b';
 let server: RunningSandbox;
@@ -497,7 +498,7 @@ describe('sandbox command', () => {
   test('prints only the URL on stdout, a banner on stderr, serves, and exits 0 on SIGTERM', async () => {
     let firstLine: Promise<string> | undefined;
     let lastResponse: { status: number; body: unknown } | undefined;
-    const result = runCli(['sandbox', '--port', '0', '--now', '2026-11-22'], {
+    const result = spawnCli(['sandbox', '--port', '0', '--now', '2026-11-22'], {
       onSpawn: (child) => {
         firstLine = new Promise((resolve, reject) => {
           let buffered = '';

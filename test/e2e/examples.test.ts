@@ -6,9 +6,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { COMMANDS } from '../../src/cli/main.js';
-import { REPO, runCliWithHome, tempDir, useLoggedSandbox } from './harness.js';
-import { runCliInTerminal } from './workflow-helpers.js';
+import { COMMANDS } from '../../src/cli/registry.js';
+import { REPO, runCliInTerminal, runCliWithHome, tempDir, useLoggedSandbox } from './harness.js';
 
 const NEEDS_A_SHELL = /[|<>$]/;
 const RUN_ELSEWHERE = [/^sandbox\b/, /^auth login\b/];
@@ -38,7 +37,7 @@ describe('help examples', () => {
   it('every verb of every noun shows at least one example', async () => {
     for (const entry of COMMANDS) {
       const noun = (await entry.load()).default;
-      for (const verb of noun.verbs) expect(verb.examples.length, `${noun.name} ${verb.name}`).toBeGreaterThan(0);
+      for (const verb of noun.verbs) expect(verb.examples.length, `${entry.name} ${verb.name}`).toBeGreaterThan(0);
     }
     expect(readmeExamples.length).toBeGreaterThan(25);
     expect(runnable.length).toBeGreaterThan(60);

@@ -9,8 +9,9 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { readLog, runCli, sandbox, sandboxEnv, tcpPassThrough, tempDir, type CliResult } from './harness.js';
-import { expectFailure, expectSuccess, rawJson, readLogWhen, stderrLines } from './cli-helpers.js';
+import {
+  type CliResult, expectFailure, expectSuccess, rawJson, readLog, readLogWhen, runCli, sandbox, sandboxEnv, spawnCli, stderrLines, tcpPassThrough, tempDir,
+} from './harness.js';
 
 const logDir = tempDir('newsstats-e2e-exit-');
 /** Answers only the runs that should reach it. */
@@ -50,6 +51,17 @@ describe('exit 2: usage errors, before any request', () => {
     ['--days with --all-time', ['articles', 'stats', '--days', '7', '--all-time'], /^error: .*(--days|--all-time).*(--days|--all-time)/],
     ['an unknown command', ['people', 'frobnicate'], /^error: .*frobnicate/],
     ['an unknown --sort value', ['people', 'top', '--sort', 'fame'], /^error: .*'fame' is invalid.*mentions, dominance/],
+    // Columns that the flags remove are unknown to --fields before the request, not after it.
+    ['--fields articleTitle with --no-context', ['people', 'links', 'p1', '--no-context', '--fields', 'articleTitle'], /^error: .*"articleTitle"/],
+    ['--fields sourceName with --no-source-context', ['articles', 'recent', '--no-source-context', '--fields', 'sourceName'], /^error: .*"sourceName"/],
+    ['--fields days with --all-time', ['articles', 'stats', '--all-time', '--fields', 'days'], /^error: .*"days"/],
+    ['--fields articleTitle with export links --no-context', ['export', 'links', '--no-context', '--fields', 'articleTitle'], /^error: .*"articleTitle"/],
+    // Verbs that print text or nothing refuse the flags that shape records, instead of ignoring them.
+    ['config path -o', ['config', 'path', '-o', 'out.txt'], /^error: `newsstats config path` prints text: --output does not apply$/],
+    ['cache path -f csv', ['cache', 'path', '-f', 'csv'], /^error: `newsstats cache path` prints text: --format does not apply$/],
+    ['completion bash --fields', ['completion', 'bash', '--fields', 'x'], /^error: `newsstats completion` prints text: --fields does not apply$/],
+    ['help weeks --no-header', ['help', 'weeks', '--no-header'], /^error: `newsstats help` prints text: --no-header does not apply$/],
+    ['config unset -o', ['config', 'unset', 'timeout', '-o', 'out.txt', '-f', 'json'], /^error: `newsstats config unset` prints nothing on stdout: --output, --format do not apply$/],
   ];
 
   test.concurrent.each(cases)('%s', async (_name, args, message) => {
@@ -151,7 +163,7 @@ describe('exit 130: Ctrl-C during a slow request', () => {
     const proxy = await tcpPassThrough(slow.url);
     let signalledAt = 0;
     try {
-      const result = await runCli(args, {
+      const result = await spawnCli(args, {
         env: sandboxEnv({ url: proxy.url, key: slow.key }),
         onSpawn: (child) => {
           void proxy.firstConnection.then(() =>

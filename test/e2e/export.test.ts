@@ -8,10 +8,9 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { runCli, sandbox, sandboxEnv, tcpPassThrough, tempDir, useLoggedSandbox } from './harness.js';
 import {
-  apiGet, countPath, csvHeader, csvRecords, logFilePath, logOf, maxInFlight, readLog, runCliInTerminal, text, type Json,
-} from './workflow-helpers.js';
+  apiGet, countPath, csvHeader, csvRecords, type Json, logFilePath, logOf, maxInFlight, readLog, runCli, runCliInTerminal, sandbox, sandboxEnv, spawnCli, tcpPassThrough, tempDir, text, useLoggedSandbox,
+} from './harness.js';
 
 const logged = useLoggedSandbox();
 
@@ -202,7 +201,7 @@ describe('export concurrency and streaming', () => {
   it('streams rows: the first row is out long before the last request is answered', async () => {
     let firstChunkAt: number | undefined;
     const { result, entries } = await logOf(slowLog, () =>
-      runCli(['export', 'country-stats', '--top', '10', '--weeks', '202644..202647', '--concurrency', '1', '-f', 'csv'], {
+      spawnCli(['export', 'country-stats', '--top', '10', '--weeks', '202644..202647', '--concurrency', '1', '-f', 'csv'], {
         env: sandboxEnv(slow),
         onSpawn: (child) => child.stdout!.once('data', () => (firstChunkAt ??= Date.now())),
       }),

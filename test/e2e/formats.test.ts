@@ -8,9 +8,10 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { BIN, isolatedEnv, runCli, sandbox, sandboxEnv, spawnAndCollect, tempDir } from './harness.js';
-import { shellQuote } from './workflow-helpers.js';
-import { articleHashes, expectSuccess, fakeApi, rawGet, rawJson } from './cli-helpers.js';
+import {
+  articleHashes, BIN, expectSuccess, fakeApi, isolatedEnv, rawGet, rawJson, runCli, sandbox, sandboxEnv, shellQuote,
+  spawnAndCollect, tempDir,
+} from './harness.js';
 import { readTsv } from './tsv-read.js';
 
 let server: RunningSandbox;

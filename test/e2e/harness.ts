@@ -1,15 +1,25 @@
 /**
- * End-to-end harness: a real sandbox on 127.0.0.1 (port 0) in the test process, and the real CLI
- * (bin/newsstats.js, from the build) in a child process talking to it over real HTTP.
- * Each CLI run gets its own empty config and cache directories, so no test sees another's state
- * or the developer's own profile.
+ * The one end-to-end harness. A real sandbox on 127.0.0.1 (port 0) runs in the test process, and the
+ * CLI talks to it over real HTTP, in one of two ways:
+ * - runCli: main(argv, io) in-process, with in-memory stdout/stderr/stdin, an isolated environment
+ *   (its own empty config and cache directories) and no terminal. Milliseconds per run; most tests.
+ * - spawnCli / runCliInTerminal: the built bin/newsstats.js in a child process, for what needs one:
+ *   the bin file itself, signals, pipes and pseudo-terminals.
+ * Also here: raw requests to the sandbox (the independent source of expected values), the request
+ * log, the "one clean error line" check, CSV parsing, and a tiny fake API for data the synthetic
+ * model never produces.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createTcpServer, connect, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
+import { Readable, Writable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { parse as parseLossless } from 'lossless-json';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { RequestLogEntry } from '../../src/sandbox/http/log.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/server.js';
 
@@ -19,8 +29,13 @@ export const BIN = join(REPO, 'bin', 'newsstats.js');
 /** The sandbox's clock in every end-to-end test: currentWeek 202647, last4StartWeek 202644. */
 export const FIXED_NOW = new Date('2026-11-22T12:00:00Z');
 
+/** Log files of the sandboxes this file started: readLog waits for their pending lines exactly. */
+const logWriters = new Map<string, RunningSandbox>();
+
 export async function sandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
-  return startSandbox({ now: FIXED_NOW, ...options });
+  const started = await startSandbox({ now: FIXED_NOW, ...options });
+  if (options.logFile !== undefined) logWriters.set(resolve(options.logFile), started);
+  return started;
 }
 
 export interface CliResult {
@@ -94,9 +109,43 @@ export function spawnAndCollect(
   });
 }
 
-export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
+/** The built CLI in a child process: for signals, pipes, and the bin file itself. */
+export function spawnCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
   // process.execPath: the Node version running the tests is the one under test.
   return spawnAndCollect(process.execPath, [BIN, ...args], isolatedEnv(tempDir(), options.env), options);
+}
+
+/** What a stream received, as text (multi-byte characters split across writes are decoded whole). */
+class MemoryOutput extends Writable {
+  text = '';
+  readonly #decoder = new StringDecoder('utf8');
+  constructor() {
+    super({ decodeStrings: false });
+  }
+  override _write(chunk: string | Buffer, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
+    this.text += typeof chunk === 'string' ? chunk : this.#decoder.write(chunk);
+    done();
+  }
+}
+
+/**
+ * Runs the CLI in this process: main(argv, io) with in-memory streams, no terminal, and the same
+ * isolated environment a child would get. Same result shape as a spawned run.
+ */
+export async function runCli(args: string[], options: Omit<CliOptions, 'onSpawn'> = {}): Promise<CliResult> {
+  const { main } = await import('../../src/cli/main.js');
+  const stdout = new MemoryOutput();
+  const stderr = new MemoryOutput();
+  const stdin = Readable.from(options.input === undefined ? [] : [options.input]);
+  const code = await main(['node', BIN, ...args], {
+    stdout,
+    stderr,
+    stdin,
+    env: isolatedEnv(tempDir(), options.env),
+    isTTY: { stdin: false, stdout: false, stderr: false },
+    cwd: options.cwd ?? REPO,
+  });
+  return { code, signal: null, stdout: stdout.text, stderr: stderr.text };
 }
 
 /**
@@ -132,8 +181,11 @@ export type LogEntry = RequestLogEntry;
  * until the file has stopped growing (the CLI has already exited when tests read it).
  */
 export async function readLog(path: string): Promise<LogEntry[]> {
+  // A sandbox of this process says when its lines are written; one elsewhere is waited out.
+  const writer = logWriters.get(resolve(path));
+  if (writer) await writer.logWritten();
   let previous = -1;
-  for (let attempt = 0; attempt < 50; attempt += 1) {
+  for (let attempt = 0; !writer && attempt < 50; attempt += 1) {
     const size = existsSync(path) ? readFileSync(path).length : 0;
     if (size === previous) break;
     previous = size;
@@ -190,4 +242,209 @@ export async function tcpPassThrough(targetUrl: string): Promise<TcpPassThrough>
         server.close(() => resolve());
       }),
   };
+}
+
+/** The raw body text of a sandbox GET, as the service sent it (for exact comparisons). */
+export async function rawGet(server: { url: string; key: string }, path: string): Promise<{ status: number; text: string }> {
+  const response = await fetch(`${server.url}/api/data/${path.replace(/^\/+/, '')}`, {
+    headers: { 'X-Api-Key': server.key, Accept: 'application/json' },
+  });
+  return { status: response.status, text: await response.text() };
+}
+
+export async function rawJson<T = unknown>(server: { url: string; key: string }, path: string): Promise<T> {
+  const { status, text } = await rawGet(server, path);
+  expect(status).toBe(200);
+  return JSON.parse(text) as T;
+}
+
+/** Every `"articleHash":<digits>` in a raw body, as digit strings (never through a JS number). */
+export function articleHashes(text: string): string[] {
+  return [...text.matchAll(/"articleHash"\s*:\s*(-?\d+)/g)].map((match) => match[1]!);
+}
+
+/** Lines of stderr, without the trailing empty line. */
+export function stderrLines(result: CliResult): string[] {
+  return result.stderr.split('\n').filter((line) => line.length > 0);
+}
+
+/**
+ * A failed run as the design promises it: the exact exit code, nothing on stdout, one `error:` line on
+ * stderr (plus optional `hint:` lines) and no stack trace. Returns the error line.
+ */
+export function expectFailure(result: CliResult, exitCode: number, message?: RegExp | string): string {
+  expect({ code: result.code, signal: result.signal, stdout: result.stdout }, result.stderr).toEqual({
+    code: exitCode,
+    signal: null,
+    stdout: '',
+  });
+  const lines = stderrLines(result);
+  const errorLines = lines.filter((line) => !line.startsWith('hint: '));
+  expect(errorLines, result.stderr).toHaveLength(1);
+  expect(errorLines[0]).toMatch(/^error: /);
+  expect(lines[0]).toBe(errorLines[0]);
+  expect(result.stderr).not.toMatch(/^\s+at /m);
+  if (message !== undefined) {
+    if (typeof message === 'string') expect(errorLines[0]).toContain(message);
+    else expect(errorLines[0]).toMatch(message);
+  }
+  return errorLines[0]!;
+}
+
+/** A successful run: exit 0 and no error line. Returns stdout. */
+export function expectSuccess(result: CliResult): string {
+  expect({ code: result.code, signal: result.signal }, result.stderr).toEqual({ code: 0, signal: null });
+  expect(result.stderr).not.toMatch(/^error:/m);
+  return result.stdout;
+}
+
+/** Files in a directory other than the expected ones (temporary leftovers show up here). */
+export function listDir(dir: string): string[] {
+  return readdirSync(dir).sort();
+}
+
+export interface FakeApi {
+  url: string;
+  key: string;
+  /** Paths (with query) requested so far. */
+  requests: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * A minimal stand-in for the service on 127.0.0.1, answering fixed bodies by path (without query);
+ * anything else is a 404 problem. For values the sandbox never produces (newlines in names, cells
+ * that look like formulas, a failure in the middle of a streamed export). A route whose body is
+ * HANG never answers.
+ */
+export const HANG = Symbol('hang');
+
+export async function fakeApi(routes: Record<string, string | typeof HANG>, key = 'fake-key-0001'): Promise<FakeApi> {
+  const requests: string[] = [];
+  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    requests.push(request.url ?? '');
+    const path = (request.url ?? '').split('?')[0]!;
+    const send = (status: number, body: string) => {
+      response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+      response.end(body);
+    };
+    if (request.headers['x-api-key'] !== key) return send(401, '{"title":"Invalid API key","status":401}');
+    const body = routes[path];
+    if (body === HANG) return;
+    if (body === undefined) return send(404, '{"title":"not found","status":404}');
+    send(200, body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    key,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** The request log once it holds at least `count` lines (it is written asynchronously after each answer). */
+export async function readLogWhen(file: string, count: number, timeoutMs = 3_000): Promise<LogEntry[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const entries = await readLog(file);
+    if (entries.length >= count || Date.now() > deadline) return entries;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+export type Json = Record<string, unknown>;
+
+/** GET {url}/api/data{path} with the key; numbers stay exact (LosslessNumber, String() gives the digits sent). */
+export async function apiGet(server: { url: string; key: string }, path: string, query: Record<string, string | number | boolean | undefined> = {}): Promise<any> {
+  const url = new URL(`${server.url}/api/data${path}`);
+  for (const [name, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(name, String(value));
+  const response = await fetch(url, { headers: { 'X-Api-Key': server.key, Accept: 'application/json' } });
+  const text = await response.text();
+  if (response.status !== 200) throw new Error(`GET ${url} -> ${response.status}: ${text}`);
+  return parseLossless(text);
+}
+
+/** A cell as CSV writes it: numbers as sent, null as empty. */
+export function text(value: unknown): string {
+  return value === null || value === undefined ? '' : String(value);
+}
+
+export function csvRecords(output: string, delimiter = ','): Array<Record<string, string>> {
+  return parseCsv(output, { columns: true, delimiter, relax_quotes: false }) as Array<Record<string, string>>;
+}
+
+export function csvHeader(output: string, delimiter = ','): string[] {
+  return (parseCsv(output, { to_line: 1, delimiter }) as string[][])[0] ?? [];
+}
+
+
+/** Log entries appended by `action` (one sandbox's log shared by several runs). */
+export async function logOf<T>(path: string, action: () => Promise<T>): Promise<{ result: T; entries: LogEntry[] }> {
+  const before = (await readLog(path)).length;
+  const result = await action();
+  const entries = (await readLog(path)).slice(before);
+  return { result, entries };
+}
+
+export function countPath(entries: readonly LogEntry[], path: string | RegExp): number {
+  return entries.filter((entry) => (typeof path === 'string' ? entry.path === path : path.test(entry.path))).length;
+}
+
+/** The most requests in flight at once among `entries`, from arrival time and duration. */
+export function maxInFlight(entries: readonly LogEntry[]): number {
+  const intervals = entries.map((entry) => {
+    const start = Date.parse(entry.time);
+    return { start, end: start + entry.ms };
+  });
+  let most = 0;
+  for (const { start } of intervals) {
+    // Requests in flight at the moment this one arrived; 1 ms slack for the log's ms-resolution clock.
+    const overlapping = intervals.filter((other) => other.start <= start && start < other.end - 1).length;
+    most = Math.max(most, overlapping);
+  }
+  return most;
+}
+
+/** A fresh log file path in its own temporary directory. */
+export function logFilePath(): string {
+  return join(tempDir('newsstats-e2e-log-'), 'requests.log');
+}
+
+export function shellQuote(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+export interface TerminalOptions {
+  env?: Record<string, string | undefined>;
+  /** Config and cache home; a fresh one when absent. */
+  home?: string;
+  columns?: number;
+  timeoutMs?: number;
+}
+
+/**
+ * Runs the CLI with stdout and stderr on a pseudo-terminal (`script -qfec CMD /dev/null`). The two
+ * streams arrive merged in `stdout`, with the terminal's CRLF line ends turned back into LF.
+ */
+export async function runCliInTerminal(args: string[], options: TerminalOptions = {}): Promise<CliResult> {
+  const env = isolatedEnv(options.home ?? tempDir(), {
+    TERM: 'xterm-256color',
+    COLUMNS: String(options.columns ?? 100),
+    ...options.env,
+  });
+  const command = [process.execPath, BIN, ...args].map(shellQuote).join(' ');
+  const result = await spawnAndCollect('script', ['-qfec', command, '/dev/null'], env, { timeoutMs: options.timeoutMs, noStdin: true });
+  return { ...result, stdout: result.stdout.replace(/\r\n/g, '\n') };
+}
+
+const ANSI = /\x1b\[[0-9;]*[A-Za-z]/g;
+
+export function stripAnsi(value: string): string {
+  return value.replace(ANSI, '');
 }

@@ -1,40 +1,23 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempDir } from './harness.js';
 
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const bin = join(repo, 'bin/newsstats.js');
-let home: string;
+const home = tempDir('newsstats-help-e2e-');
 
-beforeAll(() => {
-  if (!existsSync(join(repo, 'dist/cli/main.js'))) throw new Error('dist/ is missing: run `npm run build` first');
-  // A home of its own, so no user config or cache is read.
-  home = mkdtempSync(join(tmpdir(), 'newsstats-help-e2e-'));
-});
-
-afterAll(() => {
-  rmSync(home, { recursive: true, force: true });
-});
-
+/** In-process, with an isolated home of its own so no user config or cache is read. */
 function newsstats(...args: string[]) {
-  const result = spawnSync(process.execPath, [bin, ...args], {
-    cwd: repo,
-    encoding: 'utf8',
-    env: { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_CACHE_HOME: join(home, 'cache') },
-  });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+  return runCli(args);
 }
 
 function stderrLines(stderr: string): string[] {
   return stderr.split('\n').filter((line) => line !== '');
 }
 
-describe('newsstats help', () => {
-  it('help weeks prints the weeks topic', () => {
-    const { code, stdout, stderr } = newsstats('help', 'weeks');
+describe('newsstats help', async () => {
+  it('help weeks prints the weeks topic', async () => {
+    const { code, stdout, stderr } = await newsstats('help', 'weeks');
     expect(code).toBe(0);
     expect(stderr).toBe('');
     expect(stdout).toContain('last4');
@@ -42,28 +25,28 @@ describe('newsstats help', () => {
     expect(stdout).toContain('YYYYWW..YYYYWW');
   });
 
-  it('help exit-codes lists every code', () => {
-    const { code, stdout } = newsstats('help', 'exit-codes');
+  it('help exit-codes lists every code', async () => {
+    const { code, stdout } = await newsstats('help', 'exit-codes');
     expect(code).toBe(0);
     for (const exitCode of [0, 1, 2, 3, 4, 5, 130]) expect(stdout).toMatch(new RegExp(`^ +${exitCode} +\\S`, 'm'));
   });
 
-  it('help alone lists the topics', () => {
-    const { code, stdout } = newsstats('help');
+  it('help alone lists the topics', async () => {
+    const { code, stdout } = await newsstats('help');
     expect(code).toBe(0);
     expect(stdout).toContain('environment');
     expect(stdout).toContain('newsstats --help');
   });
 
-  it('help people top prints the command\'s --help', () => {
-    const { code, stdout } = newsstats('help', 'people', 'top');
+  it('help people top prints the command\'s --help', async () => {
+    const { code, stdout } = await newsstats('help', 'people', 'top');
     expect(code).toBe(0);
     expect(stdout).toContain('Usage: newsstats people top');
-    expect(stdout).toBe(newsstats('people', 'top', '--help').stdout);
+    expect(stdout).toBe((await newsstats('people', 'top', '--help')).stdout);
   });
 
-  it('help nonsense exits 2 with one line on stderr', () => {
-    const { code, stdout, stderr } = newsstats('help', 'nonsense');
+  it('help nonsense exits 2 with one line on stderr', async () => {
+    const { code, stdout, stderr } = await newsstats('help', 'nonsense');
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderrLines(stderr)).toHaveLength(1);
@@ -71,9 +54,9 @@ describe('newsstats help', () => {
   });
 });
 
-describe('newsstats completion', () => {
-  it('completion bash prints a script bash accepts, which completes verbs', () => {
-    const { code, stdout, stderr } = newsstats('completion', 'bash');
+describe('newsstats completion', async () => {
+  it('completion bash prints a script bash accepts, which completes verbs', async () => {
+    const { code, stdout, stderr } = await newsstats('completion', 'bash');
     expect(code).toBe(0);
     expect(stderr).toBe('');
     expect(stdout).toContain('complete -F _newsstats newsstats');
@@ -85,13 +68,13 @@ describe('newsstats completion', () => {
     expect(completed.stdout.trim()).toBe('top trend');
   });
 
-  it('completion zsh and fish print their scripts', () => {
-    expect(newsstats('completion', 'zsh').stdout).toMatch(/^#compdef newsstats\n/);
-    expect(newsstats('completion', 'fish').stdout).toContain('complete -c newsstats');
+  it('completion zsh and fish print their scripts', async () => {
+    expect((await newsstats('completion', 'zsh')).stdout).toMatch(/^#compdef newsstats\n/);
+    expect((await newsstats('completion', 'fish')).stdout).toContain('complete -c newsstats');
   });
 
-  it('completion powershell exits 2 naming the shells', () => {
-    const { code, stdout, stderr } = newsstats('completion', 'powershell');
+  it('completion powershell exits 2 naming the shells', async () => {
+    const { code, stdout, stderr } = await newsstats('completion', 'powershell');
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderrLines(stderr)).toHaveLength(1);

@@ -8,10 +8,11 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { displayWidth } from '../../src/output/text.js';
-import { expectFailure, expectSuccess } from './cli-helpers.js';
-import { BIN, isolatedEnv, runCli, runCliWithHome, sandbox, spawnAndCollect, tempDir, useLoggedSandbox } from './harness.js';
+import {
+  BIN, expectFailure, expectSuccess, isolatedEnv, runCli, runCliInTerminal, runCliWithHome, sandbox, shellQuote, spawnAndCollect,
+  stripAnsi, tempDir, useLoggedSandbox,
+} from './harness.js';
 import { Tmux } from './tmux.js';
-import { runCliInTerminal, shellQuote, stripAnsi } from './workflow-helpers.js';
 
 const logged = useLoggedSandbox();
 

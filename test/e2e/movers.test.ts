@@ -5,8 +5,7 @@
 import { parse as parseLossless } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
 import { displayWidth } from '../../src/output/text.js';
-import { runCli, useLoggedSandbox } from './harness.js';
-import { apiGet, countPath, logOf, runCliInTerminal, stripAnsi, text, type Json } from './workflow-helpers.js';
+import { apiGet, countPath, logOf, runCli, runCliInTerminal, stripAnsi, text, useLoggedSandbox, type Json } from './harness.js';
 
 const logged = useLoggedSandbox();
 

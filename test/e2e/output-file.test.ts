@@ -7,8 +7,9 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { runCli, sandbox, sandboxEnv, tempDir, type CliResult } from './harness.js';
-import { expectFailure, expectSuccess, fakeApi, HANG, listDir, rawJson, readLogWhen } from './cli-helpers.js';
+import {
+  type CliResult, expectFailure, expectSuccess, fakeApi, HANG, listDir, rawJson, readLogWhen, runCli, sandbox, sandboxEnv, spawnCli, tempDir,
+} from './harness.js';
 
 let server: RunningSandbox;
 let failing: RunningSandbox;
@@ -165,7 +166,7 @@ describe('failures after the file was half written', () => {
     const { dir, path } = existingTarget('links.csv');
     let temporaryFiles: string[] | undefined;
     try {
-      const result = await runCli([...args, '--timeout', '3', '-o', path], {
+      const result = await spawnCli([...args, '--timeout', '3', '-o', path], {
         env: sandboxEnv(fake),
         onSpawn: (child) => {
           const timer = setInterval(() => {

@@ -3,9 +3,8 @@
  * leading week column. Expected rows come from the sandbox directly, one single-week ranking a week.
  */
 import { describe, expect, it } from 'vitest';
-import { runCli, useLoggedSandbox } from './harness.js';
+import { apiGet, countPath, csvHeader, csvRecords, type Json, logOf, runCli, text, useLoggedSandbox } from './harness.js';
 import { readTsv, tsvRecords } from './tsv-read.js';
-import { apiGet, countPath, csvHeader, csvRecords, logOf, text, type Json } from './workflow-helpers.js';
 
 const logged = useLoggedSandbox();
 

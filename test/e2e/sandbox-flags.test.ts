@@ -3,7 +3,7 @@
  * naming the flag), range-checked by the sandbox itself, and carried through to the server it starts.
  */
 import { describe, expect, it } from 'vitest';
-import { runCli } from './harness.js';
+import { runCli, spawnCli } from './harness.js';
 
 describe.concurrent('newsstats sandbox flags', () => {
   it.each([
@@ -22,11 +22,11 @@ describe.concurrent('newsstats sandbox flags', () => {
   it('carries typed flags through to the server it starts', async () => {
     let url = '';
     let weekInfo: unknown;
-    const result = await runCli(['sandbox', '--port', '0', '--now', '2021-01-05', '--seed', '7', '--key', 'flag-key', '--latency', '0', '--rate-limit', '1000'], {
+    const result = await spawnCli(['sandbox', '--port', '0', '--now', '2021-01-05', '--seed', '7', '--key', 'flag-key', '--latency', '0', '--rate-limit', '1000'], {
       onSpawn: (child) => {
         child.stdout!.setEncoding('utf8').once('data', (line: string) => {
           url = line.trim();
-          fetch(`${url}/api/data/weeks/current`, { headers: { 'X-Api-Key': 'flag-key' } })
+          void fetch(`${url}/api/data/weeks/current`, { headers: { 'X-Api-Key': 'flag-key' } })
             .then((response) => response.json())
             .then((body) => (weekInfo = body))
             .finally(() => child.kill('SIGTERM'));

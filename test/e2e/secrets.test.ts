@@ -9,8 +9,9 @@ import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { runCli, runCliWithHome, sandbox, sandboxEnv, tempDir, type CliResult } from './harness.js';
-import { expectFailure, expectSuccess, readLogWhen } from './cli-helpers.js';
+import {
+  type CliResult, expectFailure, expectSuccess, readLogWhen, runCli, runCliWithHome, sandbox, sandboxEnv, spawnCli, tempDir,
+} from './harness.js';
 
 const KEY = 'sk-e2e-SECRET-7f3a9c';
 const WRONG = 'sk-e2e-WRONG-1b2c3d';
@@ -143,9 +144,9 @@ describe('plain http to a non-loopback host is refused before any connection', (
     const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
     try {
       const started = Date.now();
-      const result = await run(['weeks', '--base-url', baseUrl, '--timeout', '10', '--retries', '0', '-v'], {
-        HTTP_PROXY: proxyUrl,
-        HTTPS_PROXY: proxyUrl,
+      // Spawned: the request core reads the proxy variables from the process's own environment.
+      const result = await spawnCli(['weeks', '--base-url', baseUrl, '--timeout', '10', '--retries', '0', '-v'], {
+        env: sandboxEnv(server, { HTTP_PROXY: proxyUrl, HTTPS_PROXY: proxyUrl }),
       });
       const elapsed = Date.now() - started;
       const line = expectFailure(result, 2, /https/);

@@ -6,8 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { displayWidth } from '../../src/output/text.js';
-import { fakeApi, rawJson, type FakeApi } from './cli-helpers.js';
-import { sandbox, sandboxEnv } from './harness.js';
+import { fakeApi, rawJson, sandbox, sandboxEnv, type FakeApi } from './harness.js';
 import { Tmux } from './tmux.js';
 
 const WIDTHS = [50, 80, 120] as const;

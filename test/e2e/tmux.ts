@@ -9,8 +9,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, isolatedEnv, tempDir } from './harness.js';
-import { shellQuote } from './workflow-helpers.js';
+import { BIN, isolatedEnv, shellQuote, tempDir } from './harness.js';
 
 let servers = 0;
 

@@ -3,8 +3,9 @@
  * the sandbox's own country statistics; an unknown person fails before any weekly request.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli, useLoggedSandbox } from './harness.js';
-import { apiGet, countPath, csvHeader, csvRecords, logOf, maxInFlight, runCliInTerminal, text, type Json } from './workflow-helpers.js';
+import {
+  apiGet, countPath, csvHeader, csvRecords, logOf, maxInFlight, runCli, runCliInTerminal, text, useLoggedSandbox, type Json,
+} from './harness.js';
 
 const logged = useLoggedSandbox();
 const WEEKS = [202645, 202646, 202647];

@@ -3,8 +3,9 @@
  * country statistics. Expected rows come from the sandbox directly, one single-week request a week.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli, useLoggedSandbox } from './harness.js';
-import { apiGet, countPath, csvHeader, csvRecords, logOf, runCliInTerminal, stripAnsi, text, type Json } from './workflow-helpers.js';
+import {
+  apiGet, countPath, csvHeader, csvRecords, type Json, logOf, runCli, runCliInTerminal, stripAnsi, text, useLoggedSandbox,
+} from './harness.js';
 
 const logged = useLoggedSandbox();
 let person: string;
@@ -69,8 +70,8 @@ describe('people trend', () => {
     expect(result.code).toBe(0);
     const lines = stripAnsi(result.stdout).trimEnd().split('\n');
     const [mentionsLine, sentimentLine] = lines.slice(-2);
-    const mentions = /^mentions\s+(\S{12})  low \S+  high \S+$/u.exec(mentionsLine!);
-    const sentiment = /^globalSentiment\s+(\S{12})  low \S+  high \S+$/u.exec(sentimentLine!);
+    const mentions = /^mentions\s+(\S{12}) {2}low \S+ {2}high \S+$/u.exec(mentionsLine!);
+    const sentiment = /^globalSentiment\s+(\S{12}) {2}low \S+ {2}high \S+$/u.exec(sentimentLine!);
     expect(mentions, mentionsLine).not.toBeNull();
     expect(sentiment, sentimentLine).not.toBeNull();
     // Each sparkline spans its own range: the week with the most mentions is the full block, the

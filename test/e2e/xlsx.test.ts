@@ -6,8 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempDir, useLoggedSandbox } from './harness.js';
-import { csvRecords, runCliInTerminal } from './workflow-helpers.js';
+import { csvRecords, runCli, runCliInTerminal, tempDir, useLoggedSandbox } from './harness.js';
 
 const logged = useLoggedSandbox();
 

@@ -8,8 +8,7 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync,
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { cacheScope } from '../../src/cli/cache.js';
-import { expectFailure, expectSuccess } from '../e2e/cli-helpers.js';
-import { isolatedEnv, spawnAndCollect, tempDir } from '../e2e/harness.js';
+import { expectFailure, expectSuccess, isolatedEnv, spawnAndCollect, tempDir } from '../e2e/harness.js';
 import { COUNTRIES, HOSTILE_BIN, KEY, WEEK_INFO, hang, hostileServer, hugeCountries, json, ranked, run, type HostileServer } from './servers.js';
 
 let server: HostileServer;

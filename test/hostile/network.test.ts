@@ -3,7 +3,7 @@
  * Every wait is bounded by --timeout 1 and small --retries; the runner kills a child after 15 s.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { expectFailure, expectSuccess } from '../e2e/cli-helpers.js';
+import { expectFailure, expectSuccess } from '../e2e/harness.js';
 import {
   COUNTRIES, KEY, WEEK_INFO, hang, hostileProxy, hostileServer, hugeCountries, json, makeCertificate, ranked, run, sequence,
   silentTcpServer, tlsServer, type HostileServer,
@@ -122,7 +122,7 @@ describe('items 4-9: what the service sends', () => {
     const before = server.requests.length;
     const result = await run(['articles', 'recent', ...FAST], { env: env(server) });
     const line = expectFailure(result, 5, 'the service redirected to https://api2.example.com/api/data/articles/recent');
-    expect(line).toContain('set --base-url to the final address');
+    expect(result.stderr).toContain('hint: set --base-url (or the profile key base-url) to the final address');
     expect(line).not.toContain('token=abc');
     expect(server.requests.slice(before).map((url) => url.split('?')[0])).toEqual(['/api/data/articles/recent']);
   });

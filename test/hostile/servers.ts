@@ -138,7 +138,7 @@ export async function hostileProxy(mode: ProxyMode): Promise<HostileProxy> {
     });
   });
   const served = await listening(server, 'http', []);
-  return { url: served.url, connects: () => connects, close: served.close };
+  return { url: served.url, connects: () => connects, close: () => served.close() };
 }
 
 /** A TCP server that accepts and says nothing: a TLS handshake with it never finishes. */

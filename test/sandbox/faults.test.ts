@@ -113,8 +113,8 @@ describe('latency', () => {
       times.push(performance.now() - started);
     }
     for (const time of times) {
+      // The floor only: a busy machine can only make answers later. The upper bound is in bench/timing.mjs.
       expect(time).toBeGreaterThanOrEqual(38); // 0.5 x 80, less timer rounding
-      expect(time).toBeLessThan(120 + 150); // 1.5 x 80, plus scheduling slack on a busy machine
     }
     const mean = times.reduce((sum, time) => sum + time, 0) / times.length;
     expect(mean).toBeGreaterThan(50);

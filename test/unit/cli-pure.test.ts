@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { forEachInOrder, mapInOrder } from '../../src/cli/concurrency.js';
 import { matchCountry, parseCountryQuery } from '../../src/cli/country-match.js';
 import { slugify } from '../../src/slug.js';
-import { findNoun } from '../../src/cli/main.js';
+import { findNoun } from '../../src/cli/registry.js';
 import { checkOutputPath, chooseFormat } from '../../src/cli/output-plan.js';
 import { resolveApiPath } from '../../src/api/client.js';
 import { formatDuration, progressLine } from '../../src/cli/progress.js';
@@ -15,8 +15,7 @@ import { maskKey, xdgDirectory } from '../../src/config/store.js';
 import { cacheDirectory } from '../../src/cli/cache.js';
 import { homedir } from 'node:os';
 import { validateSetting } from '../../src/cli/commands/config.js';
-import { sourceLinkRows } from '../../src/cli/commands/sources.js';
-import { countryStatsRows, trendRow } from '../../src/cli/commands/people.js';
+import { countryStatsRows, sourceLinkRows, trendRow } from '../../src/cli/rows.js';
 
 const countries = [
   { countryId: 1, countryName: 'Germany', countryIso: 'DE' },
@@ -125,6 +124,9 @@ describe('chooseFormat', () => {
     expect(chooseFormat({ output: 'report.txt', format: 'csv' }, { stdoutIsTTY: true })).toBe('csv');
     expect(chooseFormat({}, { stdoutIsTTY: true })).toBe('table');
     expect(chooseFormat({}, { stdoutIsTTY: false })).toBe('json');
+    // A device or FIFO has no extension to go by: it takes what a pipe would, unless --format says.
+    expect(chooseFormat({ output: '/dev/null' }, { stdoutIsTTY: true })).toBe('json');
+    expect(chooseFormat({ output: '/dev/null', format: 'csv' }, { stdoutIsTTY: true })).toBe('csv');
     expect(chooseFormat({}, { stdoutIsTTY: true }, true)).toBe('json');
   });
 });

@@ -12,7 +12,7 @@ import { buildCompletionTree, type CompletionTree } from '../../src/cli/completi
 import { zshScript } from '../../src/cli/completion/zsh.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { HELP_TOPIC_NAMES } from '../../src/cli/help-topics.js';
-import { COMMANDS } from '../../src/cli/main.js';
+import { COMMANDS, globalOptions, loadNoun } from '../../src/cli/registry.js';
 import { OUTPUT_FORMATS } from '../../src/output/formats.js';
 
 function hasShell(shell: string): boolean {
@@ -27,7 +27,7 @@ let directory: string;
 const scriptPaths: Record<string, string> = {};
 
 beforeAll(async () => {
-  tree = await loadCompletionTree();
+  tree = await loadCompletionTree({ nouns: () => Promise.all(COMMANDS.map(loadNoun)), globalOptions });
   directory = mkdtempSync(join(tmpdir(), 'newsstats-completion-'));
   for (const shell of SHELLS) {
     scriptPaths[shell] = join(directory, `newsstats.${shell}`);
@@ -242,14 +242,13 @@ describe('newsstats completion <shell>', () => {
   const [spec] = completionCommand.verbs;
 
   it('refuses an unknown shell, naming the valid ones', () => {
-    expect(() => spec!.validate!(['powershell'], {})).toThrow(UsageError);
-    expect(() => spec!.validate!(['powershell'], {})).toThrow(/bash, zsh, fish/);
+    expect(() => spec!.validate!({ args: ['powershell'], flags: {} } as never)).toThrow(UsageError);
+    expect(() => spec!.validate!({ args: ['powershell'], flags: {} } as never)).toThrow(/bash, zsh, fish/);
   });
 
-  it('writes the script to stdout', async () => {
-    let written = '';
-    const ctx = { io: { stdout: { write: (text: string) => void (written += text) } } };
-    await spec!.run(ctx as never, ['bash'], {});
-    expect(written).toContain('complete -F _newsstats newsstats');
+  it('returns the script as text (main writes it to stdout)', async () => {
+    const ctx = { commands: { nouns: () => Promise.all(COMMANDS.map(loadNoun)), globalOptions } };
+    const output = await spec!.run(ctx as never, 'bash' as never);
+    expect(output).toEqual({ text: expect.stringContaining('complete -F _newsstats newsstats') });
   });
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import helpCommand, { wrapHelp } from '../../src/cli/commands/help.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { EXIT_CODE_MEANINGS } from '../../src/cli/exit-codes.js';
@@ -8,6 +8,7 @@ import { PROFILE_KEYS } from '../../src/config/store.js';
 import { formatFromPath, OUTPUT_FORMATS } from '../../src/output/formats.js';
 import { guardFormula } from '../../src/output/flatten.js';
 import { MAX_LAST_WEEKS, parseWeekSpec, WEEK_SPEC_GRAMMAR } from '../../src/weeks.js';
+import { runCli } from '../e2e/harness.js';
 
 const env = { XDG_CONFIG_HOME: '/cfg', XDG_CACHE_HOME: '/cache' };
 
@@ -82,10 +83,9 @@ describe('newsstats help', () => {
   const [spec] = helpCommand.verbs;
 
   async function run(words: string[]): Promise<string> {
-    let written = '';
-    const ctx = { env, io: { stdout: { write: (text: string) => void (written += text) } } };
-    await spec!.run(ctx as never, words, {});
-    return written;
+    const output = await spec!.run({ env, io: { stdoutIsTTY: false, width: 120 } } as never, { args: [words], flags: {} } as never);
+    if (!output || !('text' in output)) throw new Error('the help verb returns text');
+    return output.text;
   }
 
   it('alone lists the topics and points at --help', async () => {
@@ -105,22 +105,21 @@ describe('newsstats help', () => {
     expect((error as UsageError).message).toContain(HELP_TOPIC_NAMES.join(', '));
     expect((error as UsageError).message).not.toContain('\n');
     expect((error as UsageError).hint).toBeUndefined();
-    await expect(run(['people', 'nonsense'])).rejects.toThrow(/its verbs: top/);
-    await expect(run(['weeks', 'now'])).rejects.toThrow(UsageError);
-    await expect(run(['people', 'top', 'extra'])).rejects.toThrow(UsageError);
+    // A command path is rewritten to `NOUN VERB --help` by main() before parsing, and checked there.
+    const badVerb = await runCli(['help', 'people', 'nonsense']);
+    expect(badVerb.code).toBe(2);
+    expect(badVerb.stderr).toMatch(/its verbs: top/);
+    for (const words of [['weeks', 'now'], ['people', 'top', 'extra']]) {
+      const result = await runCli(['help', ...words]);
+      expect({ code: result.code, stdout: result.stdout }).toEqual({ code: 2, stdout: '' });
+      expect(result.stderr).toMatch(/^error: /);
+    }
   });
 
   it('prints the help of a command path, as `newsstats people top --help` does', async () => {
-    let written = '';
-    const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      written += String(chunk);
-      return true;
-    });
-    try {
-      await run(['people', 'top']);
-    } finally {
-      write.mockRestore();
-    }
+    const { code, stdout: written } = await runCli(['help', 'people', 'top']);
+    expect(code).toBe(0);
+    expect(written).toBe((await runCli(['people', 'top', '--help'])).stdout);
     expect(written).toContain('Usage: newsstats people top');
     expect(written).toContain('--per-week');
   });

@@ -1,6 +1,5 @@
-import { Option } from 'commander';
-import { collectKeyValue } from '../options.js';
-import { verb, type NounSpec, type Row } from '../spec.js';
+import { collectKeyValue, parsedFlag } from '../options.js';
+import { verb, type NounVerbs, type Row } from '../spec.js';
 
 /** Field names of the rows, in first-seen order: the raw command knows the shape only from the data. */
 function observedFields(rows: Row[]): string[] {
@@ -9,24 +8,24 @@ function observedFields(rows: Row[]): string[] {
   return [...fields];
 }
 
-const raw = verb<{ param?: Array<[string, string]> }>({
+const raw = verb({
   name: '',
   summary: 'Raw GET of any /api/data path; prints the JSON as the service sent it',
-  arguments: '<path>',
-  options: () => [
-    new Option('-p, --param <key=value>', 'a query parameter; repeat for more').argParser(collectKeyValue),
-  ],
+  args: ['<path>'],
+  flags: {
+    param: parsedFlag('-p, --param <key=value>', 'a query parameter; repeat for more', collectKeyValue),
+  },
   examples: ['api /api/data/people/top --param startWeek=202640 --param endWeek=202643 --param limit=5', 'api people/chiamaka-okafor-6303'],
   prefersJson: true,
-  async run(ctx, [path], flags) {
+  async run(ctx, { args: [path], flags }) {
     const query: Record<string, string[]> = {};
     for (const [key, value] of flags.param ?? []) (query[key] ??= []).push(value);
-    const data = await (await ctx.client()).get(path!, query);
+    const data = await (await ctx.client()).get(path, query);
     const rows = Array.isArray(data) ? (data as Row[]) : [data as Row];
     return { data, rows, view: { fields: observedFields(rows) } };
   },
 });
 
-const api: NounSpec = { name: 'api', summary: 'Raw GET of any /api/data path, JSON out', verbs: [raw] };
+const api: NounVerbs = { verbs: [raw] };
 
 export default api;

@@ -1,8 +1,8 @@
-import { Option } from 'commander';
 import { maskKey } from '../../config/store.js';
 import type { Context } from '../context.js';
 import { InterruptedError, KeyRejectedError, MissingKeyError, UsageError } from '../errors.js';
-import { verb, type NounSpec } from '../spec.js';
+import { switchFlag } from '../options.js';
+import { verb, type NounVerbs } from '../spec.js';
 
 const BRACKETED_PASTE_ON = '\x1b[?2004h';
 const BRACKETED_PASTE_OFF = '\x1b[?2004l';
@@ -16,7 +16,7 @@ async function promptHidden(ctx: Context, question: string): Promise<string> {
   const { stdin, stderr } = ctx.io;
   const { applyKeys, EMPTY_KEY_INPUT } = await import('../key-input.js');
   // Echo goes off before the prompt shows: a key pasted the moment the prompt appears is not echoed.
-  stdin.setRawMode(true);
+  stdin.setRawMode?.(true);
   stdin.resume();
   stdin.setEncoding('utf8');
   stderr.write(BRACKETED_PASTE_ON + question);
@@ -33,7 +33,7 @@ async function promptHidden(ctx: Context, question: string): Promise<string> {
       stdin.on('data', onData);
     });
   } finally {
-    stdin.setRawMode(false);
+    stdin.setRawMode?.(false);
     stdin.pause();
     stderr.write(`${BRACKETED_PASTE_OFF}\n`);
   }
@@ -51,23 +51,24 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   return text;
 }
 
-const login = verb<{ withKey?: boolean }>({
+const login = verb({
   name: 'login',
   summary: 'Save an API key to the profile, after checking it against the service',
-  options: () => [new Option('--with-key', 'read the key from standard input instead of asking')],
+  flags: { withKey: switchFlag('--with-key', 'read the key from standard input instead of asking') },
+  prints: 'nothing',
   examples: [
     'auth login --base-url https://stats.example.com',
     'auth login --with-key < key.txt',
     'printf %s "$KEY" | newsstats --profile staging auth login --with-key',
   ],
-  async run(ctx, _args, flags) {
+  async run(ctx, { flags }) {
     const settings = await ctx.settings();
     if (!settings.baseUrl) {
       throw new UsageError('no base URL to log in to', 'pass --base-url URL, or run `newsstats config set base-url URL` first');
     }
     let apiKey: string;
     if (flags.withKey) apiKey = (await readAll(ctx.io.stdin)).trim();
-    else if (ctx.io.stdin.isTTY) apiKey = (await promptHidden(ctx, `API key for ${settings.baseUrl}: `)).trim();
+    else if (ctx.io.stdinIsTTY) apiKey = (await promptHidden(ctx, `API key for ${settings.baseUrl}: `)).trim();
     else throw new UsageError('no terminal to ask for the key', 'pipe it in with --with-key');
     if (!apiKey) throw new UsageError('the key is empty; nothing was saved');
 
@@ -159,6 +160,7 @@ const logout = verb({
   name: 'logout',
   summary: 'Remove the API key from the profile',
   examples: ['auth logout', 'auth logout --profile staging'],
+  prints: 'nothing',
   async run(ctx) {
     const settings = await ctx.settings();
     const { ProfileStore } = await import('../../config/store.js');
@@ -170,6 +172,6 @@ const logout = verb({
   },
 });
 
-const auth: NounSpec = { name: 'auth', summary: 'Log in with an API key, show status, log out', verbs: [login, status, logout] };
+const auth: NounVerbs = { verbs: [login, status, logout] };
 
 export default auth;

@@ -1,12 +1,13 @@
 import { cacheDirectory, clearCache } from '../cache.js';
-import { verb, type NounSpec } from '../spec.js';
+import { verb, type NounVerbs } from '../spec.js';
 
 const path = verb({
   name: 'path',
   summary: 'Print the cache directory',
   examples: ['cache path'],
+  prints: 'text',
   async run(ctx) {
-    ctx.io.stdout.write(`${cacheDirectory(ctx.env)}\n`);
+    return { text: `${cacheDirectory(ctx.env)}\n` };
   },
 });
 
@@ -14,11 +15,12 @@ const clear = verb({
   name: 'clear',
   summary: 'Delete every cached list',
   examples: ['cache clear'],
+  prints: 'nothing',
   async run(ctx) {
     ctx.note(`Cleared ${await clearCache(ctx.env)}.`);
   },
 });
 
-const cache: NounSpec = { name: 'cache', summary: 'Show or clear the cache of countries and sources', verbs: [path, clear] };
+const cache: NounVerbs = { verbs: [path, clear] };
 
 export default cache;

@@ -1,10 +1,10 @@
 import { completionScript, isShell, loadCompletionTree, SHELLS, type Shell } from '../completion/index.js';
 import { UsageError } from '../errors.js';
-import { verb, type NounSpec } from '../spec.js';
+import { verb, type NounVerbs } from '../spec.js';
 
-function checkShell(shell: string | undefined): Shell {
-  if (shell === undefined || !isShell(shell)) {
-    throw new UsageError(`unknown shell "${shell ?? ''}"; valid shells: ${SHELLS.join(', ')}`);
+function checkShell(shell: string): Shell {
+  if (!isShell(shell)) {
+    throw new UsageError(`unknown shell "${shell}"; valid shells: ${SHELLS.join(', ')}`);
   }
   return shell;
 }
@@ -12,22 +12,19 @@ function checkShell(shell: string | undefined): Shell {
 const script = verb({
   name: '',
   summary: 'Print a completion script for bash, zsh or fish: nouns, verbs, options and option values',
-  arguments: '<shell>',
+  args: ['<shell>'],
   examples: [
     'completion bash > ~/.local/share/bash-completion/completions/newsstats',
     'completion zsh > "${fpath[1]}/_newsstats"',
     'completion fish > ~/.config/fish/completions/newsstats.fish',
   ],
-  validate: ([shell]) => void checkShell(shell),
-  async run(ctx, [shell]) {
-    ctx.io.stdout.write(completionScript(checkShell(shell), await loadCompletionTree()));
+  prints: 'text',
+  validate: ({ args: [shell] }) => checkShell(shell),
+  async run(ctx, shell) {
+    return { text: completionScript(shell, await loadCompletionTree(ctx.commands)) };
   },
 });
 
-const completion: NounSpec = {
-  name: 'completion',
-  summary: 'Print a shell completion script (bash, zsh, fish)',
-  verbs: [script],
-};
+const completion: NounVerbs = { verbs: [script] };
 
 export default completion;

@@ -3,7 +3,7 @@ import { resolveProfileName } from '../../config/resolve.js';
 import { validateSetting } from '../../config/settings.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { verb, type NounSpec, type Row } from '../spec.js';
+import { verb, type NounVerbs, type Row } from '../spec.js';
 
 const VALID_KEYS = Object.keys(PROFILE_KEYS).join(', ');
 
@@ -31,40 +31,44 @@ function profileName(ctx: Context): string {
 const set = verb({
   name: 'set',
   summary: 'Set a profile setting',
-  arguments: '<key> <value>',
+  args: ['<key>', '<value>'],
   examples: ['config set base-url https://stats.example.com', 'config set cache-ttl 6 --profile staging'],
-  validate: ([key, value]) => void validateSetting(profileKey(key!), value!),
-  async run(ctx, [key, value]) {
-    const name = profileKey(key!);
+  prints: 'nothing',
+  validate: ({ args: [key, value] }) => {
+    const name = profileKey(key);
+    return { name, value: validateSetting(name, value) };
+  },
+  async run(ctx, { name, value }) {
     const store = await openStore(ctx);
-    store.set(profileName(ctx), name, validateSetting(name, value!));
+    store.set(profileName(ctx), name, value);
   },
 });
 
 const get = verb({
   name: 'get',
   summary: 'Print one setting of the profile (the key is shown masked)',
-  arguments: '<key>',
+  args: ['<key>'],
   examples: ['config get base-url'],
-  validate: ([key]) => void profileKey(key!),
-  async run(ctx, [key]) {
-    const name = profileKey(key!);
+  prints: 'text',
+  validate: ({ args: [key] }) => profileKey(key),
+  async run(ctx, name) {
     const { readProfile } = await import('../../config/resolve.js');
     const value = readProfile(profileName(ctx), ctx.env)[name];
     if (value === undefined) throw new UsageError(`${name} is not set in profile "${profileName(ctx)}"`);
-    ctx.io.stdout.write(`${shown(name, value)}\n`);
+    return { text: `${shown(name, value)}\n` };
   },
 });
 
 const unset = verb({
   name: 'unset',
   summary: 'Remove a setting from the profile',
-  arguments: '<key>',
+  args: ['<key>'],
   examples: ['config unset allow-insecure-http'],
-  validate: ([key]) => void profileKey(key!),
-  async run(ctx, [key]) {
+  prints: 'nothing',
+  validate: ({ args: [key] }) => profileKey(key),
+  async run(ctx, name) {
     const store = await openStore(ctx);
-    store.unset(profileName(ctx), profileKey(key!));
+    store.unset(profileName(ctx), name);
   },
 });
 
@@ -86,12 +90,13 @@ const path = verb({
   name: 'path',
   summary: 'Print the config file\'s path',
   examples: ['config path'],
+  prints: 'text',
   async run(ctx) {
     const { configFilePath } = await import('../../config/store.js');
-    ctx.io.stdout.write(`${configFilePath(ctx.env)}\n`);
+    return { text: `${configFilePath(ctx.env)}\n` };
   },
 });
 
-const config: NounSpec = { name: 'config', summary: 'Read and write profile settings', verbs: [set, get, unset, list, path] };
+const config: NounVerbs = { verbs: [set, get, unset, list, path] };
 
 export default config;

@@ -1,8 +1,9 @@
 import { countrySchema, domesticFocusSchema, fieldsOf, internationalAttentionSchema } from '../../api/types.js';
-import { parseCountryQuery } from '../country-match.js';
-import type { Context, WeekWindowFlags } from '../context.js';
-import { weekWindowOptions } from '../options.js';
-import { verb, type NounSpec } from '../spec.js';
+import { parseCountryQuery, resolveCountryId } from '../country-match.js';
+import type { Context } from '../context.js';
+import { weekWindowFlags } from '../options.js';
+import { verb, type NounVerbs } from '../spec.js';
+import { resolveWindow } from '../week-window.js';
 import { windowFromBounds } from '../../weeks.js';
 
 /** `countries get` answers with the service's own record, by id or by slug, never a local copy. */
@@ -10,7 +11,7 @@ async function fetchCountry(ctx: Context, text: string): Promise<unknown> {
   const client = await ctx.client();
   const query = parseCountryQuery(text);
   if (query.kind === 'id') return client.countries.get(query.countryId);
-  return client.countries.get(await ctx.resolveCountryId(text));
+  return client.countries.get(await resolveCountryId(text, ctx));
 }
 
 const list = verb({
@@ -28,45 +29,44 @@ const list = verb({
 const get = verb({
   name: 'get',
   summary: 'One country by id, ISO code (DE, de), name or slug',
-  arguments: '<country>',
+  args: ['<country>'],
   examples: ['countries get DE', 'countries get united-kingdom', 'countries get 12'],
   view: { fields: fieldsOf(countrySchema), single: true },
-  async run(ctx, [country]) {
-    return { data: await fetchCountry(ctx, country!) };
+  async run(ctx, { args: [country] }) {
+    return { data: await fetchCountry(ctx, country) };
   },
 });
 
 const attention = verb({
   name: 'attention',
   summary: 'How much of other countries\' news is about a country\'s people',
-  arguments: '<country>',
+  args: ['<country>'],
   examples: ['countries attention FR'],
   view: { fields: fieldsOf(internationalAttentionSchema), single: true },
-  async run(ctx, [country]) {
-    const countryId = await ctx.resolveCountryId(country!);
+  async run(ctx, { args: [country] }) {
+    const countryId = await resolveCountryId(country, ctx);
     return { data: await (await ctx.client()).countries.attention(countryId) };
   },
 });
 
-const focus = verb<WeekWindowFlags>({
+const focus = verb({
   name: 'focus',
   summary: 'How much of a country\'s own news is about its own people, over a week window',
-  arguments: '<country>',
-  options: () => weekWindowOptions(),
+  args: ['<country>'],
+  flags: weekWindowFlags,
   examples: ['countries focus DE --weeks last4', 'countries focus japan --weeks 202601..202626'],
   view: { fields: fieldsOf(domesticFocusSchema), single: true },
-  // Refused before the country is looked up, which may already cost a request.
-  validate: (_args, flags) => void (flags.start !== undefined && flags.end !== undefined && windowFromBounds(flags.start, flags.end)),
-  async run(ctx, [country], flags) {
-    const [countryId, window] = await Promise.all([ctx.resolveCountryId(country!), ctx.resolveWindow(flags)]);
+  validate(input) {
+    // A reversed --start/--end is refused before the country is looked up, which may already cost a request.
+    if (input.flags.start !== undefined && input.flags.end !== undefined) windowFromBounds(input.flags.start, input.flags.end);
+    return input;
+  },
+  async run(ctx, { args: [country], flags }) {
+    const [countryId, window] = await Promise.all([resolveCountryId(country, ctx), resolveWindow(flags, () => ctx.client())]);
     return { data: await (await ctx.client()).countries.focus(countryId, window ?? {}) };
   },
 });
 
-const countries: NounSpec = {
-  name: 'countries',
-  summary: 'Countries: list, get, international attention, domestic focus',
-  verbs: [list, get, attention, focus],
-};
+const countries: NounVerbs = { verbs: [list, get, attention, focus] };
 
 export default countries;

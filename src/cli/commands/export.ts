@@ -1,25 +1,23 @@
-import { Option } from 'commander';
-import { setFlagsFromString } from 'node:v8';
 import { BOUNDS, fieldsOf, personCountryRowSchema, personLinkBaseSchema, personLinkSchema } from '../../api/types.js';
 import { DEFAULT_CONCURRENCY, forEachInOrder } from '../concurrency.js';
-import type { Context, WeekWindowFlags } from '../context.js';
-import { integerOption, weekWindowOptions } from '../options.js';
+import type { Context } from '../context.js';
+import { integerFlag, negatedFlag, weekWindowFlags, withDefault } from '../options.js';
 import { startProgress } from '../progress.js';
-import { rankingOptions, rankingParams, validateRanking, type RankingFlags } from '../ranking.js';
-import { verb, type NounSpec, type Row } from '../spec.js';
-import { countryStatsRows } from './people.js';
-
-type BulkFlags = RankingFlags & WeekWindowFlags & { top: number; concurrency: number };
+import { rankingFlags, rankingParams, validateRanking } from '../ranking.js';
+import { countryStatsRows } from '../rows.js';
+import { verb, type FlagValues, type NounVerbs, type Row } from '../spec.js';
+import { resolveWindow } from '../week-window.js';
 
 /** --top and --limit mean the same thing here; --limit stays for links, where it counts links. */
-function bulkOptions(): Option[] {
-  return [
-    ...weekWindowOptions(),
-    integerOption('--top <n>', 'how many people, from the top of the ranking', { min: 1, max: 10_000 }).default(10),
-    integerOption('--concurrency <n>', 'requests in flight, over as many keep-alive connections', { min: 1, max: 32 }).default(DEFAULT_CONCURRENCY),
-    ...rankingOptions().filter((option) => option.long !== '--limit'),
-  ];
-}
+const { limit: _rankingLimit, ...rankingFilters } = rankingFlags();
+const bulkFlags = {
+  ...weekWindowFlags,
+  top: withDefault(integerFlag('--top <n>', 'how many people, from the top of the ranking', { min: 1, max: 10_000 }), 10),
+  concurrency: withDefault(integerFlag('--concurrency <n>', 'requests in flight, over as many keep-alive connections', { min: 1, max: 32 }), DEFAULT_CONCURRENCY),
+  ...rankingFilters,
+};
+
+type BulkFlags = FlagValues<typeof bulkFlags>;
 
 /**
  * The ranking that decides who is exported, over an explicit window: without --weeks the service's
@@ -30,10 +28,9 @@ async function rankedPeople(ctx: Context, flags: BulkFlags) {
   // the heap grow to ~60 MiB of mostly garbage before collecting: 115-120 MiB peak RSS for 480
   // people's links. Optimising for size keeps the peak near 90 MiB, flat from 50 to 480 people, for
   // about 30% more CPU time on loopback, where the CPU is the bottleneck (bench:export-memory).
-  setFlagsFromString('--optimize-for-size');
-  ctx.setConcurrency(flags.concurrency);
-  const window = (await ctx.resolveWindow(flags)) ?? (await ctx.resolveWindow({ weeks: { kind: 'last4' } }))!;
-  const client = await ctx.client();
+  await ctx.tuneV8('--optimize-for-size');
+  const client = await ctx.client({ concurrency: flags.concurrency });
+  const window = (await resolveWindow(flags, async () => client)) ?? (await resolveWindow({ weeks: { kind: 'last4' } }, async () => client))!;
   const answer = (await client.people.top({ ...(await rankingParams(ctx, flags, window)), limit: flags.top })) as Row[];
   // --top N is ours to keep: a service that sends more would otherwise multiply the requests that follow.
   const ranking = answer.slice(0, flags.top);
@@ -60,10 +57,10 @@ async function exportPerPerson(
   }
 }
 
-const countryStats = verb<BulkFlags>({
+const countryStats = verb({
   name: 'country-stats',
   summary: 'Per-country statistics of the top N people, one row a person and country, in rank order',
-  options: bulkOptions,
+  flags: bulkFlags,
   examples: [
     'export country-stats --top 200 --weeks last4 --output country-stats.csv',
     'export country-stats --top 50 --weeks 202636..202647 --from-country DE --format ndjson',
@@ -72,8 +69,11 @@ const countryStats = verb<BulkFlags>({
     fields: ['rank', 'fullName', 'personHash', 'startWeek', 'endWeek', ...fieldsOf(personCountryRowSchema)],
     tableFields: ['rank', 'fullName', 'countryIso', 'mentions', 'localDominance', 'sentiment'],
   },
-  validate: (_args, flags) => validateRanking(flags),
-  async run(ctx, _args, flags) {
+  validate: ({ flags }) => {
+    validateRanking(flags);
+    return flags;
+  },
+  async run(ctx, flags) {
     const { client, window, ranking } = await rankedPeople(ctx, flags);
     return {
       stream: (emit) =>
@@ -86,26 +86,30 @@ const countryStats = verb<BulkFlags>({
   },
 });
 
-type LinksFlags = BulkFlags & { limit?: number; context: boolean };
+const linksView = {
+  fields: ['rank', 'fullName', ...fieldsOf(personLinkSchema)],
+  tableFields: ['rank', 'fullName', 'mentionDate', 'sourceName', 'articleTitle'],
+};
 
-const links = verb<LinksFlags>({
+const links = verb({
   name: 'links',
   summary: 'Article links of the top N people, newest first per person, in rank order',
-  options: () => [
-    ...bulkOptions(),
-    integerOption('--limit <n>', 'links per person', BOUNDS.linksLimit),
-    new Option('--no-context', 'only the link fields, without article, source and country context'),
-  ],
-  examples: ['export links --top 20 --weeks last4 --limit 50 --output links.csv'],
-  view: {
-    fields: ['rank', 'fullName', ...fieldsOf(personLinkSchema)],
-    tableFields: ['rank', 'fullName', 'mentionDate', 'sourceName', 'articleTitle'],
+  flags: {
+    ...bulkFlags,
+    limit: integerFlag('--limit <n>', 'links per person', BOUNDS.linksLimit),
+    context: negatedFlag('--no-context', 'only the link fields, without article, source and country context'),
   },
-  validate: (_args, flags) => validateRanking(flags),
-  async run(ctx, _args, flags) {
+  examples: ['export links --top 20 --weeks last4 --limit 50 --output links.csv'],
+  view: linksView,
+  // Without context a link has no article, source or country fields: --fields is checked against that.
+  viewFor: ({ flags }) => (flags.context ? undefined : { ...linksView, fields: ['rank', 'fullName', ...fieldsOf(personLinkBaseSchema)] }),
+  validate: ({ flags }) => {
+    validateRanking(flags);
+    return flags;
+  },
+  async run(ctx, flags) {
     const { client, ranking } = await rankedPeople(ctx, flags);
     return {
-      view: flags.context ? {} : { fields: ['rank', 'fullName', ...fieldsOf(personLinkBaseSchema)] },
       stream: (emit) =>
         exportPerPerson(ctx, 'links', ranking, flags.concurrency, async (person) => {
           const personLinks = (await client.people.links(String(person.personHash), {
@@ -118,10 +122,6 @@ const links = verb<LinksFlags>({
   },
 });
 
-const exportNoun: NounSpec = {
-  name: 'export',
-  summary: 'Bulk exports over the top N people: country stats, article links',
-  verbs: [countryStats, links],
-};
+const exportNoun: NounVerbs = { verbs: [countryStats, links] };
 
 export default exportNoun;

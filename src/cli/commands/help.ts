@@ -2,7 +2,7 @@ import { displayWidth, STANDARD_COLUMNS, wrapToWidth } from '../../output/text.j
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { HELP_TOPIC_NAMES, HELP_TOPICS } from '../help-topics.js';
-import { verb, type NounSpec } from '../spec.js';
+import { verb, type NounVerbs } from '../spec.js';
 
 function topicList(): string {
   const width = Math.max(...HELP_TOPIC_NAMES.map((name) => name.length));
@@ -52,9 +52,9 @@ export function wrapHelp(text: string, width: number): string {
   return out.join('\n');
 }
 
-/** Help goes to stdout at the terminal's width, or 80 columns when piped. */
-function writeHelp(ctx: Context, text: string): void {
-  ctx.io.stdout.write(wrapHelp(text, ctx.io.stdoutIsTTY ? ctx.io.width : STANDARD_COLUMNS));
+/** Help is laid out at the terminal's width, or 80 columns when piped. */
+function helpText(ctx: Context, text: string): { text: string } {
+  return { text: wrapHelp(text, ctx.io.stdoutIsTTY ? ctx.io.width : STANDARD_COLUMNS) };
 }
 
 function unknown(words: readonly string[]): UsageError {
@@ -64,46 +64,21 @@ function unknown(words: readonly string[]): UsageError {
   );
 }
 
-/** The command a help path names, checked against the table, or a usage error listing the topics. */
-async function checkCommandPath(words: readonly string[]): Promise<void> {
-  const { COMMANDS } = await import('../main.js');
-  const entry = COMMANDS.find((command) => command.name === words[0]);
-  if (!entry || words.length > 2) throw unknown(words);
-  if (words.length === 1) return;
-  const verbs = (await entry.load()).default.verbs.map((spec) => spec.name).filter((name) => name !== '');
-  if (!verbs.includes(words[1]!)) {
-    const valid = verbs.length > 0 ? `its verbs: ${verbs.join(', ')}` : 'it takes no verb';
-    throw new UsageError(`"${words[0]}" has no verb "${words[1]}"; ${valid}`);
-  }
-}
-
 const show = verb({
   name: '',
   summary: 'Print a help topic (weeks, formats, exit-codes, environment) or the help of a command',
-  arguments: '[topic...]',
+  args: ['[topic...]'],
   examples: ['help', 'help weeks', 'help exit-codes', 'help people top'],
-  async run(ctx, words) {
-    if (words.length === 0) {
-      writeHelp(ctx, topicList());
-      return;
-    }
+  prints: 'text',
+  async run(ctx, { args: [words] }) {
+    if (words.length === 0) return helpText(ctx, topicList());
     const topic = words.length === 1 ? HELP_TOPICS[words[0]!] : undefined;
-    if (topic) {
-      writeHelp(ctx, topic.text(ctx.env));
-      return;
-    }
-    await checkCommandPath(words);
-    // The command's own --help, exactly as `newsstats NOUN VERB --help` prints it.
-    const { main } = await import('../main.js');
-    const exitCode = await main([process.argv[0] ?? 'node', process.argv[1] ?? 'newsstats', ...words, '--help']);
-    if (exitCode !== 0) throw new Error(`printing the help of "${words.join(' ')}" failed`);
+    if (topic) return helpText(ctx, topic.text(ctx.env));
+    // `help NOUN [VERB]` never gets here: main() rewrote it to `NOUN [VERB] --help` before parsing.
+    throw unknown(words);
   },
 });
 
-const help: NounSpec = {
-  name: 'help',
-  summary: 'Help on a command or a topic: weeks, formats, exit-codes, environment',
-  verbs: [show],
-};
+const help: NounVerbs = { verbs: [show] };
 
 export default help;

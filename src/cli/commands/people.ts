@@ -1,4 +1,4 @@
-import { InvalidArgumentError, Option } from 'commander';
+import { InvalidArgumentError } from 'commander';
 import {
   BOUNDS,
   type SortBy,
@@ -11,12 +11,27 @@ import {
 } from '../../api/types.js';
 import { listWeeks, parseWeekSpec, type WeekSpec, type WeekWindow } from '../../weeks.js';
 import { DEFAULT_CONCURRENCY, mapInOrder } from '../concurrency.js';
-import type { Context, WeekWindowFlags } from '../context.js';
+import type { Context } from '../context.js';
+import { resolveCountryId } from '../country-match.js';
 import { UsageError } from '../errors.js';
 import { MOVER_FIELDS, joinRankings, previousWindow, windowLabel } from '../movers.js';
-import { integerOption, weekArgument, weekWindowOptions } from '../options.js';
-import { rankingOptions, rankingParams, sortField, validateRanking, type RankingFlags } from '../ranking.js';
-import { verb, type NounSpec, type Row } from '../spec.js';
+import {
+  choiceFlag,
+  configured,
+  integerFlag,
+  negatedFlag,
+  parsedFlag,
+  switchFlag,
+  textFlag,
+  weekArgument,
+  weekWindowFlags,
+  withDefault,
+  type WeekWindowFlags,
+} from '../options.js';
+import { rankingFlags, rankingParams, sortField, validateRanking, type RankingFlags } from '../ranking.js';
+import { countryStatsRows, trendRow } from '../rows.js';
+import { verb, type NounVerbs, type Row, type ViewSpec } from '../spec.js';
+import { resolveWindow, weekInfoOnce, type WeekInfoNumbers } from '../week-window.js';
 
 const personFields = fieldsOf(personSchema);
 const rankedFields = fieldsOf(personStatsSchema);
@@ -43,19 +58,19 @@ function parseMetric(text: string): string {
 /** Weekly series longer than this are almost certainly a typo (a range across decades). */
 const MAX_WEEKLY_WEEKS = 260;
 
-async function weeklyWindows(ctx: Context, flags: WeekWindowFlags, fallback: string): Promise<number[]> {
-  const window = await ctx.resolveWindow(flags);
+async function weeklyWindows(
+  ctx: Context,
+  flags: WeekWindowFlags,
+  fallback: string,
+  info?: () => Promise<WeekInfoNumbers>,
+): Promise<number[]> {
+  const window = await resolveWindow(flags, () => ctx.client(), info);
   if (!window) throw new UsageError(`this needs a week window`, `add --weeks, e.g. --weeks ${fallback}`);
   const weeks = listWeeks(window.startWeek, window.endWeek);
   if (weeks.length > MAX_WEEKLY_WEEKS) {
     throw new UsageError(`${weeks.length} weeks is more than the ${MAX_WEEKLY_WEEKS} a weekly series takes`);
   }
   return weeks;
-}
-
-/** Exact sum of integer mention counts: they arrive as digit strings and are added as bigints. */
-function sumIntegers(values: unknown[]): bigint {
-  return values.reduce<bigint>((total, value) => total + BigInt(String(value ?? 0)), 0n);
 }
 
 /** What a ranking is, for the line above its terminal table: `Top 50 people by mentions · weeks 202644–202647`. */
@@ -65,16 +80,14 @@ export function rankingCaption(count: number, sort: RankingFlags['sort'], window
   return `Top ${count} ${count === 1 ? 'person' : 'people'} by ${metric}${weeks}`;
 }
 
-type TopFlags = RankingFlags & WeekWindowFlags & { perWeek?: boolean };
-
-const top = verb<TopFlags>({
+const top = verb({
   name: 'top',
   summary: 'People ranked by mentions or dominance over a week window',
-  options: () => [
-    ...weekWindowOptions(),
-    ...rankingOptions('how many people (per week with --per-week)'),
-    new Option('--per-week', 'one ranking per week of the window, as one table with a leading week column'),
-  ],
+  flags: {
+    ...weekWindowFlags,
+    ...rankingFlags('how many people (per week with --per-week)'),
+    perWeek: switchFlag('--per-week', 'one ranking per week of the window, as one table with a leading week column'),
+  },
   examples: [
     'people top --weeks last4',
     'people top --weeks 202636..202647 --per-week --limit 10 --format csv --output panel.csv',
@@ -82,13 +95,16 @@ const top = verb<TopFlags>({
   ],
   view: { fields: rankedFields, tableFields: rankedTableFields, chart: { label: 'fullName', value: 'mentionCount' } },
   // A panel has a leading week column (valid in --fields) and is not one ranking to chart.
-  viewFor: (flags) => (flags.perWeek ? { fields: panelFields, tableFields: ['week', ...rankedTableFields] } : undefined),
-  validate: (_args, flags) => validateRanking(flags),
-  async run(ctx, _args, flags) {
+  viewFor: ({ flags }) => (flags.perWeek ? { fields: panelFields, tableFields: ['week', ...rankedTableFields] } : undefined),
+  validate: ({ flags }) => {
+    validateRanking(flags);
+    return flags;
+  },
+  async run(ctx, flags) {
     const client = await ctx.client();
     const chart = { label: 'fullName', value: sortField(flags.sort) };
     if (!flags.perWeek) {
-      const window = await ctx.resolveWindow(flags);
+      const window = await resolveWindow(flags, () => ctx.client());
       const data = await client.people.top(await rankingParams(ctx, flags, window));
       return { data, view: { chart, caption: rankingCaption(Array.isArray(data) ? data.length : 0, flags.sort, window) } };
     }
@@ -110,47 +126,61 @@ function moverTableFields(sort: SortBy | undefined): string[] {
   return ['rank', 'rankChange', 'fullName', metric, metric === 'dominance' ? 'dominanceChange' : 'mentionChange'];
 }
 
-type MoversFlags = RankingFlags & WeekWindowFlags & { vs: WeekSpec | 'previous'; depth: number; limit: number };
+const moverRankingFlags = rankingFlags('rows from the top of each ranking');
 
-const movers = verb<MoversFlags>({
+const moversView: ViewSpec = {
+  fields: MOVER_FIELDS,
+  tableFields: moverTableFields('mentions'),
+  chart: { label: 'fullName', value: 'rankChange', diverging: true, fallback: 'status' },
+};
+
+const movers = verb({
   name: 'movers',
   summary: 'Who climbed, fell, arrived and left: the ranking of a window (default last4) against an earlier one',
-  options: () => [
-    ...weekWindowOptions(),
-    new Option('--vs <spec>', 'compare with: previous (as many weeks just before) or a week spec')
-      .argParser(weekArgument((text) => (text.trim().toLowerCase() === 'previous' ? 'previous' : parseWeekSpec(text))))
-      .default('previous'),
-    integerOption('--depth <n>', 'how deep both rankings are read, so a climb from far down is not "new"', { min: 1 }).default(200),
-    ...rankingOptions('rows from the top of each ranking').map((option) => (option.long === '--limit' ? option.default(20) : option)),
-  ],
+  flags: {
+    ...weekWindowFlags,
+    vs: withDefault(
+      parsedFlag(
+        '--vs <spec>',
+        'compare with: previous (as many weeks just before) or a week spec',
+        weekArgument((text): WeekSpec | 'previous' => (text.trim().toLowerCase() === 'previous' ? 'previous' : parseWeekSpec(text))),
+      ),
+      'previous',
+    ),
+    depth: withDefault(integerFlag('--depth <n>', 'how deep both rankings are read, so a climb from far down is not "new"', { min: 1 }), 200),
+    ...moverRankingFlags,
+    limit: withDefault(moverRankingFlags.limit, 20),
+  },
   examples: [
     'people movers --weeks last4',
     'people movers --weeks 202647 --vs 202646 --limit 10 --sort dominance',
     'people movers --weeks last4 --format chart',
     'people movers --weeks last13 --limit 50 --output movers.xlsx',
   ],
-  view: {
-    fields: MOVER_FIELDS,
-    tableFields: moverTableFields('mentions'),
-    chart: { label: 'fullName', value: 'rankChange', diverging: true, fallback: 'status' },
-  },
-  validate(_args, flags) {
+  view: moversView,
+  // The terminal's columns follow --sort: the metric ranked by, and its change.
+  viewFor: ({ flags }) => ({ ...moversView, tableFields: moverTableFields(flags.sort) }),
+  validate({ flags }) {
     validateRanking(flags);
     if (flags.depth < flags.limit) throw new UsageError(`--depth ${flags.depth} is below --limit ${flags.limit}`, 'the rankings must be read at least as deep as the rows shown');
+    return flags;
   },
-  async run(ctx, _args, flags) {
-    const window = (await ctx.resolveWindow(flags)) ?? (await ctx.resolveWindow({ weeks: { kind: 'last4' } }))!;
-    const comparison = flags.vs === 'previous' ? previousWindow(window) : await ctx.resolveWindow({ weeks: flags.vs });
-    const client = await ctx.client();
+  async run(ctx, flags) {
+    const client = () => ctx.client();
+    // Both windows may be relative (--weeks last4 --vs last8): the week info is asked for once.
+    const info = weekInfoOnce(client);
+    const window = (await resolveWindow(flags, client, info)) ?? (await resolveWindow({ weeks: { kind: 'last4' } }, client, info))!;
+    const comparison = flags.vs === 'previous' ? previousWindow(window) : (await resolveWindow({ weeks: flags.vs }, client, info))!;
     const params = { ...(await rankingParams(ctx, flags, undefined)), limit: flags.depth };
+    const people = (await client()).people;
     const [current, previous] = await Promise.all([
-      client.people.top({ ...params, ...window }),
-      client.people.top({ ...params, ...comparison }),
+      people.top({ ...params, ...window }),
+      people.top({ ...params, ...comparison }),
     ]);
-    const rows = joinRankings({ current: current as Row[], previous: previous as Row[], window, comparison: comparison!, limit: flags.limit });
+    const rows = joinRankings({ current, previous, window, comparison, limit: flags.limit });
     const sorted = flags.sort ? ` by ${flags.sort}` : '';
-    const caption = `Ranks${sorted} in ${windowLabel(window)} against ${windowLabel(comparison!)} (rankings read to ${flags.depth})`;
-    return { data: rows, view: { caption, tableFields: moverTableFields(flags.sort) } };
+    const caption = `Ranks${sorted} in ${windowLabel(window)} against ${windowLabel(comparison)} (rankings read to ${flags.depth})`;
+    return { data: rows, view: { caption } };
   },
 });
 
@@ -167,38 +197,37 @@ const list = verb({
 const get = verb({
   name: 'get',
   summary: 'One person by personHash',
-  arguments: '<personHash>',
+  args: ['<personHash>'],
   examples: ['people get chiamaka-okafor-6303'],
   view: { fields: personFields, single: true },
-  async run(ctx, [personHash]) {
-    return { data: await (await ctx.client()).people.get(personHash!) };
+  async run(ctx, { args: [personHash] }) {
+    return { data: await (await ctx.client()).people.get(personHash) };
   },
 });
 
-type SearchFlags = { hash?: string; name?: string; exact?: boolean; country?: string; gender?: number; limit?: number };
-
-const search = verb<SearchFlags>({
+const search = verb({
   name: 'search',
   summary: 'Find people by free text, personHash or name',
-  arguments: '[query]',
-  options: () => [
-    new Option('--hash <personHash>', 'match the personHash'),
-    new Option('--name <fullName>', 'match the full name'),
-    new Option('--exact', 'the query or --name must match the whole name (or the personHash) exactly'),
-    new Option('--country <country>', 'only people from this country (id, ISO code, name or slug)'),
-    integerOption('--gender <n>', 'only people of this gender code', { min: 0 }),
-    integerOption('--limit <n>', 'at most this many people', BOUNDS.searchLimit),
-  ],
+  args: ['[query]'],
+  flags: {
+    hash: textFlag('--hash <personHash>', 'match the personHash'),
+    name: textFlag('--name <fullName>', 'match the full name'),
+    exact: switchFlag('--exact', 'the query or --name must match the whole name (or the personHash) exactly'),
+    country: textFlag('--country <country>', 'only people from this country (id, ISO code, name or slug)'),
+    gender: integerFlag('--gender <n>', 'only people of this gender code', { min: 0 }),
+    limit: integerFlag('--limit <n>', 'at most this many people', BOUNDS.searchLimit),
+  },
   examples: ['people search "okafor"', 'people search "Chiamaka Okafor" --exact', 'people search --name "Chiamaka Okafor" --exact', 'people search ana --country BR --limit 5'],
   view: { fields: personFields, tableFields: ['personHash', 'fullName', 'countryName', 'category', 'birthDate'] },
-  validate([query], flags) {
+  validate({ args: [query], flags }) {
     if (!query && !flags.hash && !flags.name) {
       throw new UsageError('people search needs a query, --hash or --name');
     }
+    return { query, flags };
   },
-  async run(ctx, [query], flags) {
+  async run(ctx, { query, flags }) {
     const client = await ctx.client();
-    const countryId = flags.country === undefined ? undefined : await ctx.resolveCountryId(flags.country);
+    const countryId = flags.country === undefined ? undefined : await resolveCountryId(flags.country, ctx);
     const data = await client.people.search({
       q: query,
       personHash: flags.hash,
@@ -213,84 +242,50 @@ const search = verb<SearchFlags>({
   },
 });
 
-type LinksFlags = { limit?: number; context: boolean };
-
-const links = verb<LinksFlags>({
+const links = verb({
   name: 'links',
   summary: 'A person\'s article links, newest first, with article, source and country context',
-  arguments: '<personHash>',
-  options: () => [
-    integerOption('--limit <n>', 'at most this many links', BOUNDS.linksLimit),
-    new Option('--no-context', 'only the link fields, without article, source and country context'),
-  ],
+  args: ['<personHash>'],
+  flags: {
+    limit: integerFlag('--limit <n>', 'at most this many links', BOUNDS.linksLimit),
+    context: negatedFlag('--no-context', 'only the link fields, without article, source and country context'),
+  },
   examples: ['people links chiamaka-okafor-6303 --limit 20', 'people links chiamaka-okafor-6303 --format csv --output links.csv'],
   view: {
     fields: fieldsOf(personLinkSchema),
     tableFields: ['mentionDate', 'sourceName', 'countryIso', 'sentiment', 'articleTitle'],
   },
-  async run(ctx, [personHash], flags) {
-    const data = await (await ctx.client()).people.links(personHash!, { limit: flags.limit, includeContext: flags.context });
-    if (flags.context) return { data };
-    return {
-      data,
-      view: { fields: fieldsOf(personLinkBaseSchema), tableFields: ['mentionDate', 'sentiment', 'articleHash', 'snippet'] },
-    };
+  // Without context a link has no article, source or country fields: --fields is checked against that.
+  viewFor: ({ flags }) =>
+    flags.context ? undefined : { fields: fieldsOf(personLinkBaseSchema), tableFields: ['mentionDate', 'sentiment', 'articleHash', 'snippet'] },
+  async run(ctx, { args: [personHash], flags }) {
+    return { data: await (await ctx.client()).people.links(personHash, { limit: flags.limit, includeContext: flags.context }) };
   },
 });
 
-/** One row a country, with the person and window first, as spreadsheets and pandas want them. */
-export function countryStatsRows(personHash: string, stats: Row): Row[] {
-  const countries = (stats.countries as Row[] | undefined) ?? [];
-  return countries.map((country) => ({
-    personHash,
-    startWeek: stats.startWeek,
-    endWeek: stats.endWeek,
-    ...country,
-  }));
-}
-
-export const countryStatsFields = countryRowFields;
-
-const countries = verb<WeekWindowFlags>({
+const countries = verb({
   name: 'countries',
   summary: 'A person\'s statistics per country over a week window (country-stats)',
-  arguments: '<personHash>',
-  options: () => weekWindowOptions(),
+  args: ['<personHash>'],
+  flags: weekWindowFlags,
   examples: ['people countries chiamaka-okafor-6303 --weeks last4', 'people countries chiamaka-okafor-6303 --weeks 202601..202647 --format csv'],
   view: {
     fields: countryRowFields,
     tableFields: ['countryName', 'countryIso', 'mentions', 'articles', 'localDominance', 'reach', 'power', 'sentiment'],
   },
-  async run(ctx, [personHash], flags) {
-    const window = await ctx.resolveWindow(flags);
-    const data = await (await ctx.client()).people.countryStats(personHash!, window ?? {});
-    return { data, rows: countryStatsRows(personHash!, data as Row) };
+  async run(ctx, { args: [personHash], flags }) {
+    const window = await resolveWindow(flags, () => ctx.client());
+    const data = await (await ctx.client()).people.countryStats(personHash, window ?? {});
+    return { data, rows: countryStatsRows(personHash, data) };
   },
 });
 
-/** One row a week from that week's country statistics. */
-export function trendRow(week: number, stats: Row): Row {
-  const countryRows = (stats.countries as Row[] | undefined) ?? [];
-  return {
-    week,
-    mentions: sumIntegers(countryRows.map((row) => row.mentions)),
-    globalDominance: stats.globalDominance,
-    globalSentiment: stats.globalSentiment,
-    globalReach: stats.globalReach,
-    globalPower: stats.globalPower,
-    persistence: stats.persistence,
-    countries: countryRows.length,
-  };
-}
-
-type TrendFlags = WeekWindowFlags & { metric: string };
-
-const trendView = {
+const trendView: ViewSpec = {
   fields: trendFields,
   chart: { label: 'week', value: 'mentions', style: 'line' },
   sparklines: ['mentions', 'globalSentiment'],
   countField: 'mentions',
-} as const;
+};
 /** Several people: long format, one row a person and week, the person after the week. */
 const multiTrendFields = ['week', 'personHash', 'fullName', ...TREND_METRICS];
 /** `people trend` without a window, as exports default to last4. */
@@ -303,32 +298,46 @@ export function trendCaption(personHashes: readonly string[], weeks: readonly nu
   return `${personHashes.join(', ')} · ${span}${partial}`;
 }
 
-const trend = verb<TrendFlags>({
+const trend = verb({
   name: 'trend',
   summary: 'Week-by-week mentions, dominance, sentiment, reach, power and persistence of one or more people',
-  arguments: '<personHash...>',
-  options: () => [
-    ...weekWindowOptions(),
-    // choices() lists the names for --help and completion; the parser maps the short ones.
-    new Option('--metric <name>', 'what --format chart draws (dominance is globalDominance, and so on)')
-      .choices([...TREND_METRICS, ...Object.keys(METRIC_SHORT_NAMES)])
-      .argParser(parseMetric)
-      .default('mentions'),
-  ],
+  args: ['<personHash...>'],
+  flags: {
+    ...weekWindowFlags,
+    // choices() lists the names for --help and completion; the parser, set after it, maps the short ones.
+    metric: withDefault(
+      configured(
+        choiceFlag('--metric <name>', 'what --format chart draws (dominance is globalDominance, and so on)', [...TREND_METRICS, ...Object.keys(METRIC_SHORT_NAMES)]),
+        (option) => option.argParser(parseMetric),
+      ),
+      'mentions',
+    ),
+  },
   examples: [
     'people trend chiamaka-okafor-6303 --weeks last12',
     'people trend chiamaka-okafor-6303 --weeks last26 --format chart --metric sentiment',
     'people trend hira-abbasi-d893 layla-haddad-69d2 --weeks last12 --format csv',
   ],
   view: trendView,
-  viewFor: (_flags, personHashes) =>
-    new Set(personHashes).size > 1
-      ? { ...trendView, fields: multiTrendFields, tableFields: ['week', 'fullName', 'mentions', 'globalDominance', 'globalSentiment', 'globalReach'], sparklines: [] }
-      : undefined,
-  async run(ctx, personHashes, flags) {
+  // One person: a row a week. Several: a row a person and week, one chart line each, named in a legend.
+  viewFor: ({ args: [personHashes], flags }) => {
+    const chart = { label: 'week', value: flags.metric, style: 'line' as const };
+    return new Set(personHashes).size > 1
+      ? {
+          ...trendView,
+          fields: multiTrendFields,
+          tableFields: ['week', 'fullName', 'mentions', 'globalDominance', 'globalSentiment', 'globalReach'],
+          sparklines: [],
+          chart: { ...chart, series: 'personHash', seriesName: 'fullName' },
+        }
+      : { ...trendView, chart };
+  },
+  async run(ctx, { args: [personHashes], flags }) {
     // A trend is about weeks, so it always has a window: last12 unless asked otherwise.
     const given = flags.weeks !== undefined || flags.start !== undefined || flags.end !== undefined;
-    const weeks = await weeklyWindows(ctx, given ? flags : { weeks: parseWeekSpec(DEFAULT_TREND_WEEKS) }, DEFAULT_TREND_WEEKS);
+    // The window and the caption's current week share one request for the week info.
+    const info = weekInfoOnce(() => ctx.client());
+    const weeks = await weeklyWindows(ctx, given ? flags : { weeks: parseWeekSpec(DEFAULT_TREND_WEEKS) }, DEFAULT_TREND_WEEKS, info);
     const client = await ctx.client();
     const people = [...new Set(personHashes)];
     // Fail on an unknown person with one 404 naming them, before any weekly request.
@@ -336,21 +345,15 @@ const trend = verb<TrendFlags>({
     const pairs = weeks.flatMap((week) => people.map((personHash, index) => ({ week, personHash, fullName: persons[index]!.fullName })));
     const [rows, { currentWeek }] = await Promise.all([
       mapInOrder(pairs, DEFAULT_CONCURRENCY, async ({ week, personHash, fullName }) => {
-        const row = trendRow(week, (await client.people.countryStats(personHash, { startWeek: week, endWeek: week } as WeekWindow)) as Row);
+        const row = trendRow(week, await client.people.countryStats(personHash, { startWeek: week, endWeek: week }));
         return people.length === 1 ? row : { week, personHash, fullName, ...row };
       }),
-      ctx.weekInfo(),
+      info(),
     ]);
-    const caption = trendCaption(people, weeks, currentWeek);
-    const chart = { label: 'week', value: flags.metric, style: 'line' as const };
-    return { data: rows, view: { caption, chart: people.length === 1 ? chart : { ...chart, series: 'personHash', seriesName: 'fullName' } } };
+    return { data: rows, view: { caption: trendCaption(people, weeks, currentWeek) } };
   },
 });
 
-const people: NounSpec = {
-  name: 'people',
-  summary: 'People: list, get, search, top rankings, movers, trends, article links, per-country stats',
-  verbs: [top, movers, list, get, search, links, countries, trend],
-};
+const people: NounVerbs = { verbs: [top, movers, list, get, search, links, countries, trend] };
 
 export default people;

@@ -1,14 +1,14 @@
 import { BOUNDS, fieldsOf, postSchema } from '../../api/types.js';
-import { integerOption } from '../options.js';
-import { verb, type NounSpec } from '../spec.js';
+import { integerFlag } from '../options.js';
+import { verb, type NounVerbs } from '../spec.js';
 
-const recent = verb<{ count?: number }>({
+const recent = verb({
   name: 'recent',
   summary: 'The most recent published posts',
-  options: () => [integerOption('--count <n>', 'how many posts', BOUNDS.postsCount)],
+  flags: { count: integerFlag('--count <n>', 'how many posts', BOUNDS.postsCount) },
   examples: ['posts recent --count 5'],
   view: { fields: fieldsOf(postSchema), tableFields: ['postId', 'createdAt', 'slug', 'title', 'view'] },
-  async run(ctx, _args, flags) {
+  async run(ctx, { flags }) {
     return { data: await (await ctx.client()).posts.recent({ count: flags.count }) };
   },
 });
@@ -16,14 +16,14 @@ const recent = verb<{ count?: number }>({
 const get = verb({
   name: 'get',
   summary: 'One post by slug',
-  arguments: '<slug>',
+  args: ['<slug>'],
   examples: ['posts get weekly-roundup-2026-w46', 'posts get weekly-roundup-2026-w46 --fields title,content -f json'],
   view: { fields: fieldsOf(postSchema), single: true },
-  async run(ctx, [slug]) {
-    return { data: await (await ctx.client()).posts.get(slug!) };
+  async run(ctx, { args: [slug] }) {
+    return { data: await (await ctx.client()).posts.get(slug) };
   },
 });
 
-const posts: NounSpec = { name: 'posts', summary: 'Published posts', verbs: [recent, get] };
+const posts: NounVerbs = { verbs: [recent, get] };
 
 export default posts;

@@ -1,44 +1,44 @@
-import { Option } from 'commander';
+import { EventEmitter } from 'node:events';
 import { UsageError } from '../errors.js';
-import { parseDate, parseDecimal, parseInteger } from '../options.js';
-import { verb, type NounSpec } from '../spec.js';
-
-type SandboxOptions = import('../../sandbox/server.js').SandboxOptions;
-
-type SandboxFlags = Omit<SandboxOptions, 'latencyMs' | 'logFile' | 'model'> & { latency?: number; log?: string };
+import { parseDate, parseDecimal, parseInteger, parsedFlag, textFlag, withDefault } from '../options.js';
+import { verb, type NounVerbs } from '../spec.js';
 
 /**
  * Flags are parsed into numbers and a date here, like every flag of the CLI; whether a value is in
  * range (a port, a share from 0 to 1) is the sandbox's own rule, checked by startSandbox itself.
  */
-const serve = verb<SandboxFlags>({
+const serve = verb({
   name: '',
   summary: 'Serve the whole API contract on loopback from deterministic synthetic data (docs/sandbox.md)',
-  options: () => [
-    new Option('--host <address>', 'interface to listen on').default('127.0.0.1'),
-    new Option('--port <port>', 'port; 0 picks a free one').argParser((text: string) => parseInteger('--port', text)).default(8787),
-    new Option('--key <key>', 'the API key clients must send').default('sandbox'),
-    new Option('--seed <n>', 'seed of the data and the faults').argParser((text: string) => parseInteger('--seed', text)).default(1),
-    new Option('--now <YYYY-MM-DD>', 'the date that decides the current week (default: today, UTC)').argParser((text: string) => parseDate('--now', text)),
-    new Option('--fail-rate <share>', 'share of requests, 0-1, answered 500/503 or dropped').argParser((text: string) => parseDecimal('--fail-rate', text)),
-    new Option('--latency <ms>', 'mean added latency per request, with jitter').argParser((text: string) => parseDecimal('--latency', text)),
-    new Option('--rate-limit <n>', 'answer 429 with Retry-After above N requests a second').argParser((text: string) => parseInteger('--rate-limit', text)),
-    new Option('--log <file>', 'append each request as a JSON line (never the key)'),
-  ],
+  flags: {
+    host: withDefault(textFlag('--host <address>', 'interface to listen on'), '127.0.0.1'),
+    port: withDefault(parsedFlag('--port <port>', 'port; 0 picks a free one', (text) => parseInteger('--port', text)), 8787),
+    key: withDefault(textFlag('--key <key>', 'the API key clients must send'), 'sandbox'),
+    seed: withDefault(parsedFlag('--seed <n>', 'seed of the data and the faults', (text) => parseInteger('--seed', text)), 1),
+    now: parsedFlag('--now <YYYY-MM-DD>', 'the date that decides the current week (default: today, UTC)', (text) => parseDate('--now', text)),
+    failRate: parsedFlag('--fail-rate <share>', 'share of requests, 0-1, answered 500/503 or dropped', (text) => parseDecimal('--fail-rate', text)),
+    latency: parsedFlag('--latency <ms>', 'mean added latency per request, with jitter', (text) => parseDecimal('--latency', text)),
+    rateLimit: parsedFlag('--rate-limit <n>', 'answer 429 with Retry-After above N requests a second', (text) => parseInteger('--rate-limit', text)),
+    log: textFlag('--log <file>', 'append each request as a JSON line (never the key)'),
+  },
+  // The URL alone, for scripts: written by the server as soon as it listens.
+  prints: 'text',
   examples: [
     'sandbox --port 0',
     'sandbox --port 8787 --now 2026-11-22 --fail-rate 0.2 --latency 50',
     'sandbox --port 8787 --key sandbox   # then, in another shell: NEWSSTATS_BASE_URL=http://127.0.0.1:8787 NEWSSTATS_API_KEY=sandbox newsstats weeks',
   ],
   handlesSignals: true,
-  async run(ctx, _args, flags) {
+  async run(ctx, { flags }) {
     const [{ serveSandbox }, { SandboxOptionError }] = await Promise.all([
       import('../../sandbox/serve.js'),
       import('../../sandbox/server.js'),
     ]);
     const { latency, log, ...options } = flags;
+    // In-process (tests) there are no signals: only a bad flag ends the run there.
+    const signals = ctx.io.process ?? new EventEmitter();
     try {
-      await serveSandbox({ ...options, latencyMs: latency, logFile: log }, ctx.io);
+      await serveSandbox({ ...options, latencyMs: latency, logFile: log }, ctx.io, signals);
     } catch (error) {
       if (error instanceof SandboxOptionError) throw new UsageError(error.message);
       throw error;
@@ -46,6 +46,6 @@ const serve = verb<SandboxFlags>({
   },
 });
 
-const sandbox: NounSpec = { name: 'sandbox', summary: 'Serve the built-in synthetic API on loopback', verbs: [serve] };
+const sandbox: NounVerbs = { verbs: [serve] };
 
 export default sandbox;

@@ -1,18 +1,19 @@
-import { Option } from 'commander';
 import { fieldsOf, sourceSchema } from '../../api/types.js';
 import type { CachedListName } from '../cache.js';
-import { parseIdArgument } from '../options.js';
-import { verb, type NounSpec, type Row } from '../spec.js';
+import { resolveCountryId } from '../country-match.js';
+import { negatedFlag, parseIdArgument, textFlag } from '../options.js';
+import { sourceLinkRows } from '../rows.js';
+import { verb, type NounVerbs } from '../spec.js';
 
-const list = verb<{ country?: string }>({
+const list = verb({
   name: 'list',
   summary: 'News sources, optionally of one country',
-  options: () => [new Option('--country <country>', 'only sources of this country (id, ISO code, name or slug)')],
+  flags: { country: textFlag('--country <country>', 'only sources of this country (id, ISO code, name or slug)') },
   examples: ['sources list --country DE', 'sources list --fields sourceId,name,url --format tsv'],
   view: { fields: fieldsOf(sourceSchema), tableFields: ['sourceId', 'name', 'url', 'countryId', 'status', 'lastCheckedDate'] },
-  async run(ctx, _args, flags) {
+  async run(ctx, { flags }) {
     const client = await ctx.client();
-    const countryId = flags.country === undefined ? undefined : await ctx.resolveCountryId(flags.country);
+    const countryId = flags.country === undefined ? undefined : await resolveCountryId(flags.country, ctx);
     const { cachedList } = await import('../cache.js');
     const name: CachedListName = countryId === undefined ? 'sources' : `sources-${countryId}`;
     return { data: await cachedList(ctx, name, () => client.sources.list({ countryId })) };
@@ -22,42 +23,29 @@ const list = verb<{ country?: string }>({
 const get = verb({
   name: 'get',
   summary: 'One source by sourceId',
-  arguments: '<sourceId>',
+  args: ['<sourceId>'],
   examples: ['sources get 17'],
   view: { fields: fieldsOf(sourceSchema), single: true },
-  validate: ([sourceId]) => void parseIdArgument('sourceId', sourceId!),
-  async run(ctx, [sourceId]) {
-    return { data: await (await ctx.client()).sources.get(parseIdArgument('sourceId', sourceId!)) };
+  validate: ({ args: [sourceId] }) => parseIdArgument('sourceId', sourceId),
+  async run(ctx, sourceId) {
+    return { data: await (await ctx.client()).sources.get(sourceId) };
   },
 });
 
-
-/** One row a homepage link, with a matched column: filter and spreadsheet both read it directly. */
-export function sourceLinkRows(links: Row): Row[] {
-  const source = (links.source as Row | undefined) ?? {};
-  const matched = new Set((links.matchedLinks as string[] | undefined) ?? []);
-  const all = (links.allLinks as string[] | undefined) ?? [];
-  return all.map((url) => ({ sourceId: source.sourceId, sourceName: source.name, url, matched: matched.has(url) }));
-}
-
-const links = verb<{ filter: boolean }>({
+const links = verb({
   name: 'links',
   summary: 'Links on a source\'s homepage, split by the source\'s link filter',
-  arguments: '<sourceId>',
-  options: () => [new Option('--no-filter', 'do not apply the source\'s link filter')],
+  args: ['<sourceId>'],
+  flags: { filter: negatedFlag('--no-filter', 'do not apply the source\'s link filter') },
   examples: ['sources links 17', 'sources links 17 --format csv --fields url,matched'],
   view: { fields: ['sourceId', 'sourceName', 'url', 'matched'], tableFields: ['matched', 'url'] },
-  validate: ([sourceId]) => void parseIdArgument('sourceId', sourceId!),
-  async run(ctx, [sourceId], flags) {
-    const data = await (await ctx.client()).sources.links(parseIdArgument('sourceId', sourceId!), { applyFilter: flags.filter });
-    return { data, rows: sourceLinkRows(data as Row) };
+  validate: ({ args: [sourceId], flags }) => ({ sourceId: parseIdArgument('sourceId', sourceId), flags }),
+  async run(ctx, { sourceId, flags }) {
+    const data = await (await ctx.client()).sources.links(sourceId, { applyFilter: flags.filter });
+    return { data, rows: sourceLinkRows(data) };
   },
 });
 
-const sources: NounSpec = {
-  name: 'sources',
-  summary: 'News sources and the links on their homepages',
-  verbs: [list, get, links],
-};
+const sources: NounVerbs = { verbs: [list, get, links] };
 
 export default sources;

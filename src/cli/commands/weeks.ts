@@ -1,5 +1,5 @@
 import { fieldsOf, weekInfoSchema } from '../../api/types.js';
-import { verb, type NounSpec } from '../spec.js';
+import { verb, type NounVerbs } from '../spec.js';
 
 const show = verb({
   name: '',
@@ -11,6 +11,6 @@ const show = verb({
   },
 });
 
-const weeks: NounSpec = { name: 'weeks', summary: 'The current week and the start of the last-4 window', verbs: [show] };
+const weeks: NounVerbs = { verbs: [show] };
 
 export default weeks;

@@ -4,17 +4,12 @@
  * cannot reach the network. Works with or without the bash-completion package.
  */
 import { namedVerbs, valueKind, valueOptions, verbPaths, type CompletionOption, type CompletionTree } from './tree.js';
-import { functionName, posixQuote } from './quote.js';
-
-/** A case pattern matching `path/name` for each spelling of the option. */
-function patterns(path: string, option: CompletionOption): string {
-  return option.names.map((name) => (path === '*' ? `*${posixQuote(`/${name}`)}` : posixQuote(`${path}/${name}`))).join('|');
-}
+import { casePatterns, functionName, posixQuote } from './quote.js';
 
 /** One case branch saying how the option's value completes. */
 function valueBranch(path: string, option: CompletionOption): string {
   const kind = valueKind(option);
-  return `    ${patterns(path, option)}) ${kind === 'any' ? ':' : `echo ${posixQuote(kind)}`} ;;`;
+  return `    ${casePatterns(path, option.names)}) ${kind === 'any' ? ':' : `echo ${posixQuote(kind)}`} ;;`;
 }
 
 export function bashScript(tree: CompletionTree): string {

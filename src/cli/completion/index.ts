@@ -4,7 +4,7 @@
  */
 import { bashScript } from './bash.js';
 import { fishScript } from './fish.js';
-import type { NounSpec } from '../spec.js';
+import type { CommandTreeSource, NounSpec } from '../spec.js';
 import { buildCompletionTree, type CompletionArguments, type CompletionTree } from './tree.js';
 import { zshScript } from './zsh.js';
 
@@ -22,21 +22,19 @@ export function isShell(text: string): text is Shell {
   return Object.hasOwn(COMPLETION_SCRIPTS, text);
 }
 
-/** Every noun module loaded through the table in main.ts, plus the global options main.ts registers. */
-export async function loadCompletionTree(): Promise<CompletionTree> {
-  // Dynamic: main.ts imports the command modules lazily, this one among them.
-  const [{ COMMANDS, globalOptions }, { HELP_TOPIC_NAMES }, { PROFILE_KEYS }] = await Promise.all([
-    import('../main.js'),
+/** Every noun and the global options, as main.ts registers them, with the words each position takes. */
+export async function loadCompletionTree(commands: CommandTreeSource): Promise<CompletionTree> {
+  const [{ HELP_TOPIC_NAMES }, { PROFILE_KEYS }, nouns] = await Promise.all([
     import('../help-topics.js'),
     import('../../config/store.js'),
+    commands.nouns(),
   ]);
-  const nouns = await Promise.all(COMMANDS.map(async (entry) => (await entry.load()).default));
   const profileKeys: CompletionArguments = { first: Object.keys(PROFILE_KEYS) };
   const verbNames = (noun: NounSpec) => noun.verbs.map((verb) => verb.name).filter((name) => name !== '');
   return buildCompletionTree({
     program: 'newsstats',
     nouns,
-    globalOptions: await globalOptions(),
+    globalOptions: commands.globalOptions(),
     arguments: {
       completion: { first: SHELLS },
       // `help` takes a topic or a command path: a noun, then one of its verbs.

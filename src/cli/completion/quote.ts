@@ -5,6 +5,14 @@ export function posixQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
+/**
+ * A bash/zsh case pattern matching `path/name` for each spelling of an option (`*` for any command
+ * path): how both scripts find the option whose value is being completed.
+ */
+export function casePatterns(path: string, names: readonly string[]): string {
+  return names.map((name) => (path === '*' ? `*${posixQuote(`/${name}`)}` : posixQuote(`${path}/${name}`))).join('|');
+}
+
 /** A fish single-quoted string: only \ and ' are special inside. */
 export function fishQuote(text: string): string {
   return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;

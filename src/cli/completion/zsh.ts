@@ -4,7 +4,7 @@
  * Works autoloaded from $fpath (as _newsstats) and sourced after compinit.
  */
 import { namedVerbs, valueKind, valueOptions, verbPaths, type CompletionOption, type CompletionTree } from './tree.js';
-import { functionName, posixQuote } from './quote.js';
+import { casePatterns, functionName, posixQuote } from './quote.js';
 
 /** A `_describe` entry: "name:description", with any colon in the name escaped. */
 function described(name: string, description: string): string {
@@ -15,13 +15,9 @@ function optionEntries(options: readonly CompletionOption[]): string[] {
   return options.flatMap((option) => option.names.map((name) => described(name, option.description)));
 }
 
-function patterns(path: string, option: CompletionOption): string {
-  return option.names.map((name) => (path === '*' ? `*${posixQuote(`/${name}`)}` : posixQuote(`${path}/${name}`))).join('|');
-}
-
 function valueBranch(path: string, option: CompletionOption): string {
   const kind = valueKind(option);
-  return `    (${patterns(path, option)}) REPLY=${posixQuote(kind)} ;;`;
+  return `    (${casePatterns(path, option.names)}) REPLY=${posixQuote(kind)} ;;`;
 }
 
 /** A multi-line array assignment, one entry a line. */

@@ -54,6 +54,12 @@ export class RequestLog {
     this.stream.write(JSON.stringify(entry) + '\n');
   }
 
+  /** Resolves when the lines written so far are in the file: writes complete in order. */
+  written(): Promise<void> {
+    if (this.failed || this.stream.writableLength === 0) return Promise.resolve();
+    return new Promise((resolve) => this.stream.write('', () => resolve()));
+  }
+
   /** Flushes and closes. */
   close(): Promise<void> {
     return new Promise((resolve, reject) => {

@@ -4,7 +4,7 @@
  * and what it accepts, so a client's error message can quote the title as is.
  */
 import { WeekError, addWeeks, isValidWeek, parseWeek, type WeekWindow } from '../../weeks.js';
-import type { SortBy } from '../../api/types.js';
+import type { SortBy, WeekInfo } from '../../api/types.js';
 import { badRequest } from './problem.js';
 
 /** The decoded query: one value per name (a repeated name is a 400, see readQuery). */
@@ -110,7 +110,7 @@ function weekParam(query: Query, name: string): number | undefined {
  * future, and a client that asks for them has usually read its own clock instead of weeks/current),
  * and so is a reversed one.
  */
-export function weekWindow(query: Query, info: { currentWeek: number; last4StartWeek: number }): WeekWindow {
+export function weekWindow(query: Query, info: WeekInfo): WeekWindow {
   const start = weekParam(query, 'startWeek');
   const end = weekParam(query, 'endWeek');
   const endWeek = end ?? info.currentWeek;

@@ -3,6 +3,7 @@
  * contract shows that shape for 400, and using it for every status lets a client read all errors
  * one way. Titles never contain the API key.
  */
+import type { ProblemDetails } from '../../api/types.js';
 import { SeededRandom, RANDOM_STREAMS } from './random.js';
 
 /** `type` of each status: the section of the HTTP standard that describes it. */
@@ -37,14 +38,8 @@ export function notFound(title: string): HttpProblem {
   return new HttpProblem(404, title);
 }
 
-export interface ProblemBody {
-  type: string;
-  title: string;
-  status: number;
-  traceId: string;
-}
-
-export function problemBody(status: number, title: string, traceId: string): ProblemBody {
+/** The body of an error answer: the contract's problem details, one shape for client and sandbox. */
+export function problemBody(status: number, title: string, traceId: string): ProblemDetails {
   return { type: PROBLEM_TYPES[status] ?? PROBLEM_TYPES[500]!, title, status, traceId };
 }
 

@@ -5,7 +5,7 @@
  * calls `produce` on a cache miss. Because the key holds the values after defaults, `?limit=20`
  * and no limit share one cache entry.
  */
-import { BOUNDS } from '../../api/types.js';
+import { AGE_BOUNDS, API_ROOT, BOUNDS, type WeekInfo } from '../../api/types.js';
 import type { SandboxModel } from '../model.js';
 import { HttpProblem, badRequest, notFound } from './problem.js';
 import {
@@ -32,7 +32,7 @@ export const SANDBOX_DEFAULTS = {
 export const SANDBOX_BOUNDS = {
   ...BOUNDS,
   topLimit: { min: 1, max: 1000 },
-  age: { min: 0, max: 150 },
+  age: AGE_BOUNDS,
 } as const;
 
 export interface Resolved {
@@ -44,7 +44,7 @@ export interface Resolved {
 
 export interface RouteContext {
   model: SandboxModel;
-  weekInfo: { currentWeek: number; last4StartWeek: number };
+  weekInfo: WeekInfo;
 }
 
 type Handler = (context: RouteContext, pathParams: string[], query: Query) => Resolved;
@@ -237,12 +237,11 @@ const ROUTES: Route[] = [
   },
 ];
 
-/** Every endpoint path as the contract writes it, for docs and tests. */
-export const ENDPOINT_PATHS: readonly string[] = ROUTES.map(
-  (route) => '/api/data/' + route.segments.map((s) => (s.startsWith(':') ? `{${s.slice(1)}}` : s)).join('/'),
-);
 
-export const API_ROOT = '/api/data';
+/** Every routed path, written as the contract writes it ({personHash}): tests compare it with ENDPOINTS. */
+export function routeTemplates(): string[] {
+  return ROUTES.map((route) => `${API_ROOT}/${route.segments.map((segment) => (segment.startsWith(':') ? `{${segment.slice(1)}}` : segment)).join('/')}`);
+}
 
 export interface RouteMatch {
   /** Validates the query (400s) and returns the cache key and the producer. */

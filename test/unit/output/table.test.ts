@@ -70,7 +70,7 @@ describe('table on a terminal', () => {
 
   test('the least important columns are hidden first, with one note naming them', async () => {
     const { lines, notes } = await terminal(longNames, { width: 40 });
-    expect(lines[0]).toMatch(/^#  NAME +COUNTRY$/);
+    expect(lines[0]).toMatch(/^# {2}NAME +COUNTRY$/);
     expect(notes).toEqual(['1 column hidden at 40 columns: mentions; see --fields']);
   });
 
@@ -115,7 +115,7 @@ describe('table on a terminal', () => {
   test('a caption above the table; a note instead of an empty table', async () => {
     const { lines } = await terminal({ ...longNames, caption: 'Top 3 people by mentions · weeks 202644–202647' });
     expect(lines[0]).toBe('Top 3 people by mentions · weeks 202644–202647');
-    expect(lines[1]).toMatch(/^#  NAME/);
+    expect(lines[1]).toMatch(/^# {2}NAME/);
     const empty = await terminal({ data: [], fields: ['a'], caption: 'Top 0', empty: 'no people match "zzzqqq"' });
     expect(empty).toEqual({ lines: [], notes: ['no people match "zzzqqq"'] });
   });

@@ -1,0 +1,44 @@
+/**
+ * Row shapers shared by commands: API values turned into the flat rows csv, tsv and tables print.
+ * Pure, so each is a one-line test; commands import them from here, never from each other.
+ */
+import type { Row } from './spec.js';
+
+/** Exact sum of integer mention counts: they arrive as digit strings and are added as bigints. */
+function sumIntegers(values: unknown[]): bigint {
+  return values.reduce<bigint>((total, value) => total + BigInt(String(value ?? 0)), 0n);
+}
+
+/** One row a country, with the person and window first, as spreadsheets and pandas want them. */
+export function countryStatsRows(personHash: string, stats: Row): Row[] {
+  const countries = (stats.countries as Row[] | undefined) ?? [];
+  return countries.map((country) => ({
+    personHash,
+    startWeek: stats.startWeek,
+    endWeek: stats.endWeek,
+    ...country,
+  }));
+}
+
+/** One row a week from that week's country statistics. */
+export function trendRow(week: number, stats: Row): Row {
+  const countryRows = (stats.countries as Row[] | undefined) ?? [];
+  return {
+    week,
+    mentions: sumIntegers(countryRows.map((row) => row.mentions)),
+    globalDominance: stats.globalDominance,
+    globalSentiment: stats.globalSentiment,
+    globalReach: stats.globalReach,
+    globalPower: stats.globalPower,
+    persistence: stats.persistence,
+    countries: countryRows.length,
+  };
+}
+
+/** One row a homepage link, with a matched column: filter and spreadsheet both read it directly. */
+export function sourceLinkRows(links: Row): Row[] {
+  const source = (links.source as Row | undefined) ?? {};
+  const matched = new Set((links.matchedLinks as string[] | undefined) ?? []);
+  const all = (links.allLinks as string[] | undefined) ?? [];
+  return all.map((url) => ({ sourceId: source.sourceId, sourceName: source.name, url, matched: matched.has(url) }));
+}

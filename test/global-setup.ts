@@ -1,0 +1,28 @@
+/**
+ * Runs once before any test file: builds dist/ from src/ when src/ changed since the last build, so
+ * the spawned tests (bin/newsstats.js loads dist/) never run stale code, even under a plain
+ * `npx vitest`. The in-process tests import src/ directly.
+ */
+import { execFileSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const ROOT = resolve(import.meta.dirname, '..');
+
+/** The newest modification time of any file under `directory`, or 0 when it does not exist. */
+function newest(directory: string): number {
+  let latest = 0;
+  for (const entry of readdirSync(directory, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) latest = Math.max(latest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return latest;
+}
+
+export default function build(): void {
+  const built = statSync(join(ROOT, 'dist'), { throwIfNoEntry: false }) ? newest(join(ROOT, 'dist')) : 0;
+  const buildScript = join(ROOT, 'scripts', 'build.mjs');
+  const inputs = Math.max(newest(join(ROOT, 'src')), statSync(buildScript).mtimeMs, statSync(join(ROOT, 'package-lock.json')).mtimeMs);
+  if (built > inputs) return;
+  // The bundle is what bin/newsstats.js loads; the tests need no declarations (npm run build adds them).
+  execFileSync(process.execPath, [buildScript], { cwd: ROOT, stdio: 'inherit' });
+}

@@ -1,0 +1,98 @@
+/**
+ * The one map from failures to exit codes and stderr lines (describeFailure), as a table: every kind
+ * of error the CLI or the library raises, with the code and the first line a user reads.
+ */
+import { CommanderError } from 'commander';
+import { describe, expect, it } from 'vitest';
+import {
+  ApiError,
+  AuthenticationError,
+  BadRequestError,
+  ConfigurationError,
+  ConnectionError,
+  ForbiddenError,
+  InvalidParameterError,
+  NotFoundError,
+  RateLimitError,
+  RedirectError,
+  ResponseFormatError,
+  ResponseShapeError,
+  ResponseTooLargeError,
+  ServerError,
+  TimeoutError,
+} from '../../src/api/errors.js';
+import { ConfigFileError } from '../../src/config/resolve.js';
+import { describeFailure, EXIT_CODE_MEANINGS } from '../../src/cli/exit-codes.js';
+import { InterruptedError, KeyRejectedError, MissingKeyError, UsageError } from '../../src/cli/errors.js';
+import { FieldError, OutputUsageError } from '../../src/output/errors.js';
+import { OutputWriteError } from '../../src/output/write-error.js';
+import { WeekError } from '../../src/weeks.js';
+
+const request = { method: 'GET', url: '/api/data/people/top' };
+const LOGIN_HINT = 'hint: run `newsstats auth login`, or set NEWSSTATS_API_KEY';
+
+const TABLE: Array<[string, unknown, number, string[]]> = [
+  ['usage error with its hint', new UsageError('bad flag', 'try this'), 2, ['error: bad flag', 'hint: try this']],
+  ['usage error alone', new UsageError('bad flag'), 2, ['error: bad flag']],
+  ['week error', new WeekError('bad week'), 2, ['error: bad week']],
+  ['output usage error', new OutputUsageError('no chart here'), 2, ['error: no chart here']],
+  ['unknown field', new FieldError('unknown field "x"', ['x'], ['a']), 2, ['error: unknown field "x"']],
+  ['invalid parameter', new InvalidParameterError('limit', 'limit must be 1-1000'), 2, ['error: limit must be 1-1000']],
+  ['configuration error', new ConfigurationError('baseUrl', 'insecure', 'plain http'), 2, ['error: plain http']],
+  ['a client made without a key', new ConfigurationError('apiKey', 'missing', 'no API key is set'), 3, ['error: no API key is set', LOGIN_HINT]],
+  ['config file error', new ConfigFileError('config unreadable'), 2, ['error: config unreadable']],
+  ['the server\'s 400', new BadRequestError({ ...request, status: 400 }), 2, []],
+  ['missing key', new MissingKeyError('no API key'), 3, ['error: no API key', LOGIN_HINT]],
+  ['401', new AuthenticationError({ ...request, status: 401 }), 3, []],
+  ['404', new NotFoundError({ ...request, status: 404 }), 4, []],
+  ['5xx', new ServerError({ ...request, status: 503 }), 5, []],
+  ['429', new RateLimitError({ ...request, status: 429 }), 5, []],
+  ['unreadable answer', new ResponseFormatError({ ...request, status: 200 }, 'not JSON'), 5, []],
+  ['connection refused', new ConnectionError({ ...request, host: '127.0.0.1:1', code: 'ECONNREFUSED' }), 5, []],
+  ['timeout', new TimeoutError({ ...request, host: '127.0.0.1:1', timeoutMs: 10 }), 5, []],
+  ['another 5xx status', new ApiError({ ...request, status: 599 }), 5, []],
+  ['a status the contract does not list: the service\'s doing, not a bug', new ApiError({ ...request, status: 418 }), 5, []],
+  ['a rejected key where "auth login" would mislead', new KeyRejectedError('the key was rejected', 'check the key'), 3, ['error: the key was rejected', 'hint: check the key']],
+  ['403', new ForbiddenError({ ...request, status: 403 }), 3, []],
+  ['a redirect, never followed', new RedirectError({ ...request, status: 301, location: 'https://api2.example.com/api/data/people/top' }), 5,
+    ['error: the service redirected to https://api2.example.com/api/data/people/top (HTTP 301) and redirects are not followed; use the final address as the base URL',
+      'hint: set --base-url (or the profile key base-url) to the final address']],
+  ['a 200 of the wrong shape', new ResponseShapeError({ ...request, status: 200 }, 'expected an array, got an object'), 5, []],
+  ['a body over the limit', new ResponseTooLargeError({ ...request, status: 200 }, 'is larger than the limit of 16 MiB', 16 << 20), 5,
+    ['error: the response to GET /api/data/people/top is larger than the limit of 16 MiB', 'hint: raise the limit with --max-response-mb or the profile key max-response-mb']],
+  ['a full disk', new OutputWriteError('out.csv', Object.assign(new Error('write ENOSPC'), { code: 'ENOSPC' })), 6, ['error: cannot write to out.csv: no space left on the device (ENOSPC)']],
+  ['a bug', new TypeError('x is undefined'), 1, ['error: x is undefined']],
+  ['a thrown string', 'odd', 1, ['error: odd']],
+];
+
+describe('describeFailure', () => {
+  it.each(TABLE)('%s', (_name, error, exitCode, lines) => {
+    const failure = describeFailure(error, false);
+    expect(failure.exitCode).toBe(exitCode);
+    if (lines.length > 0) expect(failure.lines).toEqual(lines);
+    else expect(failure.lines[0]).toBe(`error: ${(error as Error).message}`);
+    if (error instanceof MissingKeyError || error instanceof AuthenticationError) expect(failure.lines.at(-1)).toBe(LOGIN_HINT);
+  });
+
+  it('Ctrl-C at the key prompt exits 130 and prints nothing more (the prompt said so)', () => {
+    expect(describeFailure(new InterruptedError(), false)).toEqual({ exitCode: 130, lines: [] });
+  });
+
+  it('commander has printed its own message: help exits 0, a parse error 2, and nothing more is printed', () => {
+    expect(describeFailure(new CommanderError(0, 'commander.helpDisplayed', '(outputHelp)'), false)).toEqual({ exitCode: 0, lines: [] });
+    expect(describeFailure(new CommanderError(1, 'commander.unknownOption', 'unknown option'), false)).toEqual({ exitCode: 2, lines: [] });
+  });
+
+  it('a bug shows its stack only under --verbose', () => {
+    const bug = new Error('boom');
+    expect(describeFailure(bug, false).lines).toEqual(['error: boom']);
+    const verbose = describeFailure(bug, true).lines;
+    expect(verbose[0]).toBe('error: boom');
+    expect(verbose[1]).toContain('at ');
+  });
+
+  it('every code it returns is documented in `help exit-codes`', () => {
+    const documented = new Set(EXIT_CODE_MEANINGS.map(([code]) => code));
+    for (const [, error] of TABLE) expect(documented).toContain(describeFailure(error, false).exitCode);
+  });
+});
