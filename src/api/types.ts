@@ -307,31 +307,50 @@ export interface ArticlesRecentParams {
 export const API_ROOT = '/api/data';
 
 /**
- * Every endpoint of the contract, as it writes them. The client's tests and the sandbox's tests both
- * check against this one list, so neither can gain or lose an endpoint without the other.
+ * What one endpoint answers: a record or a list of them. The client checks every 200 against it
+ * (validate.ts), so a broken answer fails at the client's edge instead of deep in a command.
  */
-export const ENDPOINTS = [
-  '/api/data/weeks/current',
-  '/api/data/people',
-  '/api/data/people/{personHash}',
-  '/api/data/people/search',
-  '/api/data/people/top',
-  '/api/data/people/{personHash}/links',
-  '/api/data/people/{personHash}/country-stats',
-  '/api/data/countries',
-  '/api/data/countries/{countryId}',
-  '/api/data/countries/slug/{slug}',
-  '/api/data/countries/{countryId}/international-attention',
-  '/api/data/countries/{countryId}/domestic-focus',
-  '/api/data/sources',
-  '/api/data/sources/{sourceId}',
-  '/api/data/sources/{sourceId}/links',
-  '/api/data/posts/recent',
-  '/api/data/posts/{slug}',
-  '/api/data/articles/recent',
-  '/api/data/articles/stats',
-  '/api/data/articles/stats/all-time',
-] as const;
+export interface ResponseShape {
+  list: boolean;
+  schema: FieldSchema;
+  /** Fields the contract leaves out in some modes (includeContext=false): checked only when present. */
+  optional?: FieldSchema;
+  /** Records nested in a field, e.g. country-stats' countries. */
+  nested?: Readonly<Record<string, FieldSchema>>;
+}
+
+/**
+ * Every endpoint of the contract, as it writes them, with what it answers. The client's tests and the
+ * sandbox's tests both check against this one list, so neither can gain or lose an endpoint without
+ * the other, and the client's shape check reads its shapes from here.
+ */
+export const ENDPOINT_SHAPES = {
+  '/api/data/weeks/current': { list: false, schema: weekInfoSchema },
+  '/api/data/people': { list: true, schema: personSchema },
+  '/api/data/people/{personHash}': { list: false, schema: personSchema },
+  '/api/data/people/search': { list: true, schema: personSchema },
+  '/api/data/people/top': { list: true, schema: personStatsSchema },
+  '/api/data/people/{personHash}/links': { list: true, schema: personLinkBaseSchema, optional: personLinkContextSchema },
+  '/api/data/people/{personHash}/country-stats': { list: false, schema: personCountryStatsSchema, nested: { countries: personCountryRowSchema } },
+  '/api/data/countries': { list: true, schema: countrySchema },
+  '/api/data/countries/{countryId}': { list: false, schema: countrySchema },
+  '/api/data/countries/slug/{slug}': { list: false, schema: countrySchema },
+  '/api/data/countries/{countryId}/international-attention': { list: false, schema: internationalAttentionSchema },
+  '/api/data/countries/{countryId}/domestic-focus': { list: false, schema: domesticFocusSchema },
+  '/api/data/sources': { list: true, schema: sourceSchema },
+  '/api/data/sources/{sourceId}': { list: false, schema: sourceSchema },
+  '/api/data/sources/{sourceId}/links': { list: false, schema: sourceLinksSchema },
+  '/api/data/posts/recent': { list: true, schema: postSchema },
+  '/api/data/posts/{slug}': { list: false, schema: postSchema },
+  '/api/data/articles/recent': { list: true, schema: articleBaseSchema, optional: articleSourceContextSchema },
+  '/api/data/articles/stats': { list: false, schema: articleStatsSchema },
+  '/api/data/articles/stats/all-time': { list: false, schema: articleStatsAllTimeSchema },
+} as const satisfies Readonly<Record<string, ResponseShape>>;
+
+export type Endpoint = keyof typeof ENDPOINT_SHAPES;
+
+/** The endpoints alone, in the contract's order. */
+export const ENDPOINTS = Object.keys(ENDPOINT_SHAPES) as readonly Endpoint[];
 
 /** Ages people are filtered by (minAge, maxAge): the contract gives no bound, newsstats takes 0-150. */
 export const AGE_BOUNDS = { min: 0, max: 150 } as const;

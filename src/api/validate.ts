@@ -7,69 +7,12 @@
  */
 import { isLosslessNumber } from 'lossless-json';
 import { ResponseShapeError } from './errors.js';
-import {
-  articleBaseSchema,
-  articleSourceContextSchema,
-  articleStatsAllTimeSchema,
-  articleStatsSchema,
-  countrySchema,
-  domesticFocusSchema,
-  internationalAttentionSchema,
-  personCountryRowSchema,
-  personCountryStatsSchema,
-  personLinkBaseSchema,
-  personLinkContextSchema,
-  personSchema,
-  personStatsSchema,
-  postSchema,
-  sourceLinksSchema,
-  sourceSchema,
-  weekInfoSchema,
-  ENDPOINTS,
-  type FieldKind,
-  type FieldSchema,
-} from './types.js';
+import { ENDPOINT_SHAPES, ENDPOINTS, type Endpoint, type FieldKind, type FieldSchema, type ResponseShape } from './types.js';
 import { isValidWeek, weeksBetween } from '../weeks.js';
 
-/** What one endpoint answers: a record or a list of them, with fields that may be absent. */
-interface ResponseShape {
-  list: boolean;
-  schema: FieldSchema;
-  /** Fields the contract leaves out in some modes (includeContext=false): checked only when present. */
-  optional?: FieldSchema;
-  /** Records nested in a field, e.g. country-stats' countries. */
-  nested?: Readonly<Record<string, FieldSchema>>;
-  /** Values that are well-typed but impossible. Returns the reason, or undefined when fine. */
-  check?: (record: Record<string, unknown>) => string | undefined;
-}
-
-type Endpoint = (typeof ENDPOINTS)[number];
-
-/**
- * What each endpoint of ENDPOINTS (types.ts, the one list of them) answers. Keyed by that list, so an
- * endpoint added there without a shape here, or a shape for no endpoint, does not compile.
- */
-const SHAPES: Readonly<Record<Endpoint, ResponseShape>> = {
-  '/api/data/weeks/current': { list: false, schema: weekInfoSchema, check: checkWeekInfo },
-  '/api/data/people': { list: true, schema: personSchema },
-  '/api/data/people/{personHash}': { list: false, schema: personSchema },
-  '/api/data/people/search': { list: true, schema: personSchema },
-  '/api/data/people/top': { list: true, schema: personStatsSchema },
-  '/api/data/people/{personHash}/links': { list: true, schema: personLinkBaseSchema, optional: personLinkContextSchema },
-  '/api/data/people/{personHash}/country-stats': { list: false, schema: personCountryStatsSchema, nested: { countries: personCountryRowSchema } },
-  '/api/data/countries': { list: true, schema: countrySchema },
-  '/api/data/countries/{countryId}': { list: false, schema: countrySchema },
-  '/api/data/countries/slug/{slug}': { list: false, schema: countrySchema },
-  '/api/data/countries/{countryId}/international-attention': { list: false, schema: internationalAttentionSchema },
-  '/api/data/countries/{countryId}/domestic-focus': { list: false, schema: domesticFocusSchema },
-  '/api/data/sources': { list: true, schema: sourceSchema },
-  '/api/data/sources/{sourceId}': { list: false, schema: sourceSchema },
-  '/api/data/sources/{sourceId}/links': { list: false, schema: sourceLinksSchema },
-  '/api/data/posts/recent': { list: true, schema: postSchema },
-  '/api/data/posts/{slug}': { list: false, schema: postSchema },
-  '/api/data/articles/recent': { list: true, schema: articleBaseSchema, optional: articleSourceContextSchema },
-  '/api/data/articles/stats': { list: false, schema: articleStatsSchema },
-  '/api/data/articles/stats/all-time': { list: false, schema: articleStatsAllTimeSchema },
+/** Values that are well-typed but impossible, by endpoint. Each returns the reason, or undefined when fine. */
+const VALUE_CHECKS: Readonly<Partial<Record<Endpoint, (record: Record<string, unknown>) => string | undefined>>> = {
+  '/api/data/weeks/current': checkWeekInfo,
 };
 
 const isParameter = (segment: string | undefined): boolean => segment?.startsWith('{') === true;
@@ -91,14 +34,14 @@ function fixedFirst(a: string, b: string): number {
 }
 
 /** ENDPOINTS as patterns, fixed segments before the parameters they look like. */
-const RESPONSE_SHAPES: ReadonlyArray<[RegExp, ResponseShape]> = [...ENDPOINTS].sort(fixedFirst).map((template) => [
+const ENDPOINT_PATTERNS: ReadonlyArray<[RegExp, Endpoint]> = [...ENDPOINTS].sort(fixedFirst).map((template) => [
   new RegExp(`^${template.split('/').map((segment) => (isParameter(segment) ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}$`),
-  SHAPES[template],
+  template,
 ]);
 
-/** The contract's shape for a path (without query), or undefined for a path the contract does not list. */
-function shapeFor(path: string): ResponseShape | undefined {
-  return RESPONSE_SHAPES.find(([pattern]) => pattern.test(path))?.[1];
+/** The contract's endpoint for a path (without query), or undefined for a path the contract does not list. */
+function endpointFor(path: string): Endpoint | undefined {
+  return ENDPOINT_PATTERNS.find(([pattern]) => pattern.test(path))?.[1];
 }
 
 /**
@@ -112,18 +55,25 @@ export function checkResponseShape(path: string, data: unknown): void {
 
 /** The reason `data` does not fit the endpoint's shape, or undefined when it fits (or the path is unknown). */
 export function shapeProblem(path: string, data: unknown): string | undefined {
-  const shape = shapeFor(path);
-  if (!shape) return undefined;
-  if (!shape.list) return recordProblem(data, shape, '');
+  const endpoint = endpointFor(path);
+  if (!endpoint) return undefined;
+  const shape: ResponseShape = ENDPOINT_SHAPES[endpoint];
+  const check = VALUE_CHECKS[endpoint];
+  if (!shape.list) return recordProblem(data, shape, check, '');
   if (!Array.isArray(data)) return `expected an array, got ${describe(data)}`;
   for (let index = 0; index < data.length; index++) {
-    const problem = recordProblem(data[index], shape, `item ${index + 1}: `);
+    const problem = recordProblem(data[index], shape, check, `item ${index + 1}: `);
     if (problem !== undefined) return problem;
   }
   return undefined;
 }
 
-function recordProblem(value: unknown, shape: ResponseShape, where: string): string | undefined {
+function recordProblem(
+  value: unknown,
+  shape: ResponseShape,
+  check: ((record: Record<string, unknown>) => string | undefined) | undefined,
+  where: string,
+): string | undefined {
   const problem = fieldsProblem(value, shape.schema, shape.optional, where);
   if (problem !== undefined) return problem;
   const record = value as Record<string, unknown>;
@@ -134,7 +84,7 @@ function recordProblem(value: unknown, shape: ResponseShape, where: string): str
       if (nestedProblem !== undefined) return nestedProblem;
     }
   }
-  return shape.check?.(record);
+  return check?.(record);
 }
 
 function fieldsProblem(value: unknown, schema: FieldSchema, optional: FieldSchema | undefined, where: string): string | undefined {
