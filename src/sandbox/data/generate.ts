@@ -20,7 +20,7 @@ import {
   roughNormal,
   shuffle,
   type Random,
-} from './random.js';
+} from '../random.js';
 import { searchFold, slugify } from './slug.js';
 
 /** Weeks of articles, ending at (and including) the current week. */

@@ -6,7 +6,7 @@
 import type { Post, PersonStats } from '../../api/types.js';
 import { addWeeks, mondayOf } from '../../weeks.js';
 import { formatTimestamp, type Dataset } from './generate.js';
-import { mixSeed, mulberry32, randomInt } from './random.js';
+import { mixSeed, mulberry32, randomInt } from '../random.js';
 
 export const ROUNDUP_WEEKS = 24;
 

@@ -3,7 +3,7 @@
  * stored, so generation stays fast and memory small, yet every call returns the same text.
  */
 import type { Category, Dataset } from './generate.js';
-import { mixSeed, mulberry32, pick, randomInt, shuffle } from './random.js';
+import { mixSeed, mulberry32, pick, randomInt, shuffle } from '../random.js';
 import { slugify } from './slug.js';
 
 const TOPICS: Record<Category, readonly string[]> = {

@@ -6,7 +6,7 @@
  * fault and the same delay in every run with the same seed, failRate and latencyMs.
  * The rate limit depends on the clock and is the one fault that is not reproducible.
  */
-import { SeededRandom, RANDOM_STREAMS } from './random.js';
+import { mixSeed, mulberry32, RANDOM_STREAMS, type Random } from '../random.js';
 
 export type FaultKind = 'error' | 'unavailable' | 'dropped';
 
@@ -18,21 +18,21 @@ export interface FaultPlan {
 }
 
 export class FaultInjector {
-  private readonly random: SeededRandom;
+  private readonly random: Random;
 
   constructor(
     seed: number,
     private readonly failRate: number,
     private readonly latencyMs: number,
   ) {
-    this.random = new SeededRandom(seed, RANDOM_STREAMS.faults);
+    this.random = mulberry32(mixSeed(seed, RANDOM_STREAMS.faults));
   }
 
   /** Draws the plan of the next request. Call once per authenticated request, in arrival order. */
   next(): FaultPlan {
-    const failDraw = this.random.next();
-    const kindDraw = this.random.next();
-    const jitterDraw = this.random.next();
+    const failDraw = this.random();
+    const kindDraw = this.random();
+    const jitterDraw = this.random();
     // The three kinds are equally likely: a client must cope with each.
     const fault: FaultKind | undefined =
       failDraw < this.failRate ? (kindDraw < 1 / 3 ? 'error' : kindDraw < 2 / 3 ? 'unavailable' : 'dropped') : undefined;

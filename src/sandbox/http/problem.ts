@@ -4,7 +4,7 @@
  * one way. Titles never contain the API key.
  */
 import type { ProblemDetails } from '../../api/types.js';
-import { SeededRandom, RANDOM_STREAMS } from './random.js';
+import { mixSeed, mulberry32, RANDOM_STREAMS, type Random } from '../random.js';
 
 /** `type` of each status: the section of the HTTP standard that describes it. */
 export const PROBLEM_TYPES: Readonly<Record<number, string>> = {
@@ -49,10 +49,10 @@ export function problemBody(status: number, title: string, traceId: string): Pro
  * that see the same requests in the same order hand out the same ids.
  */
 export class TraceIds {
-  private readonly random: SeededRandom;
+  private readonly random: Random;
 
   constructor(seed: number) {
-    this.random = new SeededRandom(seed, RANDOM_STREAMS.traceIds);
+    this.random = mulberry32(mixSeed(seed, RANDOM_STREAMS.traceIds));
   }
 
   next(): string {
@@ -62,7 +62,8 @@ export class TraceIds {
   private hex(words: number): string {
     let text = '';
     for (let index = 0; index < words; index++) {
-      text += this.random.nextUint32().toString(16).padStart(8, '0');
+      // mulberry32 yields k / 2^32, so this is its 32-bit output exactly.
+      text += (this.random() * 4_294_967_296).toString(16).padStart(8, '0');
     }
     return text;
   }

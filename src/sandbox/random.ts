@@ -1,6 +1,7 @@
 /**
- * Seeded randomness for the sandbox. Nothing here reads the clock or Math.random: the same seed
- * always yields the same stream, which is what makes the dataset byte-identical run to run.
+ * Seeded randomness for the sandbox, the dataset's and the server's alike. Nothing here reads the
+ * clock or Math.random: the same seed always yields the same stream, which is what makes the dataset
+ * byte-identical run to run, and the faults and trace ids the same for the same requests.
  */
 
 export type Random = () => number;
@@ -37,6 +38,13 @@ export function mixSeed(...parts: number[]): number {
   for (const part of parts) h = permute32((h ^ permute32(part >>> 0)) + 0x632be5ab);
   return h;
 }
+
+/**
+ * The server's streams, mixed with the seed (`mulberry32(mixSeed(seed, stream))`). Separate streams,
+ * so drawing a trace id never shifts the fault sequence and vice versa; numbered apart from the
+ * dataset's generation stages (small tags in data/), so no server draw repeats a data stream.
+ */
+export const RANDOM_STREAMS = { faults: 101, traceIds: 102 } as const;
 
 export function randomInt(random: Random, min: number, maxInclusive: number): number {
   return min + Math.floor(random() * (maxInclusive - min + 1));
