@@ -6,6 +6,7 @@ import { InvalidArgumentError, Option } from 'commander';
 import { parseWeek, parseWeekSpec, WeekError, WEEK_SPEC_GRAMMAR } from '../weeks.js';
 import { UsageError } from './errors.js';
 import { parseMaxResponseMb } from '../config/settings.js';
+import { parseIntegerText } from '../numbers.js';
 import type { Flag, FlagValues } from './spec.js';
 
 export interface IntegerBounds {
@@ -20,13 +21,11 @@ function describeBounds(bounds: IntegerBounds): string {
   return 'an integer';
 }
 
-/** Parses a whole decimal number within bounds; "1.5", "1e3" and "" are refused. */
+/** Parses a whole decimal number within bounds; "1.5", "1e3" and "" are refused, naming the flag. */
 export function parseInteger(flag: string, text: string, bounds: IntegerBounds = {}): number {
-  const value = /^-?\d+$/.test(text.trim()) ? Number(text.trim()) : Number.NaN;
+  const value = parseIntegerText(text);
   const inRange =
-    Number.isSafeInteger(value) &&
-    (bounds.min === undefined || value >= bounds.min) &&
-    (bounds.max === undefined || value <= bounds.max);
+    value !== undefined && (bounds.min === undefined || value >= bounds.min) && (bounds.max === undefined || value <= bounds.max);
   if (!inRange) throw new InvalidArgumentError(`${flag} takes ${describeBounds(bounds)}.`);
   return value;
 }

@@ -137,6 +137,9 @@ describe('parseInteger', () => {
     expect(() => parseInteger('--limit', '101', { min: 1, max: 100 })).toThrow('--limit takes an integer from 1 to 100.');
     expect(() => parseInteger('--limit', '1.5', { min: 1, max: 100 })).toThrow('--limit takes an integer from 1 to 100.');
     expect(() => parseInteger('--limit', '', { min: 1 })).toThrow('--limit takes an integer of at least 1.');
+    // The sandbox's grammar (src/numbers.ts): an explicit sign is taken, beyond 2^53 is refused.
+    expect(parseInteger('--limit', '+7', { min: 1, max: 100 })).toBe(7);
+    expect(() => parseInteger('--seed', '9007199254740993')).toThrow('--seed takes an integer.');
   });
 });
 

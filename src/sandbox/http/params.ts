@@ -5,6 +5,7 @@
  */
 import { WeekError, addWeeks, isValidWeek, parseWeek, type WeekWindow } from '../../weeks.js';
 import type { SortBy, WeekInfo } from '../../api/types.js';
+import { parseIntegerText } from '../../numbers.js';
 import { badRequest } from './problem.js';
 
 /** The decoded query: one value per name (a repeated name is a 400, see readQuery). */
@@ -29,20 +30,10 @@ export function readQuery(search: string): Query {
   return query;
 }
 
-const INTEGER_TEXT = /^[+-]?\d+$/;
-
-/** Integer text to number: digits with an optional sign; 1.5, 1e3, 0x10 and '' are not integers. */
-export function parseInteger(text: string): number | undefined {
-  const trimmed = text.trim();
-  if (!INTEGER_TEXT.test(trimmed)) return undefined;
-  const value = Number(trimmed);
-  return Number.isSafeInteger(value) ? value : undefined;
-}
-
 export function optionalInteger(query: Query, name: string): number | undefined {
   const text = query.get(name);
   if (text === undefined) return undefined;
-  const value = parseInteger(text);
+  const value = parseIntegerText(text);
   if (value === undefined) throw badRequest(`${name} must be an integer`);
   return value;
 }
@@ -53,7 +44,7 @@ export function boundedInteger(query: Query, name: string, bound: Bound): number
 export function boundedInteger(query: Query, name: string, bound: Bound, fallback?: number): number | undefined {
   const text = query.get(name);
   if (text === undefined) return fallback;
-  const value = parseInteger(text);
+  const value = parseIntegerText(text);
   if (value === undefined || value < bound.min || value > bound.max) {
     throw badRequest(`${name} must be an integer from ${bound.min} to ${bound.max}`);
   }
@@ -127,7 +118,7 @@ export function weekWindow(query: Query, info: WeekInfo): WeekWindow {
 
 /** A numeric path segment (countryId, sourceId): not an integer is a 400, like a query integer. */
 export function pathInteger(segment: string, name: string): number {
-  const value = parseInteger(segment);
+  const value = parseIntegerText(segment);
   if (value === undefined || segment.trim() !== segment) throw badRequest(`${name} must be an integer`);
   return value;
 }
