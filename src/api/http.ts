@@ -83,8 +83,7 @@ export interface ServiceAddress {
 export function resolveServiceAddress(baseUrl: string | undefined, allowInsecureHttp: boolean): ServiceAddress {
   const text = baseUrl?.trim() ?? '';
   if (text === '') {
-    throw new ConfigurationError('baseUrl', 'missing',
-      'no base URL is set: give the service base, e.g. https://stats.example.com (profile key base-url)');
+    throw new ConfigurationError('baseUrl', 'missing', 'no base URL is set: give baseUrl, the service base, e.g. https://stats.example.com');
   }
   let url: URL;
   try {
@@ -105,8 +104,7 @@ export function resolveServiceAddress(baseUrl: string | undefined, allowInsecure
   }
   if (url.protocol === 'http:' && !allowInsecureHttp && !isLoopbackHost(url.hostname)) {
     throw new ConfigurationError('baseUrl', 'insecure',
-      `refusing to send the API key over plain http to ${url.host}: use an https:// base URL, ` +
-      'or set the profile key allow-insecure-http to true to accept the risk');
+      `refusing to send the API key over plain http to ${url.host}: use an https:// base URL, or set allowInsecureHttp`);
   }
   let pathPrefix = url.pathname.replace(/\/+$/, '');
   // People paste the API root as often as the service base; both mean the same service.

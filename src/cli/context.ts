@@ -7,11 +7,12 @@ import type { NewsStatsClient } from '../api/client.js';
 import type { RequestEvent } from '../api/options.js';
 import type { Country } from '../api/types.js';
 import type { ResolvedSettings } from '../config/resolve.js';
+import { ConfigurationError } from '../api/errors.js';
 import { redactSecret } from '../api/redact.js';
 import { colorDepth, type ColorDepth } from '../output/color.js';
 import { terminalColumns, wrapToWidth } from '../output/text.js';
 import { DEFAULT_CONCURRENCY } from './concurrency.js';
-import { MissingKeyError, UsageError } from './errors.js';
+import { MissingKeyError } from './errors.js';
 import type { InputStream, MainIo, ProcessControl } from './io.js';
 import type { GlobalOptions } from './registry.js';
 import type { CommandTreeSource } from './spec.js';
@@ -173,13 +174,8 @@ export class Context {
     }
     const { checkNamedProfile } = await import('../config/resolve.js');
     checkNamedProfile(this.globals.profile, this.env);
-    if (!settings.baseUrl) {
-      throw new UsageError(
-        'no base URL is set',
-        'pass --base-url URL, set NEWSSTATS_BASE_URL, or run `newsstats config set base-url URL`; ' +
-          'add --sandbox to try newsstats on synthetic data',
-      );
-    }
+    // The failure map (exit-codes.ts) adds how to set it, as for the library's own missing base URL.
+    if (!settings.baseUrl) throw new ConfigurationError('baseUrl', 'missing', 'no base URL is set');
     if (!settings.apiKey) {
       throw new MissingKeyError(`no API key for profile "${settings.profileName}"`);
     }

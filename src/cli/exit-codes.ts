@@ -53,6 +53,21 @@ export const EXIT_CODE_MEANINGS: ReadonlyArray<[number, string]> = [
 
 const LOGIN_HINT = 'run `newsstats auth login`, or set NEWSSTATS_API_KEY';
 
+/**
+ * How to fix a configuration error with this CLI. The library says what is wrong in its own terms
+ * (baseUrl, allowInsecureHttp); the flags, variables and profile keys that set them are named here.
+ */
+function configurationHints(error: ConfigurationError): string[] {
+  if (error.setting === 'apiKey' && error.problem === 'missing') return [LOGIN_HINT];
+  if (error.setting === 'baseUrl' && error.problem === 'missing') {
+    return ['pass --base-url URL, set NEWSSTATS_BASE_URL, or run `newsstats config set base-url URL`; add --sandbox to try newsstats on synthetic data'];
+  }
+  if (error.setting === 'baseUrl' && error.problem === 'insecure') {
+    return ['use an https:// --base-url, or set the profile key allow-insecure-http to true to accept the risk'];
+  }
+  return [];
+}
+
 export interface Failure {
   exitCode: number;
   /** Lines for stderr; empty when the message was already printed (commander's own errors). */
@@ -74,13 +89,15 @@ export function describeFailure(error: unknown, verbose: boolean): Failure {
   });
 
   if (error instanceof UsageError) return failure(EXIT.usage, ...(error.hint ? [error.hint] : []));
-  // The library names what is wrong; how to fix it with this CLI is said here.
-  if (error instanceof ConfigurationError && error.setting === 'apiKey' && error.problem === 'missing') return failure(EXIT.auth, LOGIN_HINT);
+  if (error instanceof ConfigurationError) {
+    // A missing key is an authentication problem like a rejected one; the rest are usage errors.
+    const exitCode = error.setting === 'apiKey' && error.problem === 'missing' ? EXIT.auth : EXIT.usage;
+    return failure(exitCode, ...configurationHints(error));
+  }
   if (
     error instanceof WeekError ||
     error instanceof OutputUsageError ||
     error instanceof InvalidParameterError ||
-    error instanceof ConfigurationError ||
     error instanceof ConfigFileError ||
     error instanceof BadRequestError
   ) {

@@ -10,7 +10,7 @@ import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { displayWidth } from '../../src/output/text.js';
 import {
   BIN, expectFailure, expectSuccess, isolatedEnv, runCli, runCliInTerminal, runCliWithHome, sandbox, shellQuote, spawnAndCollect,
-  stripAnsi, tempDir, useLoggedSandbox,
+  stderrLines, stripAnsi, tempDir, useLoggedSandbox,
 } from './harness.js';
 import { Tmux } from './tmux.js';
 
@@ -74,6 +74,17 @@ describe.concurrent('messages that point the right way', () => {
     const env = await runCliWithHome(home, ['weeks'], { env: { NEWSSTATS_PROFILE: 'staging' } });
     expectFailure(env, 2, 'profile "staging" does not exist (profiles: default, prod)');
     expect(expectSuccess(await runCliWithHome(home, ['--profile', 'prod', 'weeks', '-f', 'json']))).toContain('202647');
+  });
+
+  test('no base URL, or a blank one: exit 2, and the hint names --base-url, NEWSSTATS_BASE_URL, the profile key and --sandbox', async () => {
+    const hint = 'hint: pass --base-url URL, set NEWSSTATS_BASE_URL, or run `newsstats config set base-url URL`; add --sandbox to try newsstats on synthetic data';
+    const unset = await runCli(['weeks'], { env: { NEWSSTATS_API_KEY: 'some-key' } });
+    expectFailure(unset, 2);
+    expect(stderrLines(unset)).toEqual(['error: no base URL is set', hint]);
+    const blank = await runCli(['weeks'], { env: { NEWSSTATS_BASE_URL: ' ', NEWSSTATS_API_KEY: 'some-key' } });
+    expectFailure(blank, 2);
+    // Blank gets past the CLI's own check to the library, whose message names its option; the hint is the same.
+    expect(stderrLines(blank)).toEqual(['error: no base URL is set: give baseUrl, the service base, e.g. https://stats.example.com', hint]);
   });
 
   test('auth status prints its block, then accepted: yes', async () => {
