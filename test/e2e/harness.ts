@@ -370,6 +370,25 @@ export async function apiGet(server: { url: string; key: string }, path: string,
   return parseLossless(text);
 }
 
+/**
+ * One week of `people trend` as the sandbox gives it, for a test to compare with: that week's
+ * mentions summed over countries (exactly, as bigints), and the global metrics as sent.
+ */
+export async function expectedTrendRow(server: { url: string; key: string }, personHash: string, week: number): Promise<Record<string, string>> {
+  const stats = (await apiGet(server, `/people/${personHash}/country-stats`, { startWeek: week, endWeek: week })) as Json;
+  const countries = stats.countries as Json[];
+  return {
+    week: String(week),
+    mentions: String(countries.reduce((sum, country) => sum + BigInt(text(country.mentions)), 0n)),
+    globalDominance: text(stats.globalDominance),
+    globalSentiment: text(stats.globalSentiment),
+    globalReach: text(stats.globalReach),
+    globalPower: text(stats.globalPower),
+    persistence: text(stats.persistence),
+    countries: String(countries.length),
+  };
+}
+
 /** A cell as CSV writes it: numbers as sent, null as empty. */
 export function text(value: unknown): string {
   return value === null || value === undefined ? '' : String(value);

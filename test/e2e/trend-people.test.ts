@@ -4,7 +4,8 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  apiGet, countPath, csvHeader, csvRecords, logOf, maxInFlight, runCli, runCliInTerminal, text, useLoggedSandbox, type Json,
+  apiGet, countPath, csvHeader, csvRecords, expectedTrendRow, logOf, maxInFlight, runCli, runCliInTerminal, text, useLoggedSandbox,
+  type Json,
 } from './harness.js';
 
 const logged = useLoggedSandbox();
@@ -18,21 +19,10 @@ beforeAll(async () => {
   people = [top[20]!, top[0]!, top[9]!];
 });
 
+/** One person's week, with the person after the week as several-person rows have it. */
 async function expectedRow(person: Json, week: number): Promise<Record<string, string>> {
-  const stats = (await apiGet(logged.server, `/people/${text(person.personHash)}/country-stats`, { startWeek: week, endWeek: week })) as Json;
-  const countries = stats.countries as Json[];
-  return {
-    week: String(week),
-    personHash: text(person.personHash),
-    fullName: text(person.fullName),
-    mentions: String(countries.reduce((sum, country) => sum + BigInt(text(country.mentions)), 0n)),
-    globalDominance: text(stats.globalDominance),
-    globalSentiment: text(stats.globalSentiment),
-    globalReach: text(stats.globalReach),
-    globalPower: text(stats.globalPower),
-    persistence: text(stats.persistence),
-    countries: String(countries.length),
-  };
+  const { week: weekText, ...metrics } = await expectedTrendRow(logged.server, text(person.personHash), week);
+  return { week: weekText!, personHash: text(person.personHash), fullName: text(person.fullName), ...metrics };
 }
 
 describe('people trend with several people', () => {

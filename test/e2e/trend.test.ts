@@ -4,7 +4,8 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  apiGet, countPath, csvHeader, csvRecords, type Json, logOf, runCli, runCliInTerminal, stripAnsi, text, useLoggedSandbox,
+  apiGet, countPath, csvHeader, csvRecords, expectedTrendRow, type Json, logOf, runCli, runCliInTerminal, stripAnsi, text,
+  useLoggedSandbox,
 } from './harness.js';
 
 const logged = useLoggedSandbox();
@@ -21,20 +22,7 @@ beforeAll(async () => {
 /** The trend as the sandbox gives it: per week, mentions summed over countries and the global metrics. */
 async function expectedTrend(weeks: number[]): Promise<Array<Record<string, string>>> {
   const rows = [];
-  for (const week of weeks) {
-    const stats = (await apiGet(logged.server, `/people/${person}/country-stats`, { startWeek: week, endWeek: week })) as Json;
-    const countries = stats.countries as Json[];
-    rows.push({
-      week: String(week),
-      mentions: String(countries.reduce((sum, country) => sum + BigInt(text(country.mentions)), 0n)),
-      globalDominance: text(stats.globalDominance),
-      globalSentiment: text(stats.globalSentiment),
-      globalReach: text(stats.globalReach),
-      globalPower: text(stats.globalPower),
-      persistence: text(stats.persistence),
-      countries: String(countries.length),
-    });
-  }
+  for (const week of weeks) rows.push(await expectedTrendRow(logged.server, person, week));
   return rows;
 }
 
