@@ -9,6 +9,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { threadId } from 'node:worker_threads';
 import { BIN, isolatedEnv, shellQuote, tempDir } from './harness.js';
 
 let servers = 0;
@@ -25,7 +26,8 @@ const POLL_MS = 100;
 const MAX_POLLS = 200;
 
 export class Tmux {
-  readonly socket = `nstest-${process.pid}-${(servers += 1)}`;
+  // Test files run in worker threads of one process: the thread id keeps their sockets apart.
+  readonly socket = `nstest-${process.pid}-${threadId}-${(servers += 1)}`;
   readonly home = tempDir('newsstats-tmux-');
   private sessions = 0;
 
