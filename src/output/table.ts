@@ -21,7 +21,7 @@ import { movementCell } from './movement.js';
 import { displayWidth, padToWidth, printable, truncateToWidth, withoutControls } from './text.js';
 import { tsvLine, tsvRendererFor } from './tsv.js';
 import {
-  drawnValue, fieldValue, fieldsWithRowKeys, rowsOf, type FormatRenderer, type RenderOptions, type Row, type View,
+  drawnValue, fieldValue, fieldsWithRowKeys, laidOutRenderer, rowsOf, type FormatRenderer, type RenderOptions, type Row, type View,
 } from './view.js';
 import type { TextWriter } from './writer.js';
 
@@ -353,29 +353,17 @@ async function writeSingle(view: View, options: RenderOptions, writer: TextWrite
   }
 }
 
-async function writeTerminalTable(view: View, options: RenderOptions, writer: TextWriter): Promise<void> {
-  for (const line of await terminalTableLines(view, options)) await writer.write(line + '\n');
-}
+/** On a terminal: laid out from every row, so a sink keeps its rows and prints at the end. */
+const terminalTable = laidOutRenderer(terminalTableLines);
 
 export const tableRenderer: FormatRenderer = {
   async render(view, options, writer) {
-    if (options.isTTY) return writeTerminalTable(view, options, writer);
+    if (options.isTTY) return terminalTable.render(view, options, writer);
     if (view.single) return writeSingle(view, options, writer);
     return pipedTable.render(view, options, writer);
   },
 
   openSink(spec, options, writer) {
-    if (!options.isTTY) return pipedTable.openSink(spec, options, writer);
-    // A terminal table is laid out from every row, so it prints at the end.
-    const rows: Row[] = [];
-    return {
-      async write(row) {
-        rows.push(row);
-      },
-      async end() {
-        await writeTerminalTable({ ...spec, data: rows, rows }, options, writer);
-        await writer.flush();
-      },
-    };
+    return (options.isTTY ? terminalTable : pipedTable).openSink(spec, options, writer);
   },
 };

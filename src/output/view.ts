@@ -129,9 +129,9 @@ export function drawnValue(view: Pick<View, 'countField'>, row: Row, field: stri
  * A renderer for formats laid out from every row at once (table, chart): `layout` gives the lines,
  * and its sink keeps the rows it is given and prints at end().
  */
-export function laidOutRenderer(layout: (view: View, options: RenderOptions) => string[]): FormatRenderer {
+export function laidOutRenderer(layout: (view: View, options: RenderOptions) => string[] | Promise<string[]>): FormatRenderer {
   const render = async (view: View, options: RenderOptions, writer: TextWriter) => {
-    for (const line of layout(view, options)) await writer.write(line + '\n');
+    for (const line of await layout(view, options)) await writer.write(line + '\n');
   };
   return {
     render,
