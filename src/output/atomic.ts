@@ -112,12 +112,15 @@ function ownStreamFile(stream: NodeJS.WriteStream): AtomicFile {
   };
 }
 
-/** Writes straight into a special file, as `> target` in a shell would. */
-async function openSpecialFile(path: string): Promise<AtomicFile> {
-  const own = ownStream(path);
-  if (own) return ownStreamFile(own);
-  // Opening a FIFO waits for its reader, as a shell's redirect does.
-  const stream = createWriteStream(path, { flags: 'w' });
+/** A write stream, open, that remembers its first error, with the close that reports it. */
+interface OpenedStream {
+  stream: WriteStream;
+  /** Ends the stream and waits for it to close; throws the stream's first error, if it had one. */
+  endAndClose: () => Promise<void>;
+}
+
+async function openWriteStream(path: string, options: Parameters<typeof createWriteStream>[1]): Promise<OpenedStream> {
+  const stream = createWriteStream(path, options);
   let streamError: unknown;
   stream.on('error', (error) => {
     streamError ??= error;
@@ -126,18 +129,35 @@ async function openSpecialFile(path: string): Promise<AtomicFile> {
     stream.once('open', () => resolvePromise());
     stream.once('error', reject);
   });
+  // `errored` is set before the 'error' event is emitted: a close seen first must not pass for success.
+  const throwIfErrored = () => {
+    if (streamError ?? stream.errored) throw streamError ?? stream.errored;
+  };
+  return {
+    stream,
+    endAndClose: async () => {
+      throwIfErrored();
+      const closed = closeStream(stream);
+      stream.end();
+      await closed;
+      throwIfErrored();
+    },
+  };
+}
+
+/** Writes straight into a special file, as `> target` in a shell would. */
+async function openSpecialFile(path: string): Promise<AtomicFile> {
+  const own = ownStream(path);
+  if (own) return ownStreamFile(own);
+  // Opening a FIFO waits for its reader, as a shell's redirect does.
+  const { stream, endAndClose } = await openWriteStream(path, { flags: 'w' });
   let done = false;
   return {
     stream,
     async commit() {
       if (done) throw new Error(`output file ${path} was already closed`);
       done = true;
-      if (streamError ?? stream.errored) throw streamError ?? stream.errored;
-      const closed = closeStream(stream);
-      stream.end();
-      await closed;
-      // `errored` is set before the 'error' event is emitted: a close seen first must not pass for success.
-      if (streamError ?? stream.errored) throw streamError ?? stream.errored;
+      await endAndClose();
     },
     async abort() {
       if (done) return;
@@ -172,15 +192,7 @@ export async function openAtomicFile(path: string, newFileMode = 0o666, options:
   const temporary = join(directory, `.${basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
 
   // 'wx': never follow or reuse anything already at the temporary name. `flush`: fsync before close.
-  const stream = createWriteStream(temporary, { flags: 'wx', mode: mode ?? newFileMode, flush: true });
-  let streamError: unknown;
-  stream.on('error', (error) => {
-    streamError ??= error;
-  });
-  await new Promise<void>((resolve, reject) => {
-    stream.once('open', () => resolve());
-    stream.once('error', reject);
-  });
+  const { stream, endAndClose } = await openWriteStream(temporary, { flags: 'wx', mode: mode ?? newFileMode, flush: true });
 
   // If the process exits without commit or abort (process.exit on SIGINT), leave no temporary file.
   const removeOnExit = () => {
@@ -208,11 +220,7 @@ export async function openAtomicFile(path: string, newFileMode = 0o666, options:
       if (state !== 'open') throw new Error(`output file ${path} was already ${state === 'done' ? 'closed' : 'being committed'}`);
       state = 'committing';
       try {
-        if (streamError ?? stream.errored) throw streamError ?? stream.errored;
-        const closed = closeStream(stream);
-        stream.end();
-        await closed;
-        if (streamError ?? stream.errored) throw streamError ?? stream.errored;
+        await endAndClose();
         // createWriteStream's mode is reduced by the umask; an existing target keeps its exact mode.
         if (mode !== undefined) await chmod(temporary, mode);
         await rename(temporary, target);
