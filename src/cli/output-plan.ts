@@ -4,7 +4,9 @@
  */
 import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { BINARY_FORMATS, formatFromPath, outputExtensions, selectFields, type OutputFormat, type RenderOptions } from '../output/index.js';
+import {
+  BINARY_FORMATS, formatFromPath, isSpecialTarget, outputExtensions, selectFields, type OutputFormat, type RenderOptions,
+} from '../output/index.js';
 import type { GlobalOptions, Io } from './context.js';
 import { UsageError } from './errors.js';
 import type { AnyVerbSpec } from './spec.js';
@@ -15,15 +17,6 @@ export interface OutputPlan {
   outputPath?: string;
 }
 
-/**
- * A device, FIFO or socket already at the path (`/dev/null`, `/dev/stdout`, a process substitution):
- * written into like a shell redirect, never replaced, and named by no extension.
- */
-export function isSpecialFile(path: string, cwd = '.'): boolean {
-  const stats = statSync(resolve(cwd, path), { throwIfNoEntry: false });
-  return stats !== undefined && !stats.isFile() && !stats.isDirectory();
-}
-
 export function chooseFormat(
   globals: Pick<GlobalOptions, 'format' | 'output'>,
   io: Pick<Io, 'stdoutIsTTY'> & { cwd?: string },
@@ -31,7 +24,7 @@ export function chooseFormat(
 ): OutputFormat {
   if (globals.format) return globals.format;
   // A special file takes what a pipe would: json, unless --format says otherwise.
-  if (globals.output && isSpecialFile(globals.output, io.cwd)) return 'json';
+  if (globals.output && isSpecialTarget(globals.output, io.cwd)) return 'json';
   if (globals.output) {
     const format = formatFromPath(globals.output);
     if (!format) {
@@ -56,11 +49,10 @@ export function checkOutputPath(path: string, cwd = '.'): void {
   const directoryStat = statSync(directory, { throwIfNoEntry: false });
   if (!directoryStat) throw new UsageError(`cannot write --output ${path}: the directory ${directory} does not exist`);
   if (!directoryStat.isDirectory()) throw new UsageError(`cannot write --output ${path}: ${directory} is not a directory`);
-  const targetStat = statSync(target, { throwIfNoEntry: false });
-  if (targetStat?.isDirectory()) {
+  if (statSync(target, { throwIfNoEntry: false })?.isDirectory()) {
     throw new UsageError(`cannot write --output ${path}: it is a directory`, 'give a file name, e.g. --output top.csv');
   }
-  if (targetStat && !targetStat.isFile()) {
+  if (isSpecialTarget(target)) {
     // Written into, not replaced: only the special file itself must be writable, not /dev.
     try {
       accessSync(target, constants.W_OK);

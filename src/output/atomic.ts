@@ -8,7 +8,7 @@
  * process substitution) is written into, as a shell redirect would: renaming a file over it would
  * replace the device (as root) or fail (as anyone else), and a reader on a FIFO would get nothing.
  */
-import { createWriteStream, unlinkSync, type WriteStream } from 'node:fs';
+import { createWriteStream, statSync, unlinkSync, type WriteStream } from 'node:fs';
 import { chmod, lstat, open, realpath, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 
@@ -76,14 +76,11 @@ async function removeQuietly(path: string): Promise<void> {
  * A device, FIFO or socket, or a path under /dev or /proc (/dev/stdout, /dev/fd/3 and process
  * substitutions name an open descriptor of this process, whatever it points at): written into.
  */
-async function isSpecialTarget(path: string): Promise<boolean> {
-  if (/^\/(dev|proc)\//.test(resolve(path))) return true;
-  try {
-    const stats = await stat(path);
-    return !stats.isFile() && !stats.isDirectory();
-  } catch {
-    return false;
-  }
+export function isSpecialTarget(path: string, cwd = '.'): boolean {
+  const target = resolve(cwd, path);
+  if (/^\/(dev|proc)\//.test(target)) return true;
+  const stats = statSync(target, { throwIfNoEntry: false });
+  return stats !== undefined && !stats.isFile() && !stats.isDirectory();
 }
 
 /**
@@ -182,7 +179,7 @@ export interface AtomicFileOptions {
  */
 export async function openAtomicFile(path: string, newFileMode = 0o666, options: AtomicFileOptions = {}): Promise<AtomicFile> {
   const followSymlinks = options.replaceSymlink !== true;
-  if (followSymlinks && (await isSpecialTarget(path))) return openSpecialFile(path);
+  if (followSymlinks && isSpecialTarget(path)) return openSpecialFile(path);
   const target = followSymlinks ? await resolveTarget(path) : path;
   const mode = await existingMode(target, followSymlinks);
   const directory = dirname(target);

@@ -20,7 +20,7 @@ import { STANDARD_COLUMNS } from './text.js';
 import { TextWriter } from './writer.js';
 
 export { FieldError, OutputUsageError } from './errors.js';
-export { openAtomicFile, type AtomicFile } from './atomic.js';
+export { isSpecialTarget, openAtomicFile, type AtomicFile } from './atomic.js';
 export { BINARY_FORMATS, OUTPUT_FORMATS, formatFromPath, isOutputFormat, outputExtensions, type OutputFormat } from './formats.js';
 export { installEpipeGuard } from './pipe.js';
 export { rowsOf } from './view.js';
