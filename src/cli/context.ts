@@ -50,8 +50,13 @@ export function detectIo(main: MainIo, colorFlag: boolean): Io {
   const locale = env.LC_ALL || env.LC_CTYPE || env.LANG || '';
   return {
     stdout: main.stdout,
-    stderr: main.stderr,
-    stdin: main.stdin,
+    // Getters, so the process's stderr and stdin are still built only when used (cli/io.ts).
+    get stderr() {
+      return main.stderr;
+    },
+    get stdin() {
+      return main.stdin;
+    },
     stdinIsTTY: main.isTTY.stdin,
     stdoutIsTTY,
     stderrIsTTY,
@@ -196,7 +201,7 @@ export class Context {
   }
 
   /**
-   * Sets a V8 flag for the rest of the run, but only when the run owns its process (bin/newsstats.js):
+   * Sets a V8 flag for the rest of the run, but only when the run owns its process (bin/newsstats.cjs):
    * a program that calls main() in-process, such as the test suite, keeps its own V8 settings.
    */
   async tuneV8(flag: string): Promise<void> {
