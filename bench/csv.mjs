@@ -9,19 +9,19 @@
 //
 //   npm run bench:csv [-- --runs 7 --rows 100000]
 //
-// Needs the build (npm install runs it).
+// Bundles the modules it measures from src/ (bench/lib.mjs loadSource): no build needed.
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { LosslessNumber } from 'lossless-json';
+import { loadSource } from './lib.mjs';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
-const dist = (path) => pathToFileURL(join(repo, 'dist', path)).href;
-const { csvRenderer } = await import(dist('output/csv.js'));
-const { csvCellText, guardFormula } = await import(dist('output/flatten.js'));
-const { fieldValue, fieldsWithRowKeys, rowsOf } = await import(dist('output/view.js'));
-const { TextWriter } = await import(dist('output/writer.js'));
+const { csvRenderer } = await loadSource('output/csv.ts');
+const { csvCellText, guardFormula } = await loadSource('output/flatten.ts');
+const { fieldValue, fieldsWithRowKeys, rowsOf } = await loadSource('output/view.ts');
+const { TextWriter } = await loadSource('output/writer.ts');
 
 const flag = (name, fallback) => {
   const index = process.argv.indexOf(name);

@@ -4,13 +4,25 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
-export const bin = join(repo, 'bin', 'newsstats.js');
+export const bin = join(repo, 'bin', 'newsstats.cjs');
 export const home = mkdtempSync(join(tmpdir(), 'newsstats-bench-'));
 export const benchEnv = { ...process.env, XDG_CONFIG_HOME: join(home, 'config'), XDG_CACHE_HOME: join(home, 'cache') };
 export const KEY = 'bench-key';
+
+/**
+ * A module of src/ that is no entry of dist/ (its code lives in shared chunks there), bundled on its
+ * own with its dependencies into this run's temporary folder and imported: what a benchmark of one
+ * internal piece (the CSV writer, the JSON parser) measures.
+ */
+export async function loadSource(path) {
+  const { build } = await import('esbuild');
+  const outfile = join(home, 'src', path.replace(/\.ts$/, '.mjs'));
+  await build({ entryPoints: [join(repo, 'src', path)], outfile, bundle: true, format: 'esm', platform: 'node', target: 'node20.19', logLevel: 'warning', external: ['exceljs'] });
+  return import(pathToFileURL(outfile).href);
+}
 
 /** `--name N` from the command line, or the fallback. */
 export function numberFlag(name, fallback) {

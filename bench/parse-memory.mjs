@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 /**
- * Peak memory and time to parse one large answer, newsstats' parser (dist/api/json.js) against
+ * Peak memory and time to parse one large answer, newsstats' parser (src/api/json.ts) against
  * lossless-json's, each in a fresh process so neither sees the other's garbage. Prints the ratio.
  *
  *   npm run bench:parse [-- MiB]      (default 15, just under the default --max-response-mb)
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { loadSource } from './lib.mjs';
 
 const mib = Number(process.argv[2] ?? 15);
 const script = fileURLToPath(import.meta.url);
@@ -15,7 +16,7 @@ if (process.argv[3] === '--child') {
   const which = process.argv[4];
   const item = JSON.stringify({ countryId: 1, countryName: 'x'.repeat(200), countryIso: 'XX', score: 1.50 });
   const text = `[${Array(Math.floor((mib * 1024 * 1024) / (item.length + 1))).fill(item).join(',')}]`;
-  const { parseJson } = await import('../dist/api/json.js');
+  const { parseJson } = await loadSource('api/json.ts');
   const { parse: losslessParse } = await import('lossless-json');
   const parse = which === 'newsstats' ? (body) => parseJson(body, 'lossless') : (body) => losslessParse(body);
   const before = process.memoryUsage().rss;
