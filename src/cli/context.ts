@@ -57,7 +57,9 @@ export function detectIo(main: MainIo, colorFlag: boolean): Io {
     get stdin() {
       return main.stdin;
     },
-    stdinIsTTY: main.isTTY.stdin,
+    get stdinIsTTY() {
+      return main.isTTY.stdin;
+    },
     stdoutIsTTY,
     stderrIsTTY,
     color: depth > 0,
