@@ -29,11 +29,6 @@ export interface MoverRow {
   previousWindow: string;
 }
 
-export const MOVER_FIELDS: readonly (keyof MoverRow)[] = [
-  'rank', 'previousRank', 'rankChange', 'status', 'personHash', 'fullName', 'mentionCount', 'previousMentionCount',
-  'mentionChange', 'dominance', 'previousDominance', 'dominanceChange', 'window', 'previousWindow',
-];
-
 /** The same number of weeks as `window`, ending the week before it starts (`--vs previous`). */
 export function previousWindow(window: WeekWindow): WeekWindow {
   const endWeek = addWeeks(window.startWeek, -1);

@@ -14,7 +14,7 @@ import { DEFAULT_CONCURRENCY, mapInOrder } from '../concurrency.js';
 import type { Context } from '../context.js';
 import { resolveCountryId } from '../country-match.js';
 import { UsageError } from '../errors.js';
-import { MOVER_FIELDS, joinRankings, previousWindow, windowLabel } from '../movers.js';
+import type { MoverRow } from '../movers.js';
 import {
   choiceFlag,
   configured,
@@ -126,6 +126,11 @@ function moverTableFields(sort: SortBy | undefined): string[] {
   return ['rank', 'rankChange', 'fullName', metric, metric === 'dominance' ? 'dominanceChange' : 'mentionChange'];
 }
 
+const MOVER_FIELDS: readonly (keyof MoverRow)[] = [
+  'rank', 'previousRank', 'rankChange', 'status', 'personHash', 'fullName', 'mentionCount', 'previousMentionCount',
+  'mentionChange', 'dominance', 'previousDominance', 'dominanceChange', 'window', 'previousWindow',
+];
+
 const moverRankingFlags = rankingFlags('rows from the top of each ranking');
 
 const moversView: ViewSpec = {
@@ -166,6 +171,8 @@ const movers = verb({
     return flags;
   },
   async run(ctx, flags) {
+    // Loaded here, not above: it brings lossless-json, which `people --help` has no use for.
+    const { joinRankings, previousWindow, windowLabel } = await import('../movers.js');
     const client = () => ctx.client();
     // Both windows may be relative (--weeks last4 --vs last8): the week info is asked for once.
     const info = weekInfoOnce(client);
