@@ -5,7 +5,7 @@
 import { AGE_BOUNDS, type PeopleTopParams } from '../api/types.js';
 import type { WeekWindow } from '../weeks.js';
 import type { Context } from './context.js';
-import { resolveCountryId } from './country-match.js';
+import { countryFlagId } from './country-flag.js';
 import { UsageError } from './errors.js';
 import { choiceFlag, integerFlag, switchFlag, textFlag } from './options.js';
 import type { FlagValues } from './spec.js';
@@ -34,10 +34,7 @@ export function validateRanking(flags: RankingFlags): void {
 
 /** The query for one ranking; countries are resolved once by the caller's context (and its cache). */
 export async function rankingParams(ctx: Context, flags: RankingFlags, window: WeekWindow | undefined): Promise<PeopleTopParams> {
-  const [countryId, fromCountryId] = await Promise.all([
-    flags.country === undefined ? undefined : resolveCountryId(flags.country, ctx),
-    flags.fromCountry === undefined ? undefined : resolveCountryId(flags.fromCountry, ctx),
-  ]);
+  const [countryId, fromCountryId] = await Promise.all([flags.country, flags.fromCountry].map((country) => countryFlagId(country, ctx)));
   return {
     ...window,
     limit: flags.limit,

@@ -12,7 +12,7 @@ import {
 import { listWeeks, parseWeekSpec, type WeekSpec, type WeekWindow } from '../../weeks.js';
 import { DEFAULT_CONCURRENCY, mapInOrder } from '../concurrency.js';
 import type { Context } from '../context.js';
-import { resolveCountryId } from '../country-match.js';
+import { countryFlagId } from '../country-flag.js';
 import { UsageError } from '../errors.js';
 import type { MoverRow } from '../movers.js';
 import {
@@ -234,7 +234,7 @@ const search = verb({
   },
   async run(ctx, { query, flags }) {
     const client = await ctx.client();
-    const countryId = flags.country === undefined ? undefined : await resolveCountryId(flags.country, ctx);
+    const countryId = await countryFlagId(flags.country, ctx);
     const data = await client.people.search({
       q: query,
       personHash: flags.hash,

@@ -1,6 +1,6 @@
 import { fieldsOf, sourceSchema } from '../../api/types.js';
 import type { CachedListName } from '../cache.js';
-import { resolveCountryId } from '../country-match.js';
+import { countryFlagId } from '../country-flag.js';
 import { negatedFlag, parseIdArgument, textFlag } from '../options.js';
 import { sourceLinkRows } from '../rows.js';
 import { verb, type NounVerbs } from '../spec.js';
@@ -13,7 +13,7 @@ const list = verb({
   view: { fields: fieldsOf(sourceSchema), tableFields: ['sourceId', 'name', 'url', 'countryId', 'status', 'lastCheckedDate'] },
   async run(ctx, { flags }) {
     const client = await ctx.client();
-    const countryId = flags.country === undefined ? undefined : await resolveCountryId(flags.country, ctx);
+    const countryId = await countryFlagId(flags.country, ctx);
     const { cachedList } = await import('../cache.js');
     const name: CachedListName = countryId === undefined ? 'sources' : `sources-${countryId}`;
     return { data: await cachedList(ctx, name, () => client.sources.list({ countryId })) };
