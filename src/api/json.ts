@@ -1,9 +1,8 @@
 /**
  * Response parsing in the two number modes (docs/design.md, "Numbers are kept exactly as sent").
- * JSON.parse would round articleHash (> 2^53) and rewrite `1.50` as `1.5`. So JSON.parse reads a body
- * only after one pass has put the numbers it would change into strings (19 ms against 4 for the 72 KB
- * ranking of one query, on a cold process); what that pass cannot make safe goes to json-text.ts, a
- * parser that hands every number's text on.
+ * JSON.parse would round articleHash (> 2^53) and rewrite `1.50` as `1.5`. So JSON.parse reads a
+ * small body only after one pass has put the numbers it would change into strings; a large body, or
+ * one that pass cannot make safe, goes to json-text.ts, a parser that hands every number's text on.
  */
 import { isInteger, LosslessNumber } from 'lossless-json';
 import { parseJsonText } from './json-text.js';
@@ -112,20 +111,40 @@ function reviveMarkedNumbers(key: string, value: unknown): unknown {
 const losslessNumber = (digits: string): LosslessNumber => new LosslessNumber(digits);
 
 /**
+ * Bodies up to this many characters go through JSON.parse; longer ones straight to json-text.ts. In a
+ * fresh process the two are even at about 512 KiB; beyond it the marked copy of the text and
+ * JSON.parse's strings cost more than slicing does (a 15 MiB ranking: 546 ms and 212 MB of RSS against
+ * 227 ms and 42 MB). `npm run bench:parse` measures both paths at 0.25, 1 and 15 MiB.
+ */
+export const JSON_PARSE_MAX_CHARS = 512 * 1024;
+
+/**
  * Parses JSON text; throws SyntaxError when it is not JSON (with parseJsonText's message, which says
- * where). JSON.parse does the work when it can be made exact (about five times faster, and far less
- * garbage on a bulk export); else json-text.ts, which slices strings rather than building them.
- * A repeated key keeps its last value in both.
+ * where). A small body is read by JSON.parse when that can be made exact (faster to start, less
+ * garbage on a bulk export's many small answers); anything else by json-text.ts, which slices strings
+ * rather than building them. A repeated key keeps its last value in both.
  */
 export function parseJson(text: string, mode: NumberMode): unknown {
-  const marked = markChangedNumbers(text);
-  if (marked !== undefined) {
-    try {
-      return mode === 'lossless' ? withLosslessNumbers(JSON.parse(marked)) : JSON.parse(marked, reviveMarkedNumbers);
-    } catch {
-      // Not JSON: parseJsonText below throws the SyntaxError with the position.
-    }
+  if (text.length <= JSON_PARSE_MAX_CHARS) {
+    const parsed = parseWithJsonParse(text, mode);
+    if (parsed !== undefined) return parsed.value;
   }
-  return parseJsonText(text, mode === 'lossless' ? losslessNumber : nativeNumber);
+  return parseJsonSlicing(text, mode);
 }
 
+/** The JSON.parse path alone: undefined when the text cannot be made exact for it, or is not JSON. */
+export function parseWithJsonParse(text: string, mode: NumberMode): { value: unknown } | undefined {
+  const marked = markChangedNumbers(text);
+  if (marked === undefined) return undefined;
+  try {
+    return { value: mode === 'lossless' ? withLosslessNumbers(JSON.parse(marked)) : JSON.parse(marked, reviveMarkedNumbers) };
+  } catch {
+    // Not JSON: parseJsonSlicing throws the SyntaxError with the position.
+    return undefined;
+  }
+}
+
+/** The json-text.ts path alone, in `mode`. */
+export function parseJsonSlicing(text: string, mode: NumberMode): unknown {
+  return parseJsonText(text, mode === 'lossless' ? losslessNumber : nativeNumber);
+}

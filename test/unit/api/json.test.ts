@@ -1,6 +1,6 @@
 import { isLosslessNumber, LosslessNumber, parse, stringify } from 'lossless-json';
 import { describe, expect, test } from 'vitest';
-import { parseJson, printsAsWritten } from '../../../src/api/json.js';
+import { JSON_PARSE_MAX_CHARS, parseJson, parseJsonSlicing, parseWithJsonParse, printsAsWritten } from '../../../src/api/json.js';
 
 // parseJson takes JSON.parse's fast path only when that loses nothing; every case here must give
 // exactly what lossless-json alone gives, whichever path it took.
@@ -63,5 +63,27 @@ describe('parseJson', () => {
   test('printsAsWritten: true only when String(Number(text)) gives the text back', () => {
     expect(['1', '-3', '5.8504', '0.5'].every(printsAsWritten)).toBe(true);
     expect(['1.50', '1e5', '-0', '12345678901234567890', '01'].some(printsAsWritten)).toBe(false);
+  });
+
+  describe('both paths, either side of JSON_PARSE_MAX_CHARS', () => {
+    /** A ranking of about `chars` characters, each row with a big hash and a trailing zero. */
+    const ranking = (chars: number) => {
+      const row = (rank: number) => `{"rank":${rank},"articleHash":1234567890123456789${rank % 10},"sentiment":-0.4480,"name":"R \\"${rank}\\""}`;
+      const rows: string[] = [];
+      for (let size = 0, rank = 1; size < chars; rank += 1) size += (rows[rows.push(row(rank)) - 1]!.length + 1);
+      return `[${rows.join(',')}]`;
+    };
+
+    for (const [side, text] of [['below', ranking(JSON_PARSE_MAX_CHARS / 4)], ['above', ranking(JSON_PARSE_MAX_CHARS * 2)]] as const) {
+      test(`${side} the limit: parseJson, the JSON.parse path and the slicing path give lossless-json's value`, () => {
+        expect(text.length > JSON_PARSE_MAX_CHARS).toBe(side === 'above');
+        const expected = stringify(parse(text));
+        expect(stringify(parseJson(text, 'lossless'))).toBe(expected);
+        expect(stringify(parseWithJsonParse(text, 'lossless')?.value)).toBe(expected);
+        expect(stringify(parseJsonSlicing(text, 'lossless'))).toBe(expected);
+        const rows = parseJson(text, 'native') as Array<Record<string, unknown>>;
+        expect(rows.at(-1)!.articleHash).toBe(BigInt(`1234567890123456789${rows.length % 10}`));
+      });
+    }
   });
 });
