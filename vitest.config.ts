@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // Builds dist/ first: the spawned tests run bin/newsstats.js, which loads it.
+    // Builds dist/ first: the spawned tests run bin/newsstats.cjs, which loads it.
     globalSetup: ['test/global-setup.ts'],
     // End-to-end tests run the CLI in-process against a sandbox per file; a few spawn it. Much of a
     // file's time is spent waiting on sockets, so two files run at once even on two cores (vitest's

@@ -13,7 +13,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
-const bin = join(repo, 'bin', 'newsstats.js');
+const bin = join(repo, 'bin', 'newsstats.cjs');
 const runsFlag = process.argv.indexOf('--runs');
 const runs = runsFlag > 0 ? Number(process.argv[runsFlag + 1]) : 30;
 const home = mkdtempSync(join(tmpdir(), 'newsstats-bench-'));

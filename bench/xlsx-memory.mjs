@@ -17,7 +17,7 @@ if (typeof globalThis.gc !== 'function') {
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { main, processIo } = await import(join(repo, 'dist', 'cli', 'main.js'));
 
-const server = spawn(process.execPath, [join(repo, 'bin', 'newsstats.js'), 'sandbox', '--port', '0', '--now', '2026-11-22'], {
+const server = spawn(process.execPath, [join(repo, 'bin', 'newsstats.cjs'), 'sandbox', '--port', '0', '--now', '2026-11-22'], {
   stdio: ['ignore', 'pipe', 'ignore'],
 });
 const url = await new Promise((resolve) => server.stdout.setEncoding('utf8').once('data', (line) => resolve(line.trim())));

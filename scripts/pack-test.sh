@@ -31,7 +31,7 @@ const [pack] = JSON.parse(text.slice(text.indexOf('[')));
 const paths = pack.files.map((file) => file.path);
 const allowed = /^(LICENSE|README\.md|package\.json|bin\/[^/]+|docs\/.+|dist\/.+)$/;
 const unexpected = paths.filter((path) => !allowed.test(path) || /^dist\/(test|bench)\//.test(path));
-const missing = ['LICENSE', 'README.md', 'package.json', 'bin/newsstats.js', 'dist/index.js', 'dist/cli/main.js']
+const missing = ['LICENSE', 'README.md', 'package.json', 'bin/newsstats.cjs', 'dist/index.js', 'dist/cli/main.js']
   .filter((path) => !paths.includes(path));
 if (unexpected.length > 0) throw new Error(`the tarball holds files a user does not need: ${unexpected.join(', ')}`);
 if (missing.length > 0) throw new Error(`the tarball lacks: ${missing.join(', ')}`);
@@ -72,6 +72,17 @@ printf '%s\n' "$rows" | awk -F, '
   { ok = ok && ($1 == NR - 1) && ($2 ~ /^[a-z]+(-[a-z]+)*-[0-9a-f][0-9a-f][0-9a-f][0-9a-f]$/) }
   END { exit !(ok && NR == 4) }' || fail "unexpected rows from the installed newsstats"
 grep -q 'synthetic' "$work/stderr" || fail "the sandbox note is missing from stderr"
+
+echo "== the library from a project: import (ES module) and require (CommonJS)"
+# dist/ is CommonJS (scripts/build.mjs); ES module users must still get every name.
+project="$work/project"
+mkdir -p "$project/node_modules"
+ln -s "$installed" "$project/node_modules/newsstats"
+cd "$project"
+check='if (typeof NewsStatsClient !== "function" || typeof parseWeekSpec !== "function") throw new Error("names missing");'
+run node --input-type=module -e "import { NewsStatsClient, parseWeekSpec } from 'newsstats'; $check console.log('import: ok')"
+run node --input-type=commonjs -e "const { NewsStatsClient, parseWeekSpec } = require('newsstats'); $check console.log('require: ok')"
+cd "$outside"
 
 echo "== npm uninstall -g --prefix <fresh> newsstats"
 npm uninstall -g --prefix "$prefix" --no-audit --no-fund newsstats > "$work/uninstall.log" 2>&1 || {

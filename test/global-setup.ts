@@ -1,6 +1,6 @@
 /**
  * Runs once before any test file: builds dist/ from src/ when src/ changed since the last build, so
- * the spawned tests (bin/newsstats.js loads dist/) never run stale code, even under a plain
+ * the spawned tests (bin/newsstats.cjs loads dist/) never run stale code, even under a plain
  * `npx vitest`. The in-process tests import src/ directly.
  */
 import { execFileSync } from 'node:child_process';
@@ -23,6 +23,6 @@ export default function build(): void {
   const buildScript = join(ROOT, 'scripts', 'build.mjs');
   const inputs = Math.max(newest(join(ROOT, 'src')), statSync(buildScript).mtimeMs, statSync(join(ROOT, 'package-lock.json')).mtimeMs);
   if (built > inputs) return;
-  // The bundle is what bin/newsstats.js loads; the tests need no declarations (npm run build adds them).
+  // The bundle is what bin/newsstats.cjs loads; the tests need no declarations (npm run build adds them).
   execFileSync(process.execPath, [buildScript], { cwd: ROOT, stdio: 'inherit' });
 }

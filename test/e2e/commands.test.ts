@@ -1,5 +1,5 @@
 /**
- * Every command end to end: bin/newsstats.js in a child process against a real sandbox over HTTP.
+ * Every command end to end: bin/newsstats.cjs in a child process against a real sandbox over HTTP.
  * Each command's output is compared with the sandbox's own answer to the query the command should
  * have sent, so a flag that is dropped or mistranslated changes the data and fails the test.
  */

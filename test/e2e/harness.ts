@@ -3,7 +3,7 @@
  * CLI talks to it over real HTTP, in one of two ways:
  * - runCli: main(argv, io) in-process, with in-memory stdout/stderr/stdin, an isolated environment
  *   (its own empty config and cache directories) and no terminal. Milliseconds per run; most tests.
- * - spawnCli / runCliInTerminal: the built bin/newsstats.js in a child process, for what needs one:
+ * - spawnCli / runCliInTerminal: the built bin/newsstats.cjs in a child process, for what needs one:
  *   the bin file itself, signals, pipes and pseudo-terminals.
  * Also here: raw requests to the sandbox (the independent source of expected values), the request
  * log, the "one clean error line" check, CSV parsing, and a tiny fake API for data the synthetic
@@ -24,7 +24,7 @@ import type { RequestLogEntry } from '../../src/sandbox/http/log.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/server.js';
 
 export const REPO = resolve(import.meta.dirname, '../..');
-export const BIN = join(REPO, 'bin', 'newsstats.js');
+export const BIN = join(REPO, 'bin', 'newsstats.cjs');
 
 /** The sandbox's clock in every end-to-end test: currentWeek 202647, last4StartWeek 202644. */
 export const FIXED_NOW = new Date('2026-11-22T12:00:00Z');

@@ -3,7 +3,7 @@
  * proxy that fails CONNECT in each way a proxy can, a TCP server that never finishes a TLS handshake,
  * and a real TLS server on a throwaway certificate made by openssl at test time.
  *
- * Set NEWSSTATS_HOSTILE_BIN to another build's bin/newsstats.js to run the suite against it (this is
+ * Set NEWSSTATS_HOSTILE_BIN to another build's bin/newsstats.cjs to run the suite against it (this is
  * how each test was seen to fail on the code before issue #8).
  */
 import { execFileSync } from 'node:child_process';
