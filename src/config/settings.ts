@@ -3,6 +3,7 @@
  * reads one: a hand-edited file gets the same checks as the command line, and the same messages.
  */
 import { UsageError } from '../cli/errors.js';
+import { parseIntegerText } from '../numbers.js';
 import type { ProfileKey } from './store.js';
 
 const DECIMAL = /^\d+(\.\d+)?$/;
@@ -31,9 +32,11 @@ export function validateSetting(key: ProfileKey, value: string): string {
         throw new UsageError('timeout takes a number of seconds greater than 0, at most 3600');
       }
       return value;
-    case 'retries':
-      if (!/^\d+$/.test(value) || Number(value) > 20) throw new UsageError('retries takes an integer from 0 to 20');
-      return value;
+    case 'retries': {
+      const retries = parseIntegerText(value);
+      if (retries === undefined || retries < 0 || retries > 20) throw new UsageError('retries takes an integer from 0 to 20');
+      return String(retries);
+    }
     case 'cache-ttl':
       if (!DECIMAL.test(value)) throw new UsageError('cache-ttl takes a number of hours (0 turns the cache off)');
       return value;
@@ -44,7 +47,7 @@ export function validateSetting(key: ProfileKey, value: string): string {
 
 /** The response size limit in MiB: a whole number from 1 to 4096. Shared by the flag and the profile key. */
 export function parseMaxResponseMb(value: string, name: string): number {
-  const megabytes = /^\d+$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
-  if (!(megabytes >= 1 && megabytes <= 4096)) throw new UsageError(`${name} takes a whole number of MiB from 1 to 4096`);
+  const megabytes = parseIntegerText(value);
+  if (megabytes === undefined || megabytes < 1 || megabytes > 4096) throw new UsageError(`${name} takes a whole number of MiB from 1 to 4096`);
   return megabytes;
 }

@@ -193,6 +193,18 @@ describe('config values', () => {
     expect(validateSetting('base-url', 'https://stats.example.com/')).toBe('https://stats.example.com');
     expect(() => validateSetting('retries', '-1')).toThrow('retries takes an integer from 0 to 20');
   });
+
+  it('reads integer settings with the one integer grammar (numbers.ts), and stores them plainly', () => {
+    expect(validateSetting('retries', ' 3 ')).toBe('3');
+    expect(validateSetting('retries', '+20')).toBe('20');
+    for (const bad of ['21', '1.5', '1e1', '0x3', '', '99999999999999999999']) {
+      expect(() => validateSetting('retries', bad)).toThrow('retries takes an integer from 0 to 20');
+    }
+    expect(validateSetting('max-response-mb', ' 64')).toBe('64');
+    for (const bad of ['0', '4097', '8.5', '-1']) {
+      expect(() => validateSetting('max-response-mb', bad)).toThrow('max-response-mb takes a whole number of MiB from 1 to 4096');
+    }
+  });
 });
 
 describe('row shaping', () => {
