@@ -3,33 +3,23 @@
 // replaced (0.1.0, copied below as the baseline), in one run:
 //   - 100k six-column rows shaped like `export country-stats` (exact numbers as LosslessNumbers,
 //     names with commas and quotes, negative sentiments), written to a stream that discards them,
-//     both row by row through the streaming sink (what exports do) and buffered (renderView);
-//   - the import cost of csv-stringify, in fresh processes, against importing nothing.
-// Runs alternate so both writers see the same machine; medians and ratios are printed.
+//     both row by row through the streaming sink (what exports do) and buffered (renderView).
+// (What csv-stringify costs to import: npm run bench:imports.) Runs alternate so both writers see the same machine; medians and ratios are printed.
 //
 //   npm run bench:csv [-- --runs 7 --rows 100000]
 //
 // Bundles the modules it measures from src/ (bench/lib.mjs loadSource): no build needed.
-import { spawnSync } from 'node:child_process';
-import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { LosslessNumber } from 'lossless-json';
-import { loadSource } from './lib.mjs';
+import { loadSource, median, numberFlag } from './lib.mjs';
 
-const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { csvRenderer } = await loadSource('output/csv.ts');
 const { csvCellText, guardFormula } = await loadSource('output/flatten.ts');
 const { fieldValue, fieldsWithRowKeys, rowsOf } = await loadSource('output/view.ts');
 const { TextWriter } = await loadSource('output/writer.ts');
 
-const flag = (name, fallback) => {
-  const index = process.argv.indexOf(name);
-  return index > 0 ? Number(process.argv[index + 1]) : fallback;
-};
-const runs = flag('--runs', 7);
-const rowCount = flag('--rows', 100_000);
-const importRuns = flag('--import-runs', 20);
+const runs = numberFlag('--runs', 7);
+const rowCount = numberFlag('--rows', 100_000);
 
 // The 0.1.0 writer, unchanged but for the TSV branch: the baseline. Not used by newsstats.
 const NEEDS_QUOTES = /[",\r\n]/;
@@ -103,11 +93,6 @@ async function timeWriter(renderer, mode) {
   return { ms, bytes: out.bytes };
 }
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-};
-
 console.log(`CSV writers, ${rowCount} rows x ${fields.length} columns, ${runs} runs each, Node ${process.version}`);
 console.log('| mode | csv-stringify ms | hand-written ms | ratio | µs a row (csv-stringify) |');
 console.log('|---|---:|---:|---:|---:|');
@@ -128,24 +113,3 @@ for (const mode of ['streamed', 'buffered']) {
   const perRow = (median(stringifyTimes) * 1000) / rowCount;
   console.log(`| ${mode} | ${median(stringifyTimes).toFixed(0)} | ${median(handTimes).toFixed(0)} | ${median(ratios).toFixed(2)}x | ${perRow.toFixed(2)} |`);
 }
-
-// Import cost: a fresh process times its own dynamic import (the CLI imports csv-stringify only
-// for CSV), against the same process importing a module already loaded (node:stream).
-function importMs(specifier) {
-  const script = `const t = performance.now(); await import(${JSON.stringify(specifier)}); process.stdout.write(String(performance.now() - t));`;
-  const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: repo, encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(result.stderr);
-  return Number(result.stdout);
-}
-const importTimes = [];
-const baselineTimes = [];
-for (let run = 0; run < importRuns; run += 1) {
-  baselineTimes.push(importMs('node:stream'));
-  importTimes.push(importMs('csv-stringify'));
-}
-console.log('');
-console.log(`import, ${importRuns} fresh processes each, medians`);
-console.log(`| import | ms |`);
-console.log('|---|---:|');
-console.log(`| \`csv-stringify\` | ${median(importTimes).toFixed(1)} |`);
-console.log(`| \`node:stream\` (baseline) | ${median(baselineTimes).toFixed(1)} |`);
