@@ -10,6 +10,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { deferRequires } from '../scripts/defer-requires.mjs';
 import { home, median, numberFlag, repo } from './lib.mjs';
 
 const runs = numberFlag('--runs', 20);
@@ -36,12 +37,12 @@ function timedLoad(script, inputType) {
 const installed = (specifier) =>
   timedLoad(`const t = performance.now(); await import(${JSON.stringify(specifier)}); process.stdout.write(String(performance.now() - t));`, 'module');
 
-/** Each package bundled into one CommonJS file, as scripts/build.mjs bundles it into a chunk. */
+/** Each package bundled into one CommonJS file, as scripts/build.mjs bundles it (same plugin). */
 const bundles = {};
 for (const [name, specifier] of Object.entries(imports)) {
   if (unbundled.has(specifier)) continue;
   bundles[name] = join(home, `bundle-${Object.keys(bundles).length}.cjs`);
-  await build({ stdin: { contents: `module.exports = require(${JSON.stringify(specifier)});`, resolveDir: repo }, outfile: bundles[name], bundle: true, format: 'cjs', platform: 'node', target: 'node20.19', logLevel: 'error' });
+  await build({ stdin: { contents: `module.exports = require(${JSON.stringify(specifier)});`, resolveDir: repo }, outfile: bundles[name], bundle: true, format: 'cjs', platform: 'node', target: 'node20.19', logLevel: 'error', plugins: [deferRequires] });
 }
 const bundled = (name) =>
   timedLoad(`const t = performance.now(); require(${JSON.stringify(bundles[name] ?? imports[name])}); process.stdout.write(String(performance.now() - t));`, 'commonjs');

@@ -11,42 +11,10 @@
 // so. ES module users import the library as before: Node reads the names each file exports.
 //   npm run build     (node scripts/build.mjs; tsc writes the .d.ts files)
 import { build, transform } from 'esbuild';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-
-/**
- * Two top-level requires in our dependencies load Node modules a run almost never uses: undici's
- * HTTP/2 client (node:http2, about 8 ms), needed only when a server negotiates HTTP/2, which newsstats
- * never offers; and commander's node:child_process, needed only for executable subcommands, which
- * newsstats has none of. Each is deferred to its first use. Should a new version word them
- * differently, the build warns and leaves that file as it is.
- */
-const deferredRequires = [
-  {
-    file: /node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/,
-    eager: "const connectH2 = require('./client-h2.js')",
-    lazy: "const connectH2 = (...args) => require('./client-h2.js')(...args)",
-  },
-  {
-    file: /node_modules[\\/]commander[\\/]lib[\\/]command\.js$/,
-    eager: "const childProcess = require('node:child_process');",
-    lazy: "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };",
-  },
-];
-
-const deferRequires = {
-  name: 'defer-requires',
-  setup(pluginBuild) {
-    for (const { file, eager, lazy } of deferredRequires) {
-      pluginBuild.onLoad({ filter: file }, async ({ path }) => {
-        const source = await readFile(path, 'utf8');
-        if (source.includes(eager)) return { contents: source.replace(eager, lazy), loader: 'js' };
-        return { contents: source, loader: 'js', warnings: [{ text: `\`${eager}\` not found: left as it is` }] };
-      });
-    }
-  },
-};
+import { deferRequires } from './defer-requires.mjs';
 
 const target = 'node20.19';
 

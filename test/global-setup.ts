@@ -21,7 +21,7 @@ function newest(directory: string): number {
 export default function build(): void {
   const built = statSync(join(ROOT, 'dist'), { throwIfNoEntry: false }) ? newest(join(ROOT, 'dist')) : 0;
   const buildScript = join(ROOT, 'scripts', 'build.mjs');
-  const inputs = Math.max(newest(join(ROOT, 'src')), statSync(buildScript).mtimeMs, statSync(join(ROOT, 'package-lock.json')).mtimeMs);
+  const inputs = Math.max(newest(join(ROOT, 'src')), newest(join(ROOT, 'scripts')), statSync(join(ROOT, 'package-lock.json')).mtimeMs);
   if (built > inputs) return;
   // The bundle is what bin/newsstats.cjs loads; the tests need no declarations (npm run build adds them).
   execFileSync(process.execPath, [buildScript], { cwd: ROOT, stdio: 'inherit' });
