@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Builds dist/: the CLI, the library and the sandbox bundled with their dependencies (undici,
-// commander, cli-table3, csv-stringify, lossless-json), and declarations for the library entry.
+// commander, cli-table3, csv-stringify, conf, lossless-json; not exceljs, see below), and
+// declarations for the library entry.
 // Nouns, renderers and the sandbox stay behind dynamic imports: code splitting turns each into a
 // chunk loaded only when a run needs it.
 //
