@@ -40,7 +40,7 @@ if (process.argv[2] === '--child') {
   const { parse: losslessParse } = await import('lossless-json');
   const parse = {
     newsstats: () => json.parseJson(text, 'lossless'),
-    'JSON.parse path': () => json.parseWithJsonParse(text, 'lossless').value,
+    'JSON.parse path': () => json.parseWithJsonParse(text, 'lossless'),
     'slicing path': () => json.parseJsonSlicing(text, 'lossless'),
     'lossless-json': () => losslessParse(text),
   }[which];

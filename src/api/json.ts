@@ -126,18 +126,19 @@ export const JSON_PARSE_MAX_CHARS = 512 * 1024;
  */
 export function parseJson(text: string, mode: NumberMode): unknown {
   if (text.length <= JSON_PARSE_MAX_CHARS) {
-    const parsed = parseWithJsonParse(text, mode);
-    if (parsed !== undefined) return parsed.value;
+    // JSON has no undefined: here it says the JSON.parse path could not read the text.
+    const value = parseWithJsonParse(text, mode);
+    if (value !== undefined) return value;
   }
   return parseJsonSlicing(text, mode);
 }
 
 /** The JSON.parse path alone: undefined when the text cannot be made exact for it, or is not JSON. */
-export function parseWithJsonParse(text: string, mode: NumberMode): { value: unknown } | undefined {
+export function parseWithJsonParse(text: string, mode: NumberMode): unknown {
   const marked = markChangedNumbers(text);
   if (marked === undefined) return undefined;
   try {
-    return { value: mode === 'lossless' ? withLosslessNumbers(JSON.parse(marked)) : JSON.parse(marked, reviveMarkedNumbers) };
+    return mode === 'lossless' ? withLosslessNumbers(JSON.parse(marked)) : JSON.parse(marked, reviveMarkedNumbers);
   } catch {
     // Not JSON: parseJsonSlicing throws the SyntaxError with the position.
     return undefined;
