@@ -187,6 +187,8 @@ class SandboxHandler {
   private readonly traceIds: TraceIds;
   private readonly cache = new BodyCache();
   private readonly pendingDelays = new Set<NodeJS.Timeout>();
+  /** Requests arrived and not yet answered or dropped (the log's inFlight). */
+  private open = 0;
 
   constructor(
     model: SandboxModel,
@@ -207,7 +209,10 @@ class SandboxHandler {
   }
 
   handle(req: IncomingMessage, res: ServerResponse): void {
-    const exchange = new Exchange(req, res, this.log && { log: this.log, key: this.settings.key });
+    this.open += 1;
+    const exchange = new Exchange(req, res, this.log && { log: this.log, key: this.settings.key }, this.open, () => {
+      this.open -= 1;
+    });
 
     // Authentication comes first, on every path, so an unknown path tells a keyless caller nothing.
     // 401s get no faults, delay or rate limit: a misconfigured client should learn so at once.
@@ -321,21 +326,30 @@ class Exchange {
   readonly pathname: string;
   readonly search: string;
   private readonly arrivedAt: string | undefined;
+  private closed = false;
 
   constructor(
     readonly req: IncomingMessage,
     readonly res: ServerResponse,
     /** Set only when logging; the key is needed to redact it from the logged query. */
     private readonly logging: { log: RequestLog; key: string } | undefined,
+    /** Requests open when this one arrived, itself included. */
+    private readonly inFlight: number,
+    /** Called once, when the answer is sent or the connection is gone without one. */
+    private readonly onClosed: () => void,
   ) {
     const url = req.url ?? '/';
     const mark = url.indexOf('?');
     this.pathname = mark === -1 ? url : url.slice(0, mark);
     this.search = mark === -1 ? '' : url.slice(mark + 1);
     this.arrivedAt = logging === undefined ? undefined : new Date().toISOString();
+    // A client that hangs up while its answer is delayed gets no record(): the count must drop anyway.
+    res.once('close', () => this.close());
   }
 
   record(status: number | null, fault: FaultKind | 'rate-limited' | undefined): void {
+    // The answer is written (or the connection dropped) by now: a client can only ask again after this.
+    this.close();
     if (this.logging === undefined) return;
     this.logging.log.write({
       time: this.arrivedAt!,
@@ -344,7 +358,14 @@ class Exchange {
       query: queryForLog(this.search, this.logging.key),
       status,
       ms: Math.round((performance.now() - this.arrival) * 10) / 10,
+      inFlight: this.inFlight,
       ...(fault ? { fault } : {}),
     });
+  }
+
+  private close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.onClosed();
   }
 }

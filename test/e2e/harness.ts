@@ -415,19 +415,13 @@ export function countPath(entries: readonly LogEntry[], path: string | RegExp): 
   return entries.filter((entry) => (typeof path === 'string' ? entry.path === path : path.test(entry.path))).length;
 }
 
-/** The most requests in flight at once among `entries`, from arrival time and duration. */
+/**
+ * The most requests the sandbox had open when one of `entries` arrived: the log's inFlight, which the
+ * sandbox counts itself. (Overlaps worked out from `time` and `ms` mix the real clock with the
+ * monotonic one, and once counted 3 requests in flight against a client that keeps 2.)
+ */
 export function maxInFlight(entries: readonly LogEntry[]): number {
-  const intervals = entries.map((entry) => {
-    const start = Date.parse(entry.time);
-    return { start, end: start + entry.ms };
-  });
-  let most = 0;
-  for (const { start } of intervals) {
-    // Requests in flight at the moment this one arrived; 1 ms slack for the log's ms-resolution clock.
-    const overlapping = intervals.filter((other) => other.start <= start && start < other.end - 1).length;
-    most = Math.max(most, overlapping);
-  }
-  return most;
+  return Math.max(0, ...entries.map((entry) => entry.inFlight));
 }
 
 /** A fresh log file path in its own temporary directory. */

@@ -3,6 +3,7 @@
  * HTTP. Each server here is small and short-lived; the model is shared through the seed and now.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { get as httpGet } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -165,7 +166,8 @@ describe('request log', () => {
     const lines = text.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines).toHaveLength(6);
     for (const line of lines) {
-      expect(Object.keys(line)).toEqual(['time', 'method', 'path', 'query', 'status', 'ms']);
+      expect(Object.keys(line)).toEqual(['time', 'method', 'path', 'query', 'status', 'ms', 'inFlight']);
+      expect(line.inFlight).toBe(1); // one request after another
       expect(line.time).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
       expect(typeof line.ms).toBe('number');
       expect(line.ms as number).toBeGreaterThanOrEqual(0);
@@ -180,6 +182,32 @@ describe('request log', () => {
     ]);
     expect(lines[0]!.query).toEqual({ limit: '3', sortBy: 'dominance' });
     expect(lines[4]!.query).toEqual({ token: '[redacted]' });
+  });
+
+  it('counts requests in flight itself: two at once are 1 and 2, and a client that hangs up stops counting', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'newsstats-sandbox-log-'));
+    cleanups.push(() => rm(directory, { recursive: true, force: true }));
+    const logFile = join(directory, 'requests.ndjson');
+    const key = 'inflight-key';
+    // Every answer waits 50-150 ms, so both requests below arrive before either is answered.
+    const sandbox = await startSandbox({ now: NOW, model, key, logFile, latencyMs: 100 });
+    const http = client(sandbox.url, key);
+    await Promise.all([http.get('/api/data/countries'), http.get('/api/data/weeks/current')]);
+    // A client that hangs up while its answer waits: no line is logged for it, and it is not open.
+    await new Promise<void>((resolve) => {
+      const hungUp = httpGet(`${sandbox.url}/api/data/countries`, { headers: { 'x-api-key': key } });
+      hungUp.on('error', () => resolve());
+      setTimeout(() => hungUp.destroy(), 10);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    await http.get('/api/data/countries');
+    await http.close();
+    await sandbox.close();
+
+    const lines = (await readFile(logFile, 'utf8')).trimEnd().split('\n').map((line) => JSON.parse(line) as { inFlight: number });
+    expect(lines).toHaveLength(3);
+    expect(lines.slice(0, 2).map((line) => line.inFlight).sort()).toEqual([1, 2]);
+    expect(lines[2]!.inFlight).toBe(1);
   });
 
   it('logs injected faults, a dropped connection with status null', async () => {

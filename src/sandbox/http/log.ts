@@ -19,6 +19,11 @@ export interface RequestLogEntry {
   status: number | null;
   /** Milliseconds from arrival to the end of the answer, 0.1 ms resolution. */
   ms: number;
+  /**
+   * Requests the sandbox had open when this one arrived, this one included: how many a client keeps
+   * in flight, counted without clocks (times from two clocks can overlap by a millisecond or two).
+   */
+  inFlight: number;
   /** Present when an injected fault decided the answer. */
   fault?: FaultKind | 'rate-limited';
 }
