@@ -187,7 +187,7 @@ class SandboxHandler {
   private readonly traceIds: TraceIds;
   private readonly cache = new BodyCache();
   private readonly pendingDelays = new Set<NodeJS.Timeout>();
-  /** Requests arrived and not yet answered or dropped (the log's inFlight). */
+  /** Requests arrived and not yet answered or dropped: the log's inFlight, so counted only when logging. */
   private open = 0;
 
   constructor(
@@ -209,10 +209,15 @@ class SandboxHandler {
   }
 
   handle(req: IncomingMessage, res: ServerResponse): void {
-    this.open += 1;
-    const exchange = new Exchange(req, res, this.log && { log: this.log, key: this.settings.key }, this.open, () => {
-      this.open -= 1;
-    });
+    const logging = this.log && {
+      log: this.log,
+      key: this.settings.key,
+      inFlight: ++this.open,
+      onClosed: () => {
+        this.open -= 1;
+      },
+    };
+    const exchange = new Exchange(req, res, logging);
 
     // Authentication comes first, on every path, so an unknown path tells a keyless caller nothing.
     // 401s get no faults, delay or rate limit: a misconfigured client should learn so at once.
@@ -331,12 +336,12 @@ class Exchange {
   constructor(
     readonly req: IncomingMessage,
     readonly res: ServerResponse,
-    /** Set only when logging; the key is needed to redact it from the logged query. */
-    private readonly logging: { log: RequestLog; key: string } | undefined,
-    /** Requests open when this one arrived, itself included. */
-    private readonly inFlight: number,
-    /** Called once, when the answer is sent or the connection is gone without one. */
-    private readonly onClosed: () => void,
+    /**
+     * Set only when logging. The key is needed to redact it from the logged query; inFlight is the
+     * requests open when this one arrived, itself included; onClosed is called once, when the answer is
+     * sent or the connection is gone without one.
+     */
+    private readonly logging: { log: RequestLog; key: string; inFlight: number; onClosed: () => void } | undefined,
   ) {
     const url = req.url ?? '/';
     const mark = url.indexOf('?');
@@ -344,13 +349,13 @@ class Exchange {
     this.search = mark === -1 ? '' : url.slice(mark + 1);
     this.arrivedAt = logging === undefined ? undefined : new Date().toISOString();
     // A client that hangs up while its answer is delayed gets no record(): the count must drop anyway.
-    res.once('close', () => this.close());
+    if (logging !== undefined) res.once('close', () => this.close());
   }
 
   record(status: number | null, fault: FaultKind | 'rate-limited' | undefined): void {
+    if (this.logging === undefined) return;
     // The answer is written (or the connection dropped) by now: a client can only ask again after this.
     this.close();
-    if (this.logging === undefined) return;
     this.logging.log.write({
       time: this.arrivedAt!,
       method: this.req.method ?? '',
@@ -358,14 +363,14 @@ class Exchange {
       query: queryForLog(this.search, this.logging.key),
       status,
       ms: Math.round((performance.now() - this.arrival) * 10) / 10,
-      inFlight: this.inFlight,
+      inFlight: this.logging.inFlight,
       ...(fault ? { fault } : {}),
     });
   }
 
   private close(): void {
-    if (this.closed) return;
+    if (this.closed || this.logging === undefined) return;
     this.closed = true;
-    this.onClosed();
+    this.logging.onClosed();
   }
 }
