@@ -26,7 +26,7 @@ const imports = {
   'exceljs package entry (never loaded)': 'exceljs',
 };
 /** Not bundled by scripts/build.mjs (it says why), or never loaded at all: no bundled figure. */
-const unbundled = new Set(['node:stream', 'exceljs', 'exceljs/lib/stream/xlsx/workbook-writer.js']);
+const unbundled = new Set(['exceljs', 'exceljs/lib/stream/xlsx/workbook-writer.js']);
 
 function timedLoad(script, inputType) {
   const result = spawnSync(process.execPath, [`--input-type=${inputType}`, '-e', script], { cwd: repo, encoding: 'utf8' });
@@ -37,21 +37,28 @@ function timedLoad(script, inputType) {
 const installed = (specifier) =>
   timedLoad(`const t = performance.now(); await import(${JSON.stringify(specifier)}); process.stdout.write(String(performance.now() - t));`, 'module');
 
-/** Each package bundled into one CommonJS file, as scripts/build.mjs bundles it (same plugin). */
+/**
+ * What require() loads for the bundled figure: each package bundled into one CommonJS file, as
+ * scripts/build.mjs bundles it (same plugin); a built-in as it is, the floor.
+ */
 const bundles = {};
 for (const [name, specifier] of Object.entries(imports)) {
   if (unbundled.has(specifier)) continue;
+  if (specifier.startsWith('node:')) {
+    bundles[name] = specifier;
+    continue;
+  }
   bundles[name] = join(home, `bundle-${Object.keys(bundles).length}.cjs`);
   await build({ stdin: { contents: `module.exports = require(${JSON.stringify(specifier)});`, resolveDir: repo }, outfile: bundles[name], bundle: true, format: 'cjs', platform: 'node', target: 'node20.19', logLevel: 'error', plugins: [deferRequires] });
 }
 const bundled = (name) =>
-  timedLoad(`const t = performance.now(); require(${JSON.stringify(bundles[name] ?? imports[name])}); process.stdout.write(String(performance.now() - t));`, 'commonjs');
+  timedLoad(`const t = performance.now(); require(${JSON.stringify(bundles[name])}); process.stdout.write(String(performance.now() - t));`, 'commonjs');
 
 const times = Object.fromEntries(Object.keys(imports).map((name) => [name, { installed: [], bundled: [] }]));
 for (let run = 0; run < runs; run += 1) {
   for (const [name, specifier] of Object.entries(imports)) {
     times[name].installed.push(installed(specifier));
-    if (bundles[name] || specifier.startsWith('node:')) times[name].bundled.push(bundled(name));
+    if (name in bundles) times[name].bundled.push(bundled(name));
   }
 }
 console.log(`load cost, ${runs} fresh processes each, medians, Node ${process.version}`);
