@@ -16,7 +16,7 @@ export interface CommandEntry {
 
 /** Every noun, in the order `--help` lists them. */
 export const COMMANDS: readonly CommandEntry[] = [
-  { name: 'people', summary: 'People: list, get, search, top rankings, movers, trends, article links, per-country stats', load: () => import('./commands/people.js') },
+  { name: 'people', summary: 'People: list, get, search, top rankings, movers, trends, article links, per-country stats', load: () => import('./commands/people/index.js') },
   { name: 'countries', summary: 'Countries: list, get, international attention, domestic focus', load: () => import('./commands/countries.js') },
   { name: 'sources', summary: 'News sources and the links on their homepages', load: () => import('./commands/sources.js') },
   { name: 'articles', summary: 'Recent articles and article counts', load: () => import('./commands/articles.js') },

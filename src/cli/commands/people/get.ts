@@ -1,0 +1,15 @@
+import { verb } from '../../spec.js';
+import { personFields } from './shared.js';
+
+const get = verb({
+  name: 'get',
+  summary: 'One person by personHash',
+  args: ['<personHash>'],
+  examples: ['people get chiamaka-okafor-6303'],
+  view: { fields: personFields, single: true },
+  async run(ctx, { args: [personHash] }) {
+    return { data: await (await ctx.client()).people.get(personHash) };
+  },
+});
+
+export default get;

@@ -1,0 +1,26 @@
+import { BOUNDS, fieldsOf, personLinkBaseSchema, personLinkSchema } from '../../../api/types.js';
+import { integerFlag, negatedFlag } from '../../options.js';
+import { verb } from '../../spec.js';
+
+const links = verb({
+  name: 'links',
+  summary: 'A person\'s article links, newest first, with article, source and country context',
+  args: ['<personHash>'],
+  flags: {
+    limit: integerFlag('--limit <n>', 'at most this many links', BOUNDS.linksLimit),
+    context: negatedFlag('--no-context', 'only the link fields, without article, source and country context'),
+  },
+  examples: ['people links chiamaka-okafor-6303 --limit 20', 'people links chiamaka-okafor-6303 --format csv --output links.csv'],
+  view: {
+    fields: fieldsOf(personLinkSchema),
+    tableFields: ['mentionDate', 'sourceName', 'countryIso', 'sentiment', 'articleTitle'],
+  },
+  // Without context a link has no article, source or country fields: --fields is checked against that.
+  viewFor: ({ flags }) =>
+    flags.context ? undefined : { fields: fieldsOf(personLinkBaseSchema), tableFields: ['mentionDate', 'sentiment', 'articleHash', 'snippet'] },
+  async run(ctx, { args: [personHash], flags }) {
+    return { data: await (await ctx.client()).people.links(personHash, { limit: flags.limit, includeContext: flags.context }) };
+  },
+});
+
+export default links;

@@ -1,0 +1,81 @@
+import type { SortBy } from '../../../api/types.js';
+import { parseWeekSpec, type WeekSpec } from '../../../weeks.js';
+import { UsageError } from '../../errors.js';
+import type { MoverRow } from '../../movers.js';
+import { integerFlag, parsedFlag, weekArgument, weekWindowFlags, withDefault } from '../../options.js';
+import { rankingFlags, rankingParams, sortField, validateRanking } from '../../ranking.js';
+import { verb, type ViewSpec } from '../../spec.js';
+import { resolveWindow, weekInfoOnce } from '../../week-window.js';
+
+/** A terminal shows the metric the rankings are sorted by, and its change. */
+function moverTableFields(sort: SortBy | undefined): string[] {
+  const metric = sortField(sort);
+  return ['rank', 'rankChange', 'fullName', metric, metric === 'dominance' ? 'dominanceChange' : 'mentionChange'];
+}
+
+const MOVER_FIELDS: readonly (keyof MoverRow)[] = [
+  'rank', 'previousRank', 'rankChange', 'status', 'personHash', 'fullName', 'mentionCount', 'previousMentionCount',
+  'mentionChange', 'dominance', 'previousDominance', 'dominanceChange', 'window', 'previousWindow',
+];
+
+const moverRankingFlags = rankingFlags('rows from the top of each ranking');
+
+const moversView: ViewSpec = {
+  fields: MOVER_FIELDS,
+  tableFields: moverTableFields('mentions'),
+  chart: { label: 'fullName', value: 'rankChange', diverging: true, fallback: 'status' },
+};
+
+const movers = verb({
+  name: 'movers',
+  summary: 'Who climbed, fell, arrived and left: the ranking of a window (default last4) against an earlier one',
+  flags: {
+    ...weekWindowFlags,
+    vs: withDefault(
+      parsedFlag(
+        '--vs <spec>',
+        'compare with: previous (as many weeks just before) or a week spec',
+        weekArgument((text): WeekSpec | 'previous' => (text.trim().toLowerCase() === 'previous' ? 'previous' : parseWeekSpec(text))),
+      ),
+      'previous',
+    ),
+    depth: withDefault(integerFlag('--depth <n>', 'how deep both rankings are read, so a climb from far down is not "new"', { min: 1 }), 200),
+    ...moverRankingFlags,
+    limit: withDefault(moverRankingFlags.limit, 20),
+  },
+  examples: [
+    'people movers --weeks last4',
+    'people movers --weeks 202647 --vs 202646 --limit 10 --sort dominance',
+    'people movers --weeks last4 --format chart',
+    'people movers --weeks last13 --limit 50 --output movers.xlsx',
+  ],
+  view: moversView,
+  // The terminal's columns follow --sort: the metric ranked by, and its change.
+  viewFor: ({ flags }) => ({ ...moversView, tableFields: moverTableFields(flags.sort) }),
+  validate({ flags }) {
+    validateRanking(flags);
+    if (flags.depth < flags.limit) throw new UsageError(`--depth ${flags.depth} is below --limit ${flags.limit}`, 'the rankings must be read at least as deep as the rows shown');
+    return flags;
+  },
+  async run(ctx, flags) {
+    // Loaded here, not above: it brings lossless-json, which `people --help` has no use for.
+    const { joinRankings, previousWindow, windowLabel } = await import('../../movers.js');
+    const client = () => ctx.client();
+    // Both windows may be relative (--weeks last4 --vs last8): the week info is asked for once.
+    const info = weekInfoOnce(client);
+    const window = (await resolveWindow(flags, client, info)) ?? (await resolveWindow({ weeks: { kind: 'last4' } }, client, info))!;
+    const comparison = flags.vs === 'previous' ? previousWindow(window) : (await resolveWindow({ weeks: flags.vs }, client, info))!;
+    const params = { ...(await rankingParams(ctx, flags, undefined)), limit: flags.depth };
+    const people = (await client()).people;
+    const [current, previous] = await Promise.all([
+      people.top({ ...params, ...window }),
+      people.top({ ...params, ...comparison }),
+    ]);
+    const rows = joinRankings({ current, previous, window, comparison, limit: flags.limit });
+    const sorted = flags.sort ? ` by ${flags.sort}` : '';
+    const caption = `Ranks${sorted} in ${windowLabel(window)} against ${windowLabel(comparison)} (rankings read to ${flags.depth})`;
+    return { data: rows, view: { caption } };
+  },
+});
+
+export default movers;

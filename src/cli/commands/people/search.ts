@@ -1,0 +1,45 @@
+import { BOUNDS } from '../../../api/types.js';
+import { countryFlagId } from '../../country-flag.js';
+import { UsageError } from '../../errors.js';
+import { integerFlag, switchFlag, textFlag } from '../../options.js';
+import { verb } from '../../spec.js';
+import { personFields } from './shared.js';
+
+const search = verb({
+  name: 'search',
+  summary: 'Find people by free text, personHash or name',
+  args: ['[query]'],
+  flags: {
+    hash: textFlag('--hash <personHash>', 'match the personHash'),
+    name: textFlag('--name <fullName>', 'match the full name'),
+    exact: switchFlag('--exact', 'the query or --name must match the whole name (or the personHash) exactly'),
+    country: textFlag('--country <country>', 'only people from this country (id, ISO code, name or slug)'),
+    gender: integerFlag('--gender <n>', 'only people of this gender code', { min: 0 }),
+    limit: integerFlag('--limit <n>', 'at most this many people', BOUNDS.searchLimit),
+  },
+  examples: ['people search "okafor"', 'people search "Chiamaka Okafor" --exact', 'people search --name "Chiamaka Okafor" --exact', 'people search ana --country BR --limit 5'],
+  view: { fields: personFields, tableFields: ['personHash', 'fullName', 'countryName', 'category', 'birthDate'] },
+  validate({ args: [query], flags }) {
+    if (!query && !flags.hash && !flags.name) {
+      throw new UsageError('people search needs a query, --hash or --name');
+    }
+    return { query, flags };
+  },
+  async run(ctx, { query, flags }) {
+    const client = await ctx.client();
+    const countryId = await countryFlagId(flags.country, ctx);
+    const data = await client.people.search({
+      q: query,
+      personHash: flags.hash,
+      fullName: flags.name,
+      exactName: flags.exact || undefined,
+      countryId,
+      gender: flags.gender,
+      limit: flags.limit,
+    });
+    const asked = query ?? flags.name ?? flags.hash;
+    return { data, view: { empty: `no people match "${asked}"` } };
+  },
+});
+
+export default search;

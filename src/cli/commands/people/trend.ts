@@ -1,0 +1,100 @@
+import { InvalidArgumentError } from 'commander';
+import { parseWeekSpec } from '../../../weeks.js';
+import { DEFAULT_CONCURRENCY, mapInOrder } from '../../concurrency.js';
+import { choiceFlag, configured, weekWindowFlags, withDefault } from '../../options.js';
+import { trendRow } from '../../rows.js';
+import { verb, type Row, type ViewSpec } from '../../spec.js';
+import { weekInfoOnce } from '../../week-window.js';
+import { weeklyWindows } from './shared.js';
+
+const trendFields = ['week', 'mentions', 'globalDominance', 'globalSentiment', 'globalReach', 'globalPower', 'persistence', 'countries'];
+const TREND_METRICS = trendFields.slice(1);
+/** The short names the tables show, for --metric: `--metric dominance` is globalDominance. */
+const METRIC_SHORT_NAMES: Readonly<Record<string, string>> = {
+  dominance: 'globalDominance', sentiment: 'globalSentiment', reach: 'globalReach', power: 'globalPower',
+};
+
+function parseMetric(text: string): string {
+  const metric = METRIC_SHORT_NAMES[text] ?? text;
+  if (!TREND_METRICS.includes(metric)) {
+    const names = [...TREND_METRICS, ...Object.keys(METRIC_SHORT_NAMES)].join(', ');
+    throw new InvalidArgumentError(`"${text}" is not a metric: ${names}`);
+  }
+  return metric;
+}
+
+const trendView: ViewSpec = {
+  fields: trendFields,
+  chart: { label: 'week', value: 'mentions', style: 'line' },
+  sparklines: ['mentions', 'globalSentiment'],
+  countField: 'mentions',
+};
+/** Several people: long format, one row a person and week, the person after the week. */
+const multiTrendFields = ['week', 'personHash', 'fullName', ...TREND_METRICS];
+/** `people trend` without a window, as exports default to last4. */
+const DEFAULT_TREND_WEEKS = 'last12';
+
+/** What a trend covers, marking the current week as unfinished: its counts are still growing. */
+export function trendCaption(personHashes: readonly string[], weeks: readonly number[], currentWeek: number): string {
+  const span = weeks.length === 1 ? `week ${weeks[0]}` : `weeks ${weeks[0]}–${weeks.at(-1)}`;
+  const partial = weeks.includes(currentWeek) ? ` · ${currentWeek} so far (partial)` : '';
+  return `${personHashes.join(', ')} · ${span}${partial}`;
+}
+
+const trend = verb({
+  name: 'trend',
+  summary: 'Week-by-week mentions, dominance, sentiment, reach, power and persistence of one or more people',
+  args: ['<personHash...>'],
+  flags: {
+    ...weekWindowFlags,
+    // choices() lists the names for --help and completion; the parser, set after it, maps the short ones.
+    metric: withDefault(
+      configured(
+        choiceFlag('--metric <name>', 'what --format chart draws (dominance is globalDominance, and so on)', [...TREND_METRICS, ...Object.keys(METRIC_SHORT_NAMES)]),
+        (option) => option.argParser(parseMetric),
+      ),
+      'mentions',
+    ),
+  },
+  examples: [
+    'people trend chiamaka-okafor-6303 --weeks last12',
+    'people trend chiamaka-okafor-6303 --weeks last26 --format chart --metric sentiment',
+    'people trend hira-abbasi-d893 layla-haddad-69d2 --weeks last12 --format csv',
+  ],
+  view: trendView,
+  // One person: a row a week. Several: a row a person and week, one chart line each, named in a legend.
+  viewFor: ({ args: [personHashes], flags }) => {
+    const chart = { label: 'week', value: flags.metric, style: 'line' as const };
+    return new Set(personHashes).size > 1
+      ? {
+          ...trendView,
+          fields: multiTrendFields,
+          tableFields: ['week', 'fullName', 'mentions', 'globalDominance', 'globalSentiment', 'globalReach'],
+          sparklines: [],
+          chart: { ...chart, series: 'personHash', seriesName: 'fullName' },
+        }
+      : { ...trendView, chart };
+  },
+  async run(ctx, { args: [personHashes], flags }) {
+    // A trend is about weeks, so it always has a window: last12 unless asked otherwise.
+    const given = flags.weeks !== undefined || flags.start !== undefined || flags.end !== undefined;
+    // The window and the caption's current week share one request for the week info.
+    const info = weekInfoOnce(() => ctx.client());
+    const weeks = await weeklyWindows(ctx, given ? flags : { weeks: parseWeekSpec(DEFAULT_TREND_WEEKS) }, DEFAULT_TREND_WEEKS, info);
+    const client = await ctx.client();
+    const people = [...new Set(personHashes)];
+    // Fail on an unknown person with one 404 naming them, before any weekly request.
+    const persons = (await mapInOrder(people, DEFAULT_CONCURRENCY, (personHash) => client.people.get(personHash))) as Row[];
+    const pairs = weeks.flatMap((week) => people.map((personHash, index) => ({ week, personHash, fullName: persons[index]!.fullName })));
+    const [rows, { currentWeek }] = await Promise.all([
+      mapInOrder(pairs, DEFAULT_CONCURRENCY, async ({ week, personHash, fullName }) => {
+        const row = trendRow(week, await client.people.countryStats(personHash, { startWeek: week, endWeek: week }));
+        return people.length === 1 ? row : { week, personHash, fullName, ...row };
+      }),
+      info(),
+    ]);
+    return { data: rows, view: { caption: trendCaption(people, weeks, currentWeek) } };
+  },
+});
+
+export default trend;
