@@ -4,6 +4,11 @@
 'use strict';
 const { main, processIo } = require('../dist/cli/main.js');
 
+// SIGUSR1 would open Node's inspector on 127.0.0.1:9229 (anyone on the machine who can signal us
+// could then run code with our key): a listener of our own replaces Node's (Node 20, 24 and 26 alike;
+// --disable-sigusr1 is not in Node 20, and a shebang cannot pass it). The signal is then ignored.
+process.on('SIGUSR1', () => {});
+
 main(process.argv, processIo(process)).then((code) => {
   process.exitCode = code;
 });

@@ -29,6 +29,17 @@ export interface MainIo {
 }
 
 /**
+ * stderr with a listener for its errors: a failing stderr (2>/dev/full, a reader that went away) must
+ * not become an uncaught error that turns a run whose data was written into exit 1. Messages are
+ * lost then; the exit code is not.
+ */
+function quietlyFailingStderr(proc: NodeJS.Process): NodeJS.WriteStream {
+  const stderr = proc.stderr;
+  if (stderr.listenerCount('error') === 0) stderr.on('error', () => undefined);
+  return stderr;
+}
+
+/**
  * The real process's streams, environment and terminal: what bin/newsstats.cjs hands to main().
  * Node builds process.stdin and process.stderr on first touch (about 1.5 and 1 ms of every start-up);
  * most runs never read stdin, and `--help` never writes to stderr, so both, and whether they are
@@ -39,7 +50,7 @@ export function processIo(proc: NodeJS.Process): MainIo {
   return {
     stdout: proc.stdout,
     get stderr() {
-      return proc.stderr;
+      return quietlyFailingStderr(proc);
     },
     get stdin() {
       return proc.stdin;
@@ -51,7 +62,7 @@ export function processIo(proc: NodeJS.Process): MainIo {
       },
       stdout: proc.stdout.isTTY === true,
       get stderr() {
-        return proc.stderr.isTTY === true;
+        return quietlyFailingStderr(proc).isTTY === true;
       },
     },
     columns: proc.stdout.columns,
