@@ -1,0 +1,107 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+interface CompileCache {
+  compileCacheDirectory(env: NodeJS.ProcessEnv, uid: number): string | undefined;
+  enableCompileCache(module: { enableCompileCache?: (directory: string) => unknown }, env: NodeJS.ProcessEnv, uid: number | undefined): unknown;
+}
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const { compileCacheDirectory, enableCompileCache } = createRequire(import.meta.url)(join(ROOT, 'bin', 'compile-cache.cjs')) as CompileCache;
+const uid = process.getuid!();
+
+let base: string;
+beforeEach(() => {
+  base = mkdtempSync(join(tmpdir(), 'newsstats-compile-cache-'));
+});
+afterEach(() => {
+  rmSync(base, { recursive: true, force: true });
+});
+
+describe('the compile cache folder', () => {
+  it('is $XDG_CACHE_HOME/newsstats/compile-cache, created 0700 from newsstats/ down', () => {
+    const directory = compileCacheDirectory({ XDG_CACHE_HOME: base }, uid);
+    expect(directory).toBe(join(base, 'newsstats', 'compile-cache'));
+    expect(statSync(join(base, 'newsstats')).mode & 0o777).toBe(0o700);
+    expect(statSync(directory!).mode & 0o777).toBe(0o700);
+  });
+
+  it('is refused when another user could write into newsstats/ or replace it', () => {
+    mkdirSync(join(base, 'newsstats'));
+    chmodSync(join(base, 'newsstats'), 0o777);
+    expect(compileCacheDirectory({ XDG_CACHE_HOME: base }, uid)).toBeUndefined();
+  });
+
+  it('is refused when it is a symbolic link, even to a folder of ours', () => {
+    mkdirSync(join(base, 'newsstats'), { mode: 0o700 });
+    mkdirSync(join(base, 'elsewhere'), { mode: 0o700 });
+    symlinkSync(join(base, 'elsewhere'), join(base, 'newsstats', 'compile-cache'));
+    expect(compileCacheDirectory({ XDG_CACHE_HOME: base }, uid)).toBeUndefined();
+  });
+
+  it('is refused when its folders belong to another user', () => {
+    expect(compileCacheDirectory({ XDG_CACHE_HOME: base }, uid + 4242)).toBeUndefined();
+  });
+
+  it('is refused under a base anyone may write to, unless the base is sticky as /tmp is', () => {
+    chmodSync(base, 0o777);
+    expect(compileCacheDirectory({ XDG_CACHE_HOME: base }, uid)).toBeUndefined();
+    chmodSync(base, 0o1777);
+    expect(compileCacheDirectory({ XDG_CACHE_HOME: base }, uid)).toBe(join(base, 'newsstats', 'compile-cache'));
+  });
+
+  it('is not there when the base is a file (the run goes on without it)', () => {
+    const file = join(base, 'file');
+    writeFileSync(file, '');
+    expect(compileCacheDirectory({ XDG_CACHE_HOME: file }, uid)).toBeUndefined();
+  });
+});
+
+describe('turning the compile cache on', () => {
+  const recorder = () => {
+    const calls: string[] = [];
+    return { calls, module: { enableCompileCache: (directory: string) => calls.push(directory) } };
+  };
+
+  it('hands Node the checked folder', () => {
+    const { calls, module } = recorder();
+    enableCompileCache(module, { XDG_CACHE_HOME: base }, uid);
+    expect(calls).toEqual([join(base, 'newsstats', 'compile-cache')]);
+  });
+
+  it('leaves it off when the user turned it off or chose a folder of their own, or without a uid to check', () => {
+    for (const [env, id] of [
+      [{ XDG_CACHE_HOME: base, NODE_DISABLE_COMPILE_CACHE: '1' }, uid],
+      [{ XDG_CACHE_HOME: base, NODE_COMPILE_CACHE: join(base, 'mine') }, uid],
+      [{ XDG_CACHE_HOME: base }, undefined],
+    ] as const) {
+      const { calls, module } = recorder();
+      enableCompileCache(module, env, id);
+      expect(calls).toEqual([]);
+    }
+    expect(existsSync(join(base, 'newsstats'))).toBe(false);
+  });
+
+  it('does nothing on a Node without one (Node 20), not even create the folder', () => {
+    expect(enableCompileCache({}, { XDG_CACHE_HOME: base }, uid)).toBeUndefined();
+    expect(existsSync(join(base, 'newsstats'))).toBe(false);
+  });
+
+  it('is used by bin/newsstats.cjs on this Node when it has one', () => {
+    const { NODE_COMPILE_CACHE: _chosen, NODE_DISABLE_COMPILE_CACHE: _off, ...env } = process.env;
+    execFileSync(process.execPath, [join(ROOT, 'bin', 'newsstats.cjs'), '--version'], { env: { ...env, XDG_CACHE_HOME: base } });
+    const folder = join(base, 'newsstats', 'compile-cache');
+    const nodeModule = createRequire(import.meta.url)('node:module') as Record<string, unknown>;
+    if (typeof nodeModule.enableCompileCache === 'function') {
+      // Node writes one folder per Node version, holding an entry for each file compiled.
+      const [versionFolder] = readdirSync(folder);
+      expect(readdirSync(join(folder, versionFolder!)).length).toBeGreaterThan(2);
+    } else {
+      expect(existsSync(folder)).toBe(false);
+    }
+  });
+});
