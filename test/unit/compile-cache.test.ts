@@ -6,8 +6,8 @@ import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 interface CompileCache {
-  compileCacheDirectory(env: NodeJS.ProcessEnv, uid: number): string | undefined;
-  enableCompileCache(module: { enableCompileCache?: (directory: string) => unknown }, env: NodeJS.ProcessEnv, uid: number | undefined): unknown;
+  compileCacheDirectory: (env: NodeJS.ProcessEnv, uid: number) => string | undefined;
+  enableCompileCache: (module: { enableCompileCache?: (directory: string) => unknown }, env: NodeJS.ProcessEnv, uid: number | undefined) => unknown;
 }
 
 const ROOT = resolve(import.meta.dirname, '../..');
