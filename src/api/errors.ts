@@ -184,18 +184,45 @@ export class ConnectionError extends NewsStatsError {
   }
 }
 
-/** No complete response within the per-attempt timeout. */
+/**
+ * No complete response in time: within the per-attempt deadline (timeoutMs, `scope` 'attempt'), or
+ * within the whole call's (totalTimeoutMs, `scope` 'call').
+ */
 export class TimeoutError extends ConnectionError {
   override name = 'TimeoutError';
   readonly timeoutMs: number;
   /** Where the attempt was when time ran out, e.g. "while connecting (DNS, TCP, TLS, proxy CONNECT)". */
   readonly phase: string | undefined;
+  /** Which deadline struck: one attempt's (timeoutMs) or the whole call's (totalTimeoutMs). */
+  readonly scope: 'attempt' | 'call';
 
-  constructor(init: ConnectionErrorInit & { timeoutMs: number; phase?: string }) {
-    super(init, `${init.method} ${init.url} to ${init.host} timed out after ${init.timeoutMs} ms` +
+  constructor(init: ConnectionErrorInit & { timeoutMs: number; phase?: string; scope?: 'attempt' | 'call' }) {
+    const scope = init.scope ?? 'attempt';
+    const what = scope === 'call' ? `ran out of its whole-call deadline of ${init.timeoutMs} ms` : `timed out after ${init.timeoutMs} ms`;
+    super(init, `${init.method} ${init.url} to ${init.host} ${what}` +
       `${init.phase ? ` ${init.phase}` : ''}${attemptsSuffix(init.attempts)}${proxySuffix(init.viaProxy)}`);
     this.timeoutMs = init.timeoutMs;
     this.phase = init.phase;
+    this.scope = scope;
+  }
+}
+
+/**
+ * The caller cancelled the call through its `signal`. `cause` is the signal's reason: the caller's own
+ * value given to `abort(reason)`, a DOMException named AbortError for a bare `abort()`, or one named
+ * TimeoutError from `AbortSignal.timeout()`. The name is AbortError, as a DOMException's would be, so
+ * code that checks `error.name === 'AbortError'` keeps working.
+ */
+export class AbortError extends NewsStatsError {
+  override name = 'AbortError';
+  readonly method: string;
+  readonly url: string;
+
+  constructor(init: { method: string; url: string; reason: unknown }) {
+    const reason = init.reason instanceof Error && init.reason.message !== '' ? `: ${init.reason.message}` : '';
+    super(`${init.method} ${init.url} was aborted${reason}`, { cause: init.reason });
+    this.method = init.method;
+    this.url = init.url;
   }
 }
 

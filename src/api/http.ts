@@ -16,6 +16,7 @@ import dispatcherApi from 'undici/lib/api/index.js';
 Object.assign(UndiciDispatcher.prototype, dispatcherApi);
 import { LosslessNumber } from 'lossless-json';
 import {
+  AbortError,
   ApiError,
   type ApiErrorInit,
   AuthenticationError,
@@ -24,6 +25,7 @@ import {
   ConnectionError,
   type ConnectionErrorInit,
   ForbiddenError,
+  InvalidParameterError,
   NotFoundError,
   RateLimitError,
   RedirectError,
@@ -33,7 +35,9 @@ import {
   TimeoutError,
 } from './errors.js';
 import { parseJson, type NumberMode } from './json.js';
-import { HTTP_DEFAULTS, type HttpClientOptions, type RequestEvent } from './options.js';
+import { CallScope, cancellableSleep, type Cancellation } from './cancel.js';
+import { HTTP_DEFAULTS, TEST_HOOKS, type InternalClientOptions, type RequestEvent } from './options.js';
+import { Pacer } from './pacing.js';
 import { API_ROOT, type ProblemDetails } from './types.js';
 import { VERSION } from '../version.js';
 import { printable } from '../output/text.js';
@@ -49,12 +53,19 @@ export interface RequestOptions {
   query?: Query;
   /** What the path addresses, e.g. `person "abc-123"`: a 404 then says that it was not found. */
   notFound?: string;
-  /** Cancels the request (and its retries); the promise rejects with the signal's reason. */
+  /**
+   * Cancels the call: the attempt in flight, a wait before a retry, a wait for the client's pace. The
+   * promise rejects with AbortError, whose `cause` is the signal's reason.
+   */
   signal?: AbortSignal;
   /** This request's deadline per attempt, instead of the client's. */
   timeoutMs?: number;
+  /** This request's deadline for the whole call, retries and waits included, instead of the client's. */
+  totalTimeoutMs?: number;
   /** This request's retries, instead of the client's. */
   maxRetries?: number;
+  /** Headers sent with this request besides the client's own (which they cannot replace: see REFUSED_HEADERS). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 export interface HttpResponse {
@@ -62,6 +73,39 @@ export interface HttpResponse {
   text: string;
   /** Path and query as sent. */
   url: string;
+  /** The response headers, names in lower case; a repeated header's values joined with ", ". */
+  headers: Record<string, string>;
+  /** How many attempts the call took. */
+  attempts: number;
+}
+
+/**
+ * Headers a call may not set: the key is the client's to send (and to keep out of logs), and the
+ * others are the connection's, which undici manages.
+ */
+const REFUSED_HEADERS = new Set(['x-api-key', 'host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade']);
+
+function callHeaders(headers: Readonly<Record<string, string>> | undefined): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    const lower = name.toLowerCase();
+    if (!/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(lower)) throw new InvalidParameterError('headers', `${JSON.stringify(name)} is not a header name`);
+    if (REFUSED_HEADERS.has(lower)) throw new InvalidParameterError('headers', `the ${lower} header is the client's to send; a call cannot set it`);
+    if (typeof value !== 'string' || /[\r\n\0]/.test(value)) throw new InvalidParameterError('headers', `the ${lower} header's value must be a string on one line`);
+    result[lower] = value;
+  }
+  return result;
+}
+
+/** undici's raw [name, value, ...] list as a record, names in lower case. */
+function headerRecord(rawHeaders: readonly Buffer[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
+    const name = String(rawHeaders[index]).toLowerCase();
+    const value = String(rawHeaders[index + 1]);
+    headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
+  }
+  return headers;
 }
 
 /** Where requests go, split the way undici wants it; checked once at construction. */
@@ -155,6 +199,14 @@ export function parseRetryAfter(value: string | string[] | undefined, nowMs: num
   return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
 }
 
+/**
+ * A Retry-After wait plus jitter, so calls told the same second do not return in the same millisecond:
+ * up to a fifth of the wait more, and at most one second more.
+ */
+export function retryAfterDelayMs(retryAfterMs: number, random: () => number): number {
+  return retryAfterMs + Math.floor(random() * Math.min(retryAfterMs / 5, 1000));
+}
+
 /** Exponential backoff with full jitter: anywhere in [0, min(cap, base * 2^retryIndex)]. */
 export function backoffDelayMs(retryIndex: number, baseMs: number, capMs: number, random: () => number): number {
   const ceiling = Math.min(capMs, baseMs * 2 ** retryIndex);
@@ -246,12 +298,11 @@ function errorForStatus(init: ApiErrorInit, notFound: string | undefined): ApiEr
   return new ApiError(init);
 }
 
-const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** Marks an abort as ours (the per-attempt deadline) rather than the caller's, and says in which phase it struck. */
 class AttemptTimeout extends Error {
   override name = 'AttemptTimeout';
-  constructor(readonly phase: AttemptPhase) {
+  /** The call's deadline (totalTimeoutMs) struck, not the attempt's own. */
+  constructor(readonly phase: AttemptPhase, readonly wholeCall = false) {
     super(`timed out ${PHASE_TEXT[phase]}`);
   }
 }
@@ -339,8 +390,21 @@ class ProxyTunnelError extends Error {
 }
 
 type AttemptOutcome =
-  | { kind: 'response'; status: number; text: string; retryAfterMs: number | undefined; location: string | undefined }
+  | { kind: 'response'; status: number; text: string; headers: Record<string, string>; retryAfterMs: number | undefined; location: string | undefined }
   | { kind: 'failure'; error: ConnectionError | ApiError; retryable: boolean };
+
+/** One attempt's part of its call: where it goes and what bounds it. */
+interface AttemptPlan {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  scope: CallScope;
+  timeoutMs: number;
+  /** The call's deadline is nearer than timeoutMs, so the attempt's timer is the call's. */
+  deadlineBound: boolean;
+  /** The call's whole deadline, for messages. */
+  totalTimeoutMs: number | undefined;
+}
 
 export class HttpClient {
   readonly address: ServiceAddress;
@@ -353,16 +417,19 @@ export class HttpClient {
   readonly #maxRetryDelayMs: number;
   readonly #maxRetryAfterMs: number;
   readonly #maxResponseBytes: number;
+  readonly #totalTimeoutMs: number | undefined;
   readonly #onEvent: ((event: RequestEvent) => void) | undefined;
   readonly #random: () => number;
-  readonly #sleep: (ms: number) => Promise<void>;
+  readonly #sleep: ((ms: number) => Promise<void>) | undefined;
+  readonly #now: () => number;
+  readonly #pacer: Pacer;
   readonly #injectedDispatcher: Dispatcher | undefined;
   #ownDispatcher: Dispatcher | undefined;
   #viaProxy = false;
   /** host:port of the proxy requests go through, for messages; undefined when none. */
   #proxyHost: string | undefined;
 
-  constructor(options: HttpClientOptions) {
+  constructor(options: InternalClientOptions) {
     const allowInsecureHttp = options.allowInsecureHttp ?? HTTP_DEFAULTS.allowInsecureHttp;
     this.address = resolveServiceAddress(options.baseUrl, allowInsecureHttp);
     const apiKey = options.apiKey ?? '';
@@ -382,9 +449,17 @@ export class HttpClient {
     this.#maxRetryDelayMs = nonNegative('maxRetryDelayMs', options.maxRetryDelayMs ?? HTTP_DEFAULTS.maxRetryDelayMs);
     this.#maxRetryAfterMs = nonNegative('maxRetryAfterMs', options.maxRetryAfterMs ?? HTTP_DEFAULTS.maxRetryAfterMs);
     this.#maxResponseBytes = nonNegative('maxResponseBytes', options.maxResponseBytes ?? HTTP_DEFAULTS.maxResponseBytes);
+    this.#totalTimeoutMs = options.totalTimeoutMs === undefined ? undefined : nonNegative('totalTimeoutMs', options.totalTimeoutMs);
+    const maxRequestsPerSecond = options.maxRequestsPerSecond;
+    if (maxRequestsPerSecond !== undefined && !(Number.isFinite(maxRequestsPerSecond) && maxRequestsPerSecond > 0)) {
+      throw new RangeError(`maxRequestsPerSecond must be a positive number (got ${maxRequestsPerSecond})`);
+    }
+    this.#pacer = new Pacer(maxRequestsPerSecond);
     this.#onEvent = options.onEvent;
-    this.#random = options.random ?? Math.random;
-    this.#sleep = options.sleep ?? defaultSleep;
+    const hooks = options[TEST_HOOKS];
+    this.#random = hooks?.random ?? Math.random;
+    this.#sleep = hooks?.sleep;
+    this.#now = hooks?.now ?? (() => performance.now());
     this.#injectedDispatcher = options.dispatcher;
   }
 
@@ -392,41 +467,86 @@ export class HttpClient {
   async getText(path: string, options: RequestOptions = {}): Promise<HttpResponse> {
     const url = `${this.address.pathPrefix}${path}${buildQueryString(options.query)}`;
     const method = 'GET';
+    const headers = callHeaders(options.headers);
     const timeoutMs = options.timeoutMs === undefined ? this.#timeoutMs : nonNegative('timeoutMs', options.timeoutMs);
+    const totalTimeoutMs = options.totalTimeoutMs === undefined ? this.#totalTimeoutMs : nonNegative('totalTimeoutMs', options.totalTimeoutMs);
     const maxRetries = options.maxRetries === undefined ? this.#maxRetries : Math.floor(nonNegative('maxRetries', options.maxRetries));
-    for (let attempt = 1; ; attempt++) {
-      options.signal?.throwIfAborted();
-      const started = performance.now();
-      const outcome = await this.#attempt(method, url, options.signal, timeoutMs);
-      const ms = Math.round(performance.now() - started);
-      const canRetry = attempt <= maxRetries;
-
-      if (outcome.kind === 'failure') {
-        const retryInMs = canRetry && outcome.retryable ? this.#backoff(attempt) : undefined;
-        this.#onEvent?.({ method, url, attempt, ms, error: outcome.error, ...(retryInMs === undefined ? {} : { retryInMs }) });
-        if (retryInMs === undefined) throw outcome.error instanceof ConnectionError ? withAttempts(outcome.error, attempt) : outcome.error;
-        await this.#sleep(retryInMs);
-        continue;
+    const scope = new CallScope(options.signal, totalTimeoutMs, this.#now());
+    const sleep = this.#sleep ?? cancellableSleep(scope);
+    // The error of the latest attempt: what a call whose deadline leaves no room for a retry ends with.
+    let last: Error | undefined;
+    let attempt = 0;
+    const cancellation = (why: Cancellation): Error => why.kind === 'aborted'
+      ? new AbortError({ method, url, reason: why.reason })
+      : last ?? new TimeoutError({ method, url, host: this.address.hostPort, timeoutMs: totalTimeoutMs ?? 0, scope: 'call',
+        phase: 'waiting for its turn at the client\'s pace', attempts: Math.max(attempt, 1) });
+    /** Waits `ms`, then for the client's pace; throws when the call is cancelled meanwhile. */
+    const waitTurn = async (ms: number): Promise<void> => {
+      if (scope.cancelled) throw cancellation(scope.cancelled);
+      if (ms > 0) await scope.wait(ms, sleep, cancellation);
+      for (;;) {
+        const now = this.#now();
+        const slot = this.#pacer.reserve(now, now);
+        if (slot > now) {
+          if (last && slot >= scope.deadline) throw last;
+          await scope.wait(slot - now, sleep, cancellation);
+        }
+        if (!this.#pacer.pausedPast(slot)) return;
       }
+    };
+    /** The wait before the next attempt, or undefined when the call's deadline would pass first. */
+    const withinDeadline = (ms: number | undefined): number | undefined =>
+      ms !== undefined && this.#now() + ms < scope.deadline ? ms : undefined;
 
-      const { status, text } = outcome;
-      if (status >= 200 && status <= 299) {
-        this.#onEvent?.({ method, url, attempt, ms, status });
-        return { status, text, url };
+    try {
+      for (attempt = 1; ; attempt++) {
+        await waitTurn(0);
+        const epoch = this.#pacer.epoch;
+        const started = performance.now();
+        if (attempt === 1) this.#pacer.callStarted(this.#now());
+        const left = scope.remaining(this.#now());
+        const outcome = await this.#attempt({
+          method, url, headers, scope, timeoutMs: Math.min(timeoutMs, Math.max(0, left)), deadlineBound: left < timeoutMs, totalTimeoutMs,
+        });
+        const ms = Math.round(performance.now() - started);
+        const canRetry = attempt <= maxRetries;
+
+        if (outcome.kind === 'failure') {
+          const retryInMs = withinDeadline(canRetry && outcome.retryable ? this.#backoff(attempt) : undefined);
+          this.#onEvent?.({ method, url, attempt, ms, error: outcome.error, ...(retryInMs === undefined ? {} : { retryInMs }) });
+          last = outcome.error instanceof ConnectionError ? withAttempts(outcome.error, attempt) : outcome.error;
+          if (retryInMs === undefined) throw last;
+          await waitTurn(retryInMs);
+          continue;
+        }
+
+        const { status, text } = outcome;
+        if (status >= 200 && status <= 299) {
+          this.#pacer.succeeded(this.#now());
+          this.#onEvent?.({ method, url, attempt, ms, status });
+          return { status, text, url, headers: outcome.headers, attempts: attempt };
+        }
+        // A Retry-After that makes no sense (negative, garbage) was dropped by parseRetryAfter: ordinary backoff.
+        const retryAfterMs = isRetryableStatus(status) && outcome.retryAfterMs !== undefined
+          ? Math.min(outcome.retryAfterMs, this.#maxRetryAfterMs) : undefined;
+        // What the service says applies to the client, not to this call alone: every call waits and slows.
+        if (retryAfterMs !== undefined) this.#pacer.pause(this.#now() + retryAfterMs);
+        if (status === 429) this.#pacer.rateLimited(epoch, this.#now());
+        const retryAfter = canRetry && retryAfterMs !== undefined;
+        const retryInMs = withinDeadline(!canRetry || !isRetryableStatus(status) ? undefined
+          : retryAfterMs !== undefined ? retryAfterDelayMs(retryAfterMs, this.#random) : this.#backoff(attempt));
+        const problem = readProblem(text, this.#apiKey);
+        const init = { status, method, url, attempts: attempt, ...(problem ? { problem } : {}) };
+        const error = status >= 300 && status <= 399
+          ? new RedirectError({ ...init, location: redirectTarget(outcome.location, this.address.origin, this.#apiKey) })
+          : errorForStatus(init, options.notFound);
+        this.#onEvent?.({ method, url, attempt, ms, status, error, ...(retryInMs === undefined ? {} : { retryInMs }), ...(retryAfter && retryInMs !== undefined ? { retryAfter } : {}) });
+        last = error;
+        if (retryInMs === undefined) throw error;
+        await waitTurn(retryInMs);
       }
-      // A Retry-After that makes no sense (negative, garbage) was dropped by parseRetryAfter: ordinary backoff.
-      const retryAfter = canRetry && isRetryableStatus(status) && outcome.retryAfterMs !== undefined;
-      const retryInMs = canRetry && isRetryableStatus(status)
-        ? retryAfter ? Math.min(outcome.retryAfterMs!, this.#maxRetryAfterMs) : this.#backoff(attempt)
-        : undefined;
-      const problem = readProblem(text, this.#apiKey);
-      const init = { status, method, url, attempts: attempt, ...(problem ? { problem } : {}) };
-      const error = status >= 300 && status <= 399
-        ? new RedirectError({ ...init, location: redirectTarget(outcome.location, this.address.origin, this.#apiKey) })
-        : errorForStatus(init, options.notFound);
-      this.#onEvent?.({ method, url, attempt, ms, status, error, ...(retryInMs === undefined ? {} : { retryInMs }), ...(retryAfter ? { retryAfter } : {}) });
-      if (retryInMs === undefined) throw error;
-      await this.#sleep(retryInMs);
+    } finally {
+      scope.dispose();
     }
   }
 
@@ -513,7 +633,8 @@ export class HttpClient {
    * can only abort a request once it holds a socket, so the deadline settles the attempt itself; an
    * attempt stuck before that (a proxy that never answers CONNECT) retires the dispatcher it waits in.
    */
-  #attempt(method: string, url: string, callerSignal: AbortSignal | undefined, timeoutMs: number): Promise<AttemptOutcome> {
+  #attempt(plan: AttemptPlan): Promise<AttemptOutcome> {
+    const { method, url, scope, timeoutMs } = plan;
     const dispatcher = this.#dispatcher();
     return new Promise<AttemptOutcome>((resolve, reject) => {
       let phase: AttemptPhase = 'connect';
@@ -522,6 +643,7 @@ export class HttpClient {
       let status = 0;
       let retryAfterMs: number | undefined;
       let location: string | undefined;
+      let headers: Record<string, string> = {};
       let received = 0;
       const chunks: Buffer[] = [];
 
@@ -529,22 +651,24 @@ export class HttpClient {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        callerSignal?.removeEventListener('abort', onCallerAbort);
+        stopListening();
         if (outcome.kind === 'throw') reject(outcome.error);
         else resolve(outcome);
       };
       const giveUp = (reason: Error) => {
         if (settled) return;
         // Settled first: aborting or destroying below reports errors of its own, which must not win.
-        if (reason instanceof AttemptTimeout) settle(this.#failure(method, url, reason, phase, timeoutMs));
-        else settle({ kind: 'throw', error: callerSignal?.reason ?? reason });
+        if (reason instanceof AttemptTimeout) settle(this.#failure(plan, reason, phase));
+        else settle({ kind: 'throw', error: reason });
         if (abortRequest) abortRequest(reason);
         else if (dispatcher === this.#ownDispatcher && this.#viaProxy) this.#retireDispatcher();
       };
-      const onCallerAbort = () => giveUp(callerSignal?.reason instanceof Error ? callerSignal.reason : new Error('aborted'));
-      const timer = setTimeout(() => giveUp(new AttemptTimeout(phase)), timeoutMs);
-      if (callerSignal?.aborted) return onCallerAbort();
-      callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
+      let stopListening: () => void = () => undefined;
+      const timer = setTimeout(() => giveUp(new AttemptTimeout(phase, plan.deadlineBound)), timeoutMs);
+      stopListening = scope.onCancel((why) => giveUp(why.kind === 'deadline'
+        ? new AttemptTimeout(phase, true)
+        : new AbortError({ method, url, reason: why.reason })));
+      if (settled) return;
 
       const tooLarge = (): AttemptOutcome => ({
         kind: 'failure',
@@ -557,7 +681,7 @@ export class HttpClient {
         origin: this.address.origin,
         path: url,
         method,
-        headers: { 'x-api-key': this.#apiKey, accept: 'application/json', 'user-agent': this.#userAgent },
+        headers: { ...plan.headers, 'x-api-key': this.#apiKey, accept: plan.headers.accept ?? 'application/json', 'user-agent': plan.headers['user-agent'] ?? this.#userAgent },
       }, {
         onConnect: (abort: (reason?: Error) => void) => {
           abortRequest = abort;
@@ -568,6 +692,7 @@ export class HttpClient {
           if (statusCode < 200) return true; // informational: the real answer follows
           status = statusCode;
           phase = 'body';
+          headers = headerRecord(rawHeaders);
           retryAfterMs = parseRetryAfter(rawHeader(rawHeaders, 'retry-after'));
           location = rawHeader(rawHeaders, 'location');
           const declared = Number(rawHeader(rawHeaders, 'content-length'));
@@ -590,27 +715,30 @@ export class HttpClient {
         },
         onComplete: () => {
           // Every body is read, errors included: it may hold problem details, and an unread body pins the socket.
-          settle({ kind: 'response', status, text: Buffer.concat(chunks).toString('utf8'), retryAfterMs, location });
+          settle({ kind: 'response', status, text: Buffer.concat(chunks).toString('utf8'), headers, retryAfterMs, location });
         },
         onError: (error: Error) => {
           if (settled) return;
-          if (callerSignal?.aborted) return settle({ kind: 'throw', error: callerSignal.reason });
           const code = errorCode(error);
           if (code !== undefined && PROGRAMMING_ERROR_CODES.has(code)) return settle({ kind: 'throw', error });
-          settle(this.#failure(method, url, error, phase, timeoutMs));
+          settle(this.#failure(plan, error, phase));
         },
       });
     });
   }
 
   /** A failed attempt as the ConnectionError (or TimeoutError) it becomes, and whether a retry may help. */
-  #failure(method: string, url: string, error: Error, phase: AttemptPhase, timeoutMs: number): AttemptOutcome {
+  #failure(plan: AttemptPlan, error: Error, phase: AttemptPhase): AttemptOutcome {
+    const { method, url, timeoutMs } = plan;
     const code = error instanceof AttemptTimeout ? undefined : errorCode(error);
     const detail = error instanceof AttemptTimeout ? undefined : connectionDetail(error, code, this.#apiKey);
     const init: ConnectionErrorInit = {
       method, url, host: this.address.hostPort, cause: error,
       ...(code ? { code } : {}), ...(detail ? { detail } : {}), ...(this.#proxyHost ? { viaProxy: this.#proxyHost } : {}),
     };
+    if (error instanceof AttemptTimeout && error.wholeCall) {
+      return { kind: 'failure', error: new TimeoutError({ ...init, timeoutMs: plan.totalTimeoutMs ?? timeoutMs, phase: PHASE_TEXT[phase], scope: 'call' }), retryable: false };
+    }
     if (error instanceof AttemptTimeout || (code !== undefined && TIMEOUT_CODES.has(code))) {
       // undici's own timeouts are the dispatcher's, set from the client's deadline: when they strike
       // first, a longer per-call deadline was not the one that ended the attempt.
@@ -640,7 +768,7 @@ function withAttempts(error: ConnectionError, attempts: number): ConnectionError
     ...(error.code ? { code: error.code } : {}), ...(error.detail ? { detail: error.detail } : {}),
   };
   return error instanceof TimeoutError
-    ? new TimeoutError({ ...init, timeoutMs: error.timeoutMs, ...(error.phase ? { phase: error.phase } : {}) })
+    ? new TimeoutError({ ...init, timeoutMs: error.timeoutMs, scope: error.scope, ...(error.phase ? { phase: error.phase } : {}) })
     : new ConnectionError(init);
 }
 

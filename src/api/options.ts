@@ -29,6 +29,17 @@ export interface HttpClientOptions {
   apiKey: string;
   /** One deadline per attempt, from DNS and connecting (TLS, a proxy's CONNECT) to the end of the body. */
   timeoutMs?: number;
+  /**
+   * One deadline for the whole call: every attempt and every wait between them. Without it a call may
+   * take up to (maxRetries + 1) × timeoutMs plus the waits. A retry that could not start before it is
+   * not waited for: the call fails at once with the error of its last attempt. Default: none.
+   */
+  totalTimeoutMs?: number;
+  /**
+   * Most attempts this client starts in a second, over all its calls (their starts are spaced evenly).
+   * Default: no limit. Whatever it is, a 429 slows every call of the client (see README, "Pacing").
+   */
+  maxRequestsPerSecond?: number;
   /** Retries after the first attempt; 0 disables retrying. */
   maxRetries?: number;
   /**
@@ -52,11 +63,25 @@ export interface HttpClientOptions {
   maxResponseBytes?: number;
   /** A caller-owned undici dispatcher (tests, custom TLS); the client then never closes it. */
   dispatcher?: Dispatcher;
-  /** Returns a number in [0, 1); injected for deterministic tests. */
-  random?: () => number;
-  /** Waits; injected so tests do not sleep. */
-  sleep?: (ms: number) => Promise<void>;
 }
+
+/**
+ * The test suite's hooks into the client's randomness, waits and clock, under a key no user writes by
+ * accident and no public type shows: tests pass `{ [TEST_HOOKS]: { ... } }` with the options.
+ */
+export const TEST_HOOKS: unique symbol = Symbol('newsstats test hooks');
+
+export interface TestHooks {
+  /** Returns a number in [0, 1): the jitter of backoffs and Retry-After waits. */
+  random?: () => number;
+  /** Waits, so tests need not. */
+  sleep?: (ms: number) => Promise<void>;
+  /** The clock the client's pace is kept by (performance.now by default); tests advance it as they sleep. */
+  now?: () => number;
+}
+
+/** The options as the client reads them: the public ones and, from tests, the hooks. */
+export type InternalClientOptions = HttpClientOptions & { [TEST_HOOKS]?: TestHooks };
 
 export const HTTP_DEFAULTS = {
   timeoutMs: 30_000,

@@ -231,6 +231,7 @@ export class Context {
       ...(settings.timeoutSeconds !== undefined && { timeoutMs: settings.timeoutSeconds * 1000 }),
       ...(settings.retries !== undefined && { maxRetries: settings.retries }),
       ...(settings.maxResponseMb !== undefined && { maxResponseBytes: settings.maxResponseMb * 1024 * 1024 }),
+      ...(this.globals.maxRequestsPerSecond !== undefined && { maxRequestsPerSecond: this.globals.maxRequestsPerSecond }),
       onEvent: (event: RequestEvent) => {
         if (event.retryAfter && event.retryInMs !== undefined && event.retryInMs >= LONG_WAIT_MS) {
           // A silent minute looks like a hang; -q still silences it.

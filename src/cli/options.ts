@@ -147,6 +147,15 @@ export function parseSeconds(text: string): number {
   return seconds;
 }
 
+/** --max-requests-per-second: a positive number of requests a second (0.5 is one every two seconds). */
+export function parseRequestRate(text: string): number {
+  const rate = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text.trim()) || !(rate > 0) || rate > 10_000) {
+    throw new InvalidArgumentError('--max-requests-per-second takes a number greater than 0, at most 10000, e.g. 5 or 0.5.');
+  }
+  return rate;
+}
+
 /** A positional id such as <sourceId>: digits only, so "17abc" is refused rather than read as 17. */
 export function parseIdArgument(name: string, text: string): number {
   const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;

@@ -5,7 +5,7 @@
  */
 import type { Option } from 'commander';
 import { OUTPUT_FORMATS } from '../output/formats.js';
-import { choiceFlag, negatedFlag, nonEmpty, parsedFlag, parseFieldList, parseInteger, parseMaxResponseMbFlag, parseSeconds, switchFlag, textFlag } from './options.js';
+import { choiceFlag, negatedFlag, nonEmpty, parsedFlag, parseFieldList, parseInteger, parseMaxResponseMbFlag, parseRequestRate, parseSeconds, switchFlag, textFlag } from './options.js';
 import type { FlagValues, NounSpec, NounVerbs } from './spec.js';
 
 export interface CommandEntry {
@@ -50,6 +50,7 @@ export const globalFlags = {
   timeout: parsedFlag('--timeout <seconds>', 'deadline per attempt, connect to last byte (default 30)', parseSeconds),
   retries: parsedFlag('--retries <n>', 'retries after a failed request (default 3)', (text) => parseInteger('--retries', text, { min: 0, max: 20 })),
   maxResponseMb: parsedFlag('--max-response-mb <n>', 'largest response body accepted, in MiB (default 16)', parseMaxResponseMbFlag),
+  maxRequestsPerSecond: parsedFlag('--max-requests-per-second <n>', 'at most N requests a second (default: no limit; a 429 slows the run anyway)', parseRequestRate),
   color: negatedFlag('--no-color', 'no colour (also NO_COLOR)'),
   cache: negatedFlag('--no-cache', 'bypass the countries and sources cache'),
   verbose: switchFlag('-v, --verbose', 'each request\'s method, URL, status and time on stderr'),

@@ -7,8 +7,11 @@ import type { Query, RequestOptions } from '../http.js';
 import type { NumberMode, Parsed } from '../json.js';
 import type { WeekRange } from '../types.js';
 
-/** Options of one call: cancel it, or give it its own deadline per attempt or its own retries. */
-export type CallOptions = Pick<RequestOptions, 'signal' | 'timeoutMs' | 'maxRetries'>;
+/**
+ * Options of one call: cancel it, give it its own deadlines (per attempt, for the whole call) or its
+ * own retries, or send headers of its own.
+ */
+export type CallOptions = Pick<RequestOptions, 'signal' | 'timeoutMs' | 'totalTimeoutMs' | 'maxRetries' | 'headers'>;
 
 /** How the resources reach the request core (the client's, in its number mode). */
 export type Fetch<M extends NumberMode> = <T>(path: string, options?: RequestOptions) => Promise<Parsed<M, T>>;

@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { NewsStatsClient } from '../../../src/api/client.js';
-import { ServerError, TimeoutError } from '../../../src/api/errors.js';
+import { AbortError, ServerError, TimeoutError } from '../../../src/api/errors.js';
 import { startServer, type LocalServer } from './local-server.js';
 
 let server: LocalServer | undefined;
@@ -39,7 +39,9 @@ describe('per-call options', () => {
     const controller = new AbortController();
     const pending = client.articles.stats({ days: 7 }, { signal: controller.signal }).catch((caught: unknown) => caught);
     controller.abort(new Error('stop'));
-    expect(await pending).toEqual(new Error('stop'));
+    const error = await pending;
+    expect(error).toBeInstanceOf(AbortError);
+    expect((error as AbortError).cause).toEqual(new Error('stop'));
     await client.destroy();
   });
 });

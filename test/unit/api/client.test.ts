@@ -17,6 +17,7 @@ import {
   ResponseShapeError,
 } from '../../../src/api/errors.js';
 import type { RequestEvent } from '../../../src/api/http.js';
+import { TEST_HOOKS } from '../../../src/api/options.js';
 import { VERSION } from '../../../src/version.js';
 import { sendJson, startServer, unusedPort, type Handler, type LocalServer } from './local-server.js';
 
@@ -41,14 +42,15 @@ async function harness<M extends 'native' | 'lossless' = 'native'>(
   const server = await startServer(handler);
   const sleeps: number[] = [];
   const events: RequestEvent[] = [];
+  // A clock that moves only when the client sleeps: the client's pace sees its waits as taken.
+  let clock = 0;
   const client = new NewsStatsClient<M>({
     baseUrl: server.baseUrl,
     apiKey: API_KEY,
-    sleep: async (ms) => { sleeps.push(ms); },
-    random: () => 0.5,
+    [TEST_HOOKS]: { sleep: async (ms: number) => { sleeps.push(ms); clock += ms; }, random: () => 0.5, now: () => clock },
     onEvent: (event) => events.push(event),
     ...options,
-  });
+  } as ClientOptions & { numbers?: M });
   cleanups.push(() => server.close(), () => client.close());
   return { server, client, sleeps, events };
 }
@@ -253,7 +255,8 @@ describe('errors', () => {
     }, { maxRetries: 4, retryBaseDelayMs: 100, maxRetryAfterMs: 5_000 });
     await expect(client.articles.statsAllTime()).resolves.toEqual({ totalArticles: 1, totalSources: 2, totalCountries: 3 });
     expect(server.requests).toHaveLength(5);
-    expect(sleeps).toEqual([0, 1000, 200, 5000]);
+    // Retry-After plus jitter (random() = 0.5: a tenth more, at most half a second), and the backoff for the 408.
+    expect(sleeps).toEqual([1100, 200, 5500]);
   });
 
   it('gives up on a lasting 429 with RateLimitError', async () => {
