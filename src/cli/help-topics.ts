@@ -75,10 +75,12 @@ ${twoColumns([
   ['tsv', 'jq\'s @tsv: no quoting; tab, newline, CR and backslash written \\t \\n \\r \\\\'],
   ['chart', 'bars for ranked lists, a line over the weeks for trends; a terminal only, never a file or pipe'],
   ['xlsx', 'an Excel workbook: bold frozen header, autofilter, fitted widths; a file or pipe only, never a terminal'],
+  ['parquet', 'Apache Parquet with typed columns, snappy-compressed; a file or pipe only, never a terminal'],
 ])}
 
 Default: table when stdout is a terminal, else json. With --output FILE the extension decides
-(.csv → csv, .tsv → tsv, .json → json, .ndjson → ndjson, .jsonl → ndjson, .xlsx → xlsx); any other extension is
+(.csv → csv, .tsv → tsv, .json → json, .ndjson → ndjson, .jsonl → ndjson, .xlsx → xlsx,
+.parquet → parquet); any other extension is
 an error unless --format says the format. An explicit --format always wins. The raw \`api\`
 command prints json unless --format says otherwise.
 
@@ -97,6 +99,10 @@ better still: it also keeps a 19-digit articleHash whole, where Excel rounds a c
 
 xlsx cells: numbers of at most 15 significant digits are numbers, longer ones and articleHash are
 text with every digit; timestamps are dates; text is never a formula, so it needs no leading '.
+
+parquet columns are typed from the contract: integers INT64 (articleHash with every digit), weeks
+INT32, decimals DOUBLE, timestamps TIMESTAMP (UTC, milliseconds), text UTF8, nulls as nulls; lists
+and objects are UTF8 holding compact JSON. Every row group of 10,000 rows is written as it fills.
 
 Tables on a terminal show short headers (MENTIONS, FROM), dates as days (2002-03-20) and a caption
 above a ranking. Numbers, identifiers (personHash, slug, sourceId, articleHash, week) and dates are

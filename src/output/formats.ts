@@ -2,12 +2,12 @@
  * The output format names, apart from the renderers so that option parsing can list them without
  * loading any output code.
  */
-export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv' | 'tsv' | 'chart' | 'xlsx';
+export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv' | 'tsv' | 'chart' | 'xlsx' | 'parquet';
 
-export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson', 'csv', 'tsv', 'chart', 'xlsx'];
+export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson', 'csv', 'tsv', 'chart', 'xlsx', 'parquet'];
 
 /** Formats written as bytes rather than text: never to a terminal. */
-export const BINARY_FORMATS: readonly OutputFormat[] = ['xlsx'];
+export const BINARY_FORMATS: readonly OutputFormat[] = ['xlsx', 'parquet'];
 
 export function isOutputFormat(text: string): text is OutputFormat {
   return (OUTPUT_FORMATS as readonly string[]).includes(text);
@@ -20,6 +20,7 @@ const FORMAT_BY_EXTENSION: Readonly<Record<string, OutputFormat>> = {
   '.ndjson': 'ndjson',
   '.jsonl': 'ndjson',
   '.xlsx': 'xlsx',
+  '.parquet': 'parquet',
 };
 
 /** The extensions --output recognises, for the error that lists them. */

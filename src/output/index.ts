@@ -52,7 +52,7 @@ export function selectFields(requested: readonly string[], valid: readonly strin
   return selected;
 }
 
-async function loadRenderer(format: Exclude<OutputFormat, 'xlsx'>): Promise<FormatRenderer> {
+async function loadRenderer(format: Exclude<OutputFormat, 'xlsx' | 'parquet'>): Promise<FormatRenderer> {
   switch (format) {
     case 'json':
       return (await import('./json.js')).jsonRenderer;
@@ -88,6 +88,7 @@ export async function renderView(view: View, options: RenderOptions, out: NodeJS
   const resolved = resolveOptions(options, options.fields ? fieldsWithRowKeys(view.fields, rowsOf(view)) : view.fields);
   // A workbook is bytes from a zip stream, written straight to `out`, not through the text writer.
   if (resolved.format === 'xlsx') return (await import('./xlsx.js')).renderXlsx(view, resolved, out);
+  if (resolved.format === 'parquet') return (await import('./parquet.js')).renderParquet(view, resolved, out);
   const renderer = await loadRenderer(resolved.format);
   const writer = new TextWriter(out);
   if (resolved.bom) await writer.write(BYTE_ORDER_MARK);
@@ -113,6 +114,8 @@ export async function openRowSink(
   let sink: RowSink;
   if (resolved.format === 'xlsx') {
     sink = await (await import('./xlsx.js')).openXlsxSink(spec, resolved, out);
+  } else if (resolved.format === 'parquet') {
+    sink = (await import('./parquet.js')).openParquetSink(spec, resolved, out);
   } else {
     const writer = new TextWriter(out);
     if (resolved.bom) await writer.write(BYTE_ORDER_MARK);

@@ -29,7 +29,7 @@ describe.concurrent('output destinations', () => {
     const dir = tempDir();
     for (const name of ['report.txt', 'report.xls']) {
       const result = await runCli(['people', 'top', '--weeks', 'last4', '--output', join(dir, name)], { env: logged.env });
-      expectFailure(result, 2, `--output ${join(dir, name)}: the extension names no format (known: .csv, .tsv, .json, .ndjson, .jsonl, .xlsx)`);
+      expectFailure(result, 2, `--output ${join(dir, name)}: the extension names no format (known: .csv, .tsv, .json, .ndjson, .jsonl, .xlsx, .parquet)`);
       expect(result.stderr).toContain('hint: use one of those extensions, or say the format with --format');
       expect(existsSync(join(dir, name))).toBe(false);
     }

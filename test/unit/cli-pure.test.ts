@@ -118,8 +118,9 @@ describe('chooseFormat', () => {
     expect(chooseFormat({ format: 'csv', output: 'x.json' }, { stdoutIsTTY: true })).toBe('csv');
     expect(chooseFormat({ output: 'x.TSV' }, { stdoutIsTTY: true })).toBe('tsv');
     expect(chooseFormat({ output: 'x.jsonl' }, { stdoutIsTTY: false })).toBe('ndjson');
+    expect(chooseFormat({ output: 'lake/x.parquet' }, { stdoutIsTTY: true })).toBe('parquet');
     expect(() => chooseFormat({ output: 'report.txt' }, { stdoutIsTTY: true })).toThrow(
-      '--output report.txt: the extension names no format (known: .csv, .tsv, .json, .ndjson, .jsonl, .xlsx)',
+      '--output report.txt: the extension names no format (known: .csv, .tsv, .json, .ndjson, .jsonl, .xlsx, .parquet)',
     );
     expect(chooseFormat({ output: 'report.txt', format: 'csv' }, { stdoutIsTTY: true })).toBe('csv');
     expect(chooseFormat({}, { stdoutIsTTY: true })).toBe('table');

@@ -24,7 +24,7 @@ describe('formatFromPath', () => {
 });
 
 test('OUTPUT_FORMATS lists every format', () => {
-  expect(OUTPUT_FORMATS).toEqual(['table', 'json', 'ndjson', 'csv', 'tsv', 'chart', 'xlsx']);
+  expect(OUTPUT_FORMATS).toEqual(['table', 'json', 'ndjson', 'csv', 'tsv', 'chart', 'xlsx', 'parquet']);
   expect(isOutputFormat('csv')).toBe(true);
   expect(isOutputFormat('xml')).toBe(false);
 });

@@ -1,0 +1,66 @@
+/**
+ * -f parquet / -o FILE.parquet as the user meets them: real runs against the sandbox, files read back
+ * with DuckDB and compared row for row with the CSV of the same data.
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { duckTypes, readParquet, sqlText } from '../duckdb.js';
+import { csvRecords, runCli, runCliInTerminal, tempDir, useLoggedSandbox } from './harness.js';
+
+const logged = useLoggedSandbox();
+
+/** A DuckDB value as CSV would write it: timestamps in the contract's form, null as empty. */
+function asCsvText(value: unknown, type: string): string {
+  if (value === null) return '';
+  if (type === 'TIMESTAMP') return String(value).replace(' ', 'T');
+  return String(value);
+}
+
+describe('parquet output', () => {
+  it('export links -o links.parquet: every value matches the csv export, articleHash exact', async () => {
+    const dir = tempDir();
+    const args = ['export', 'links', '--top', '4', '--weeks', 'last4', '--limit', '20'];
+    const [parquet, csv] = await Promise.all([
+      runCli([...args, '--output', join(dir, 'links.parquet')], { env: logged.env }),
+      runCli([...args, '--format', 'csv'], { env: logged.env }),
+    ]);
+    expect([parquet.code, csv.code, parquet.stderr, parquet.stdout]).toEqual([0, 0, '', '']);
+    const records = csvRecords(csv.stdout);
+    const path = join(dir, 'links.parquet');
+    const types = await duckTypes(`SELECT * FROM read_parquet(${sqlText(path)})`);
+    expect(Object.keys(types)).toEqual(Object.keys(records[0]!));
+    expect(types).toMatchObject({ rank: 'BIGINT', articleHash: 'BIGINT', mentionDate: 'TIMESTAMP', sentiment: 'DOUBLE', sourceId: 'BIGINT', snippet: 'VARCHAR' });
+    const rows = await readParquet(path);
+    expect(rows.length).toBe(records.length);
+    expect(records.some((record) => BigInt(record.articleHash!) > 2n ** 53n)).toBe(true);
+    rows.forEach((row, index) => {
+      const record = records[index]!;
+      for (const [field, type] of Object.entries(types)) {
+        if (type === 'DOUBLE') expect(row[field], `${field} row ${index}`).toBe(Number(record[field]));
+        else if (field === 'otherPeople') expect((JSON.parse(String(row[field])) as string[]).join(';'), `row ${index}`).toBe(record[field]);
+        else expect(asCsvText(row[field], type), `${field} row ${index}`).toBe(record[field]!.replace(/^'/, ''));
+      }
+    });
+  });
+
+  it('people top -f parquet -o FILE: the same ranking as json', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'top.parquet');
+    const [parquet, json] = await Promise.all([
+      runCli(['people', 'top', '--weeks', '202640', '--limit', '25', '-f', 'parquet', '-o', path], { env: logged.env }),
+      runCli(['people', 'top', '--weeks', '202640', '--limit', '25', '-f', 'json'], { env: logged.env }),
+    ]);
+    expect([parquet.code, json.code]).toEqual([0, 0]);
+    const expected = JSON.parse(json.stdout) as Array<Record<string, unknown>>;
+    const rows = await readParquet(path);
+    expect(rows.map((row) => [row.rank, row.personHash, row.mentionCount, row.dominance])).toEqual(
+      expected.map((row) => [String(row.rank), row.personHash, String(row.mentionCount), row.dominance]),
+    );
+  });
+
+  it('refuses to write parquet to a terminal', async () => {
+    const result = await runCliInTerminal(['--sandbox', 'people', 'top', '--limit', '3', '-f', 'parquet']);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toMatch(/parquet is a binary file format and stdout is a terminal/);
+  });
+});

@@ -1,0 +1,139 @@
+/**
+ * Parquet output read back by an independent reader (DuckDB): column types from the contract's field
+ * kinds, exact digits (articleHash up to 2^63 - 1), nulls as nulls, deterministic bytes.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { LosslessNumber } from 'lossless-json';
+import { describe, expect, it } from 'vitest';
+import { ENDPOINT_SHAPES, type FieldSchema } from '../../../src/api/types.js';
+import { renderView, openRowSink, type View } from '../../../src/output/index.js';
+import { ROW_GROUP_ROWS, parquetColumns, parquetValue, parseTimestamp } from '../../../src/output/parquet.js';
+import { duckRows, duckTypes, readParquet, sqlText } from '../../duckdb.js';
+import { tempDir } from '../../e2e/harness.js';
+import { baseOptions } from './helpers.js';
+
+class BytesStream extends Writable {
+  chunks: Buffer[] = [];
+  ended = false;
+  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: () => void): void {
+    this.chunks.push(chunk);
+    callback();
+  }
+  override _final(callback: () => void): void {
+    this.ended = true;
+    callback();
+  }
+  get bytes(): Buffer {
+    return Buffer.concat(this.chunks);
+  }
+}
+
+const n = (text: string) => new LosslessNumber(text);
+
+const links = [
+  {
+    rank: n('1'), personHash: 'ada-obi-0001', articleHash: n('9223372036854775807'), mentionDate: '2026-11-20T08:15:30',
+    sentiment: n('0.498'), startWeek: n('202647'), countryName: null, otherPeople: ['b-2', 'c-3'], matched: true, share: n('0.25'),
+  },
+  {
+    rank: n('2'), personHash: 'bo-li-0002', articleHash: n('1304092902047982424'), mentionDate: '2026-01-01T00:00:00',
+    sentiment: n('-0.10'), startWeek: n('202601'), countryName: 'Nigeria', otherPeople: [], matched: false, share: n('1'),
+  },
+];
+const linksView: View = { data: links, fields: Object.keys(links[0]!) };
+
+async function parquetFile(view: View, fields?: string[]): Promise<string> {
+  const out = new BytesStream();
+  await renderView(view, { ...baseOptions, format: 'parquet', ...(fields && { fields }) }, out);
+  expect(out.ended).toBe(false);
+  const path = join(tempDir(), 'out.parquet');
+  writeFileSync(path, out.bytes);
+  return path;
+}
+
+describe('parquet', () => {
+  it('types columns from the contract and keeps every digit', async () => {
+    const path = await parquetFile(linksView);
+    expect(await duckTypes(`SELECT * FROM read_parquet(${sqlText(path)})`)).toEqual({
+      rank: 'BIGINT', personHash: 'VARCHAR', articleHash: 'BIGINT', mentionDate: 'TIMESTAMP', sentiment: 'DOUBLE',
+      startWeek: 'INTEGER', countryName: 'VARCHAR', otherPeople: 'VARCHAR', matched: 'BOOLEAN', share: 'DOUBLE',
+    });
+    const rows = await readParquet(path);
+    expect(rows).toEqual([
+      {
+        rank: '1', personHash: 'ada-obi-0001', articleHash: '9223372036854775807', mentionDate: '2026-11-20 08:15:30',
+        sentiment: 0.498, startWeek: 202647, countryName: null, otherPeople: '["b-2","c-3"]', matched: true, share: 0.25,
+      },
+      {
+        rank: '2', personHash: 'bo-li-0002', articleHash: '1304092902047982424', mentionDate: '2026-01-01 00:00:00',
+        sentiment: -0.1, startWeek: 202601, countryName: 'Nigeria', otherPeople: '[]', matched: false, share: 1,
+      },
+    ]);
+    // Exact in SQL too, not only as text: the integer compares equal to its literal.
+    expect(await duckRows(`SELECT count(*)::INT AS c FROM read_parquet(${sqlText(path)}) WHERE articleHash = 9223372036854775807`)).toEqual([{ c: 1 }]);
+  });
+
+  it('--fields selects and orders columns', async () => {
+    const path = await parquetFile(linksView, ['articleHash', 'rank']);
+    expect(await readParquet(path)).toEqual([
+      { articleHash: '9223372036854775807', rank: '1' },
+      { articleHash: '1304092902047982424', rank: '2' },
+    ]);
+  });
+
+  it('writes the same bytes for the same rows, in row groups of a fixed size', async () => {
+    const rows = Array.from({ length: ROW_GROUP_ROWS + 5 }, (_, index) => ({ rank: n(String(index + 1)), personHash: `p-${index % 7}`, dominance: n(`${index}.5`) }));
+    const write = async () => {
+      const out = new BytesStream();
+      const sink = await openRowSink(out, { ...baseOptions, format: 'parquet' }, { fields: ['rank', 'personHash', 'dominance'] });
+      for (const row of rows) await sink.write(row);
+      await sink.end();
+      return out.bytes;
+    };
+    const [first, second] = [await write(), await write()];
+    expect(first.equals(second)).toBe(true);
+    const path = join(tempDir(), 'groups.parquet');
+    writeFileSync(path, first);
+    expect(await duckRows(`SELECT count(*)::INT AS c, sum(rank)::VARCHAR AS s, max(dominance) AS m FROM read_parquet(${sqlText(path)})`)).toEqual([
+      { c: rows.length, s: String((rows.length * (rows.length + 1)) / 2), m: rows.length - 1 + 0.5 },
+    ]);
+    const groups = await duckRows(`SELECT count(DISTINCT row_group_id)::INT AS g FROM parquet_metadata(${sqlText(path)})`);
+    expect(groups).toEqual([{ g: 2 }]);
+    expect(readFileSync(path).includes(Buffer.from('newsstats'))).toBe(true);
+  });
+
+  it('an empty result is a valid file with the typed columns', async () => {
+    const path = await parquetFile({ data: [], fields: ['rank', 'articleHash', 'mentionDate'] });
+    expect(await duckTypes(`SELECT * FROM read_parquet(${sqlText(path)})`)).toEqual({ rank: 'BIGINT', articleHash: 'BIGINT', mentionDate: 'TIMESTAMP' });
+    expect(await readParquet(path)).toEqual([]);
+  });
+
+  it('refuses a value its column cannot hold, naming the column', () => {
+    expect(() => parquetValue({ name: 'mentionDate', kind: 'TIMESTAMP' }, 'yesterday')).toThrow(/column mentionDate \(TIMESTAMP\) cannot hold "yesterday"/);
+    expect(() => parquetValue({ name: 'rank', kind: 'INT64' }, n('1.5'))).toThrow(/not an integer/);
+    expect(() => parquetValue({ name: 'articleHash', kind: 'INT64' }, n('9223372036854775808'))).toThrow(/64-bit/);
+    expect(parseTimestamp('2026-02-30T00:00:00')).toBeUndefined();
+  });
+
+  it('the contract gives each field name one kind across its resources', () => {
+    const seen = new Map<string, string>();
+    for (const shape of Object.values(ENDPOINT_SHAPES) as Array<{ schema: FieldSchema; optional?: FieldSchema; nested?: Record<string, FieldSchema> }>) {
+      for (const schema of [shape.schema, shape.optional ?? {}, ...Object.values(shape.nested ?? {})]) {
+        for (const [field, kind] of Object.entries(schema)) {
+          const base = kind.replace(/\?$/, '');
+          expect(seen.get(field) ?? base, field).toBe(base);
+          seen.set(field, base);
+        }
+      }
+    }
+    expect(parquetColumns(['articleHash', 'endWeek', 'gdp', 'birthDate', 'country'], [])).toEqual([
+      { name: 'articleHash', kind: 'INT64' },
+      { name: 'endWeek', kind: 'INT32' },
+      { name: 'gdp', kind: 'INT64' },
+      { name: 'birthDate', kind: 'TIMESTAMP' },
+      { name: 'country', kind: 'JSON' },
+    ]);
+  });
+});
