@@ -1,35 +1,64 @@
 #!/usr/bin/env node
-// Builds dist/: the CLI, the library and the sandbox bundled with their dependencies (undici,
-// commander, cli-table3, csv-stringify, conf, lossless-json; not exceljs, see below), and
-// declarations for the library entry.
+// Builds dist/, three builds from one source, each shaped for who loads it:
+//
+//   dist/cli/main.js, dist/sandbox/, dist/chunks/   the CLI (what bin/newsstats.cjs loads) and the
+//                      sandbox, CommonJS, with every dependency bundled (undici, commander, cli-table3,
+//                      csv-stringify, conf, lossless-json; not exceljs, see below)
+//   dist/esm/          the library as ES modules: `import { NewsStatsClient } from 'newsstats'`, and
+//                      `newsstats/sandbox`
+//   dist/cjs/          the same as CommonJS: `require('newsstats')`
+//
+// Each CommonJS folder holds a package.json saying `"type": "commonjs"`; dist/esm has none, so the
+// package's own (`"type": "module"`, the name and the exports) applies there and dist/esm can import
+// `newsstats/sandbox` by name.
+//   dist/THIRD-PARTY-NOTICES.md   the licence of every package whose code a build bundled
+//
 // Nouns, renderers and the sandbox stay behind dynamic imports: code splitting turns each into a
 // chunk loaded only when a run needs it.
 //
-// The files are CommonJS. On Node 20 the ES module loader costs about 3.5 ms before the first module
+// The CLI is CommonJS. On Node 20 the ES module loader costs about 3.5 ms before the first module
 // and 0.2 ms a module after it, against 0.1 ms a CommonJS file (npm run bench:module-loader); a query
 // loads about 50 chunks. esbuild splits only ES modules, so the split output is turned into CommonJS
-// file by file, each import() becoming a require() in a resolved promise, and dist/package.json says
-// so. ES module users import the library as before: Node reads the names each file exports.
-//   npm run build     (node scripts/build.mjs; tsc writes the .d.ts files)
-import { build, transform } from 'esbuild';
+// file by file, each import() becoming a require() in a resolved promise; dist/package.json says so.
+//
+// The library is built twice because bundlers need the ES modules: from CommonJS they keep every
+// chunk (a require() is always followed) and, bundling to ES modules, cannot run a require() of
+// node:net at all. Its ES build keeps import() as import(), so a consumer's bundle leaves the
+// sandbox out; the require()s of undici's CommonJS files get Node's built-ins through
+// process.getBuiltinModule, which every bundler leaves alone, and startSandbox() imports
+// `newsstats/sandbox` by a name no bundler follows (sandboxOutsideBundles). Both library builds leave
+// lossless-json outside (a dependency), so the LosslessNumber a client returns is the class a user
+// imports.
+//
+// Any warning from esbuild fails the build: a warning is code that will not do what it says
+// (`import.meta.dirname` in CommonJS is undefined), or a deferred require the plugin no longer finds.
+//
+//   npm run build                 (all of it, with the .d.ts files for both library builds)
+//   node scripts/build.mjs        (the JavaScript only: what the tests need, test/global-setup.ts)
+import { build, formatMessages, transform } from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { builtinModules } from 'node:module';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { deferRequires } from './defer-requires.mjs';
 
-const target = 'node20.19';
+export const target = 'node20.19';
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
-rmSync('dist', { recursive: true, force: true });
-const { outputFiles } = await build({
-  entryPoints: [
-    'src/cli/main.ts', // what bin/newsstats.cjs loads
-    'src/index.ts', // the library: import { NewsStatsClient } from 'newsstats'
-    'src/sandbox/server.ts', // bench/sandbox.mjs starts the sandbox directly
-    'src/sandbox/data/index.ts',
-  ],
-  outdir: 'dist',
-  outbase: 'src',
-  chunkNames: 'chunks/[name]-[hash]',
+/** Thrown when esbuild warned: the message lists every warning, formatted as esbuild prints them. */
+export class BuildWarningError extends Error {
+  name = 'BuildWarningError';
+}
+
+async function failOnWarnings(step, warnings) {
+  if (warnings.length === 0) return;
+  const text = await formatMessages(warnings, { kind: 'warning', color: false });
+  throw new BuildWarningError(`${step}: esbuild warned, and a warning fails the build:\n${text.join('')}`);
+}
+
+const common = {
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -37,18 +66,196 @@ const { outputFiles } = await build({
   target,
   keepNames: true,
   write: false,
-  logLevel: 'warning',
-  plugins: [deferRequires],
+  metafile: true,
+  logLevel: 'silent', // warnings are collected and fail the build (failOnWarnings)
+  chunkNames: 'chunks/[name]-[hash]',
   // exceljs stays in node_modules: bundled, its old dependencies' `new Buffer()` would no longer be
   // inside node_modules and Node would print a deprecation warning on every xlsx export. It is loaded
-  // only for -f xlsx, so bundling would save nothing at start-up.
+  // only for -f xlsx, and is not installed with newsstats (src/output/xlsx-library.ts says why).
   external: ['exceljs', 'exceljs/*'],
-});
+};
 
-await Promise.all(outputFiles.map(async ({ path, text }) => {
-  // No import() is left: a chunk loaded later is a require() in a resolved promise.
-  const { code } = await transform(text, { format: 'cjs', platform: 'node', target, supported: { 'dynamic-import': false } });
-  await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, code);
-}));
-await writeFile('dist/package.json', `${JSON.stringify({ type: 'commonjs' })}\n`);
+/**
+ * Bundled CommonJS (undici) requires Node's built-ins; in an ES module there is no require(), and
+ * esbuild's stand-in throws "Dynamic require of node:net is not supported", in our build and in any
+ * bundle made of it. process.getBuiltinModule (Node 20.16) returns a built-in synchronously, as
+ * require() did, and on first use, so undici's lazy requires stay lazy.
+ */
+const builtinsWithoutRequire = {
+  name: 'builtins-without-require',
+  setup(pluginBuild) {
+    const builtins = new Set(builtinModules);
+    pluginBuild.onResolve({ filter: /^(node:)?[a-z_/0-9]+$/ }, ({ path, kind }) => {
+      const name = path.replace(/^node:/, '');
+      // node:sqlite and node:test exist only with the prefix (and not at all on Node 20).
+      if (kind !== 'require-call' || !(builtins.has(name) || path.startsWith('node:'))) return undefined;
+      return { path: `node:${name}`, namespace: 'builtin' };
+    });
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'builtin' }, ({ path }) => ({
+      contents: `module.exports = process.getBuiltinModule(${JSON.stringify(path)});`,
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * A bundler follows every import() whose argument is a string, so a consumer's bundle of dist/esm would
+ * carry the sandbox (about 110 KB) whether or not it calls startSandbox(). In dist/esm, startSandbox()
+ * imports the package's own `newsstats/sandbox` by a name computed at run time: Node resolves it to
+ * dist/esm/sandbox/server.js, the same modules as the entry's; a bundle leaves it to Node at run time
+ * (a bundle that calls startSandbox imports it from 'newsstats/sandbox' instead: README, "The library").
+ */
+const SANDBOX_ENTRY = 'newsstats/sandbox';
+const sandboxOutsideBundles = {
+  name: 'sandbox-outside-bundles',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^\.\/sandbox\/server\.js$/ }, ({ importer, kind }) => {
+      if (kind !== 'dynamic-import' || importer !== src('index.ts')) return undefined;
+      return { path: SANDBOX_ENTRY, external: true };
+    });
+  },
+};
+
+/** The literal import("newsstats/sandbox") esbuild wrote, as an argument no bundler evaluates. */
+function hideSandboxImport(step, outputFiles) {
+  const literal = `import(${JSON.stringify(SANDBOX_ENTRY)})`;
+  const found = outputFiles.filter(({ text }) => text.includes(literal));
+  if (found.length !== 1) throw new BuildWarningError(`${step}: expected one ${literal} in the output, found ${found.length}: did startSandbox() change?`);
+  const hidden = `import(/* webpackIgnore: true */ /* @vite-ignore */ ${JSON.stringify(SANDBOX_ENTRY.split('/'))}.join("/"))`;
+  return outputFiles.map((file) => (file === found[0] ? { path: file.path, text: file.text.replace(literal, hidden) } : file));
+}
+
+/** Writes each output file, turned into CommonJS when `commonjs` (import() becoming a resolved require()). */
+async function writeOutputs(step, outputFiles, { commonjs }) {
+  await Promise.all(outputFiles.map(async ({ path, text }) => {
+    let code = text;
+    if (commonjs) {
+      const result = await transform(text, { format: 'cjs', platform: 'node', target, supported: { 'dynamic-import': false } });
+      await failOnWarnings(`${step} (${relative(repo, path)} as CommonJS)`, result.warnings);
+      code = result.code;
+    }
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, code);
+  }));
+}
+
+/**
+ * One build: bundles `entryPoints` into `outdir` (split ES modules), then writes them as they are or
+ * as CommonJS. Rejects with a BuildWarningError when esbuild warned at either step.
+ * Returns esbuild's metafile (what went in, for the notices).
+ */
+export async function buildOne({ step, entryPoints, outdir, outbase = join(repo, 'src'), commonjs, external = [], plugins = [], rewrite = (_step, files) => files }) {
+  const result = await build({
+    ...common,
+    entryPoints,
+    outdir,
+    outbase,
+    external: [...common.external, ...external],
+    plugins: [deferRequires, ...plugins],
+  });
+  await failOnWarnings(step, result.warnings);
+  if (!commonjs) {
+    const shimmed = result.outputFiles.filter(({ text }) => text.includes('Dynamic require of'));
+    if (shimmed.length > 0) {
+      throw new BuildWarningError(`${step}: a require() is left in ES modules, which would throw "Dynamic require" when run: ${shimmed.map(({ path }) => relative(repo, path)).join(', ')}`);
+    }
+  }
+  await writeOutputs(step, rewrite(step, result.outputFiles), { commonjs });
+  return result.metafile;
+}
+
+const src = (path) => join(repo, 'src', path);
+const dist = join(repo, 'dist');
+
+export const builds = [
+  {
+    step: 'the CLI and the sandbox (dist/cli, dist/sandbox, dist/chunks)',
+    entryPoints: [
+      src('cli/main.ts'), // what bin/newsstats.cjs loads
+      src('sandbox/server.ts'), // bench/sandbox.mjs starts the sandbox directly
+      src('sandbox/data/index.ts'),
+    ],
+    outdir: dist,
+    commonjs: true,
+  },
+  {
+    step: 'the library as ES modules (dist/esm)',
+    entryPoints: [src('index.ts'), src('sandbox/server.ts')],
+    outdir: join(dist, 'esm'),
+    commonjs: false,
+    external: ['lossless-json'],
+    plugins: [builtinsWithoutRequire, sandboxOutsideBundles],
+    rewrite: hideSandboxImport,
+  },
+  {
+    step: 'the library as CommonJS (dist/cjs)',
+    entryPoints: [src('index.ts'), src('sandbox/server.ts')],
+    outdir: join(dist, 'cjs'),
+    commonjs: true,
+    external: ['lossless-json'],
+  },
+];
+
+/** The folder of the package a bundled file came from, e.g. node_modules/@colors/colors. */
+function packageFolder(input) {
+  const match = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input);
+  return match?.[1];
+}
+
+/**
+ * dist/THIRD-PARTY-NOTICES.md: every package whose code is in dist/, with its licence text. A bundled
+ * package without a licence file fails the build (its licence says the text must travel with it).
+ */
+export function thirdPartyNotices(metafiles) {
+  const folders = new Set();
+  for (const metafile of metafiles) {
+    for (const input of Object.keys(metafile.inputs)) {
+      const folder = packageFolder(input);
+      if (folder) folders.add(folder);
+    }
+  }
+  const sections = [...folders].map((folder) => {
+    const manifest = JSON.parse(readFileSync(join(repo, folder, 'package.json'), 'utf8'));
+    const licenceFile = readdirSync(join(repo, folder)).find((name) => /^(licen[cs]e|copying)(-[a-z0-9.]+)?(\.(md|txt))?$/i.test(name));
+    if (!licenceFile) throw new Error(`${manifest.name}@${manifest.version} is bundled into dist/ but ships no licence file to copy into the notices`);
+    const text = readFileSync(join(repo, folder, licenceFile), 'utf8').trim();
+    return { name: manifest.name, version: manifest.version, licence: manifest.license, text };
+  });
+  sections.sort((a, b) => a.name.localeCompare(b.name));
+  const head = [
+    '# Third-party notices',
+    '',
+    'newsstats bundles code from these packages into dist/ (scripts/build.mjs writes this file from what',
+    'each build took in). Each is used under the licence below.',
+    '',
+  ];
+  const body = sections.flatMap(({ name, version, licence, text }) => [`## ${name} ${version} (${licence})`, '', '```', text, '```', '']);
+  return [...head, ...body].join('\n');
+}
+
+/** The declarations of the library: tsc writes them to dist/esm, and dist/cjs gets the same files. */
+function declarations() {
+  execFileSync(process.execPath, [join(repo, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(repo, 'tsconfig.build.json')], { stdio: 'inherit' });
+  cpSync(join(dist, 'esm'), join(dist, 'cjs'), { recursive: true, filter: (path) => !path.endsWith('.js') });
+}
+
+async function main() {
+  const withTypes = process.argv.includes('--types');
+  rmSync(dist, { recursive: true, force: true });
+  const metafiles = [];
+  for (const options of builds) metafiles.push(await buildOne(options));
+  const commonjs = `${JSON.stringify({ type: 'commonjs' })}\n`;
+  for (const folder of ['cli', 'sandbox', 'chunks', 'cjs']) await writeFile(join(dist, folder, 'package.json'), commonjs);
+  await writeFile(join(dist, 'THIRD-PARTY-NOTICES.md'), thirdPartyNotices(metafiles));
+  if (withTypes) declarations();
+  if (!existsSync(join(dist, 'cli', 'main.js'))) throw new Error('dist/cli/main.js was not written');
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  try {
+    await main();
+  } catch (error) {
+    console.error(error instanceof BuildWarningError ? error.message : error);
+    process.exitCode = 1;
+  }
+}

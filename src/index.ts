@@ -22,6 +22,9 @@ export {
   type WeekWindow,
 } from './weeks.js';
 export { VERSION } from './version.js';
+// The class of every number a client in 'lossless' mode returns. lossless-json is a dependency, not
+// bundled, so `instanceof LosslessNumber` holds whether it is imported from here or from 'lossless-json'.
+export { LosslessNumber, isLosslessNumber } from 'lossless-json';
 
 /** Starts the local synthetic API (see docs/sandbox.md); loaded only when called. */
 export async function startSandbox(options?: import('./sandbox/server.js').SandboxOptions) {

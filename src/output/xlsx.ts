@@ -20,6 +20,7 @@ import type { stream as ExcelStream, Worksheet } from 'exceljs';
 import { cellText, isNumericValue } from './flatten.js';
 import { displayWidth } from './text.js';
 import { fieldValue, fieldsWithRowKeys, rowsOf, type RenderOptions, type Row, type RowSink, type RowSinkSpec, type View } from './view.js';
+import { loadWorkbookWriter } from './exceljs.js';
 
 /** Identifiers: numeric in the API, but never arithmetic, and beyond what a double holds. */
 const TEXT_FIELDS = new Set(['articleHash']);
@@ -166,7 +167,7 @@ class XlsxSheet {
 }
 
 async function openSheet(spec: RowSinkSpec, options: RenderOptions, out: NodeJS.WritableStream): Promise<XlsxSheet> {
-  const { default: WorkbookWriter } = await import('exceljs/lib/stream/xlsx/workbook-writer.js');
+  const WorkbookWriter = await loadWorkbookWriter();
   const sink = forwardTo(out);
   const workbook = new WorkbookWriter({ stream: sink, useStyles: true, useSharedStrings: false });
   workbook.creator = 'newsstats';

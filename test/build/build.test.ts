@@ -1,0 +1,62 @@
+/**
+ * A build that fails loudly (scripts/build.mjs): an esbuild warning fails it, so does a require()
+ * left in the ES module build; each string patch of scripts/defer-requires.mjs still finds its line in
+ * the installed dependency, and the patched dependencies are pinned to the exact version installed.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BuildWarningError, buildOne } from '../../scripts/build.mjs';
+import { deferredRequires } from '../../scripts/defer-requires.mjs';
+
+const REPO = resolve(import.meta.dirname, '../..');
+
+/** Builds one fixture file as scripts/build.mjs builds src/. */
+function buildFixture(source: string, commonjs: boolean) {
+  const dir = mkdtempSync(join(tmpdir(), 'newsstats-build-'));
+  const entry = join(dir, 'fixture.ts');
+  writeFileSync(entry, source);
+  const outdir = join(dir, 'out');
+  return { outdir, built: buildOne({ step: 'fixture', entryPoints: [entry], outdir, outbase: dir, commonjs }) };
+}
+
+describe('the build fails on what would ship broken', () => {
+  it('import.meta.dirname in CommonJS (undefined at run time) fails the build, naming it', async () => {
+    const { built } = buildFixture('export const HERE = import.meta.dirname;\n', true);
+    await expect(built).rejects.toThrow(BuildWarningError);
+    await expect(built).rejects.toThrow(/import\.meta/);
+  });
+
+  it('a require() left in the ES module build (a "Dynamic require" at run time) fails it', async () => {
+    const { built } = buildFixture("import { createRequire } from 'node:module';\nexport const excel = () => require('exceljs');\nvoid createRequire;\n", false);
+    await expect(built).rejects.toThrow(/require\(\) is left in ES modules/);
+  });
+
+  it('clean code builds, in both formats', async () => {
+    for (const commonjs of [true, false]) {
+      const { outdir, built } = buildFixture('export const HERE = "here";\n', commonjs);
+      await built;
+      expect(readFileSync(join(outdir, 'fixture.js'), 'utf8')).toContain('"here"');
+    }
+  });
+});
+
+describe('patched dependencies', () => {
+  const manifest = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
+  const declared = { ...manifest.devDependencies, ...manifest.dependencies };
+
+  for (const { file, eager } of deferredRequires) {
+    const name = file.split('/')[0] ?? file;
+
+    it(`${file}: the line the patch replaces is there, once`, () => {
+      const source = readFileSync(join(REPO, 'node_modules', file), 'utf8');
+      expect(source.split(eager)).toHaveLength(2);
+    });
+
+    it(`${name} is pinned to the exact version installed`, () => {
+      const installed = (JSON.parse(readFileSync(join(REPO, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+      expect(declared[name]).toBe(installed);
+    });
+  }
+});

@@ -1,0 +1,76 @@
+/**
+ * Which modules `--version`, `--help` and one query load, from the built CLI (bin/newsstats.cjs and
+ * dist/): a command that starts loading a module it does not use fails here, not only in a benchmark
+ * nobody ran (npm run bench:startup, bench:query). Each run is a child process with
+ * record-modules.cjs preloaded; built-ins count from a bare `node -e 0`, so only what newsstats loads
+ * is compared.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../src/sandbox/server.js';
+import { BIN, isolatedEnv, REPO, sandbox, spawnAndCollect, tempDir } from '../e2e/harness.js';
+
+interface Loaded {
+  /** dist/ files, relative to the repo, with esbuild's chunk hash left out: dist/chunks/registry. */
+  dist: string[];
+  /** Built-in modules loaded beyond a bare Node's. */
+  builtins: string[];
+}
+
+const PRELOAD = join(REPO, 'test', 'build', 'record-modules.cjs');
+
+async function loaded(args: string[], env: Record<string, string> = {}): Promise<Loaded> {
+  const record = join(tempDir('newsstats-modules-'), 'loaded.json');
+  const result = await spawnAndCollect(process.execPath, ['-r', PRELOAD, ...args], isolatedEnv(tempDir(), { ...env, NEWSSTATS_RECORD_MODULES: record }));
+  expect(result.stderr).toBe('');
+  expect(result.code).toBe(0);
+  const { files, builtins } = JSON.parse(readFileSync(record, 'utf8')) as { files: string[]; builtins: string[] };
+  return {
+    dist: files.filter((file) => file.startsWith(join(REPO, 'dist'))).map((file) => file.slice(REPO.length + 1).replace(/-[A-Z0-9]{8}\.js$|\.js$/, '')),
+    builtins,
+  };
+}
+
+/** Built-ins a command that sends no request must never load (net is not one: a piped stdout is a socket). */
+const NETWORK = ['tls', 'http', 'https', 'http2', 'dns', 'zlib', 'crypto'];
+/** Loaded by no command here: HTTP/2 and child processes are deferred (scripts/defer-requires.mjs). */
+const NEVER = ['http2', 'child_process', 'worker_threads'];
+
+let server: RunningSandbox;
+let bare: Set<string>;
+beforeAll(async () => {
+  server = await sandbox();
+  bare = new Set((await loaded(['-e', '0'])).builtins);
+});
+afterAll(() => server.close());
+
+const beyondBare = ({ dist, builtins }: Loaded) => ({ dist, builtins: builtins.filter((name) => !bare.has(name)) });
+
+describe('modules each command loads (the built CLI)', () => {
+  it('--version: the entry and its few chunks, no command, renderer or network module', async () => {
+    const { dist, builtins } = beyondBare(await loaded([BIN, '--version']));
+    expect(dist[0]).toBe('dist/cli/main');
+    expect(dist.filter((file) => file !== 'dist/chunks/chunk')).toEqual(['dist/cli/main']);
+    expect(dist.length).toBeLessThanOrEqual(6);
+    expect(builtins.filter((name) => NETWORK.includes(name) || NEVER.includes(name))).toEqual([]);
+  });
+
+  it('--help: the command table, no noun, renderer, undici or network module', async () => {
+    const { dist, builtins } = beyondBare(await loaded([BIN, '--help']));
+    expect(dist).toContain('dist/chunks/registry');
+    expect(dist.filter((file) => /^dist\/chunks\/(people|countries|articles|export|table|csv|json|xlsx|http|client|conf)/.test(file))).toEqual([]);
+    expect(dist.length).toBeLessThanOrEqual(20);
+    expect(builtins.filter((name) => NETWORK.includes(name) || NEVER.includes(name))).toEqual([]);
+  });
+
+  it('people top -f json: the noun and the JSON renderer; not HTTP/2, child processes, tables, CSV or conf', async () => {
+    const env = { NEWSSTATS_BASE_URL: server.url, NEWSSTATS_API_KEY: server.key };
+    const { dist, builtins } = beyondBare(await loaded([BIN, 'people', 'top', '--weeks', 'last4', '--limit', '3', '-f', 'json'], env));
+    expect(dist).toEqual(expect.arrayContaining(['dist/chunks/people', 'dist/chunks/json']));
+    expect(dist.filter((file) => /^dist\/chunks\/(table|csv|tsv|chart|xlsx|conf|completion)/.test(file))).toEqual([]);
+    expect(dist.length).toBeLessThanOrEqual(60);
+    expect(builtins).toContain('net');
+    expect(builtins.filter((name) => NEVER.includes(name))).toEqual([]);
+  });
+});

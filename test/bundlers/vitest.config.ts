@@ -1,0 +1,14 @@
+import { resolve } from 'node:path';
+import { defineConfig } from 'vitest/config';
+
+// npm run test:bundlers: a consumer of the built library bundled by esbuild and Rollup and run
+// (test/bundlers/consumers.check.ts). Apart from `npm test` because Rollup alone takes seconds; CI runs both (.ci/run).
+export default defineConfig({
+  test: {
+    root: resolve(import.meta.dirname, '../..'),
+    include: ['test/bundlers/**/*.check.ts'],
+    globalSetup: ['test/global-setup.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 30_000,
+  },
+});
