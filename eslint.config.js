@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
 const unusedVars = ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }];
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/'] },
+  { ignores: ['dist/', 'build/', 'node_modules/', 'coverage/'] },
   js.configs.recommended,
   {
     files: ['**/*.ts'],

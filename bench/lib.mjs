@@ -59,10 +59,10 @@ export function timed(command, args, env = {}) {
 }
 
 /**
- * Runs every way `runs` times, alternating them run by run after one warm-up round, and returns the
- * median ms, median ratio to `baseline` (paired run by run) and median peak RSS of each.
+ * Runs every way `runs` times, alternating them run by run after one warm-up round that is not kept,
+ * and returns each way's samples ({ ms, rssMiB, stdout }), run i of every way side by side.
  */
-export function interleave(ways, runs, baseline) {
+export function sampleRuns(ways, runs) {
   const samples = Object.fromEntries(Object.keys(ways).map((name) => [name, []]));
   for (let run = 0; run <= runs; run += 1) {
     for (const [name, way] of Object.entries(ways)) {
@@ -70,9 +70,42 @@ export function interleave(ways, runs, baseline) {
       if (run > 0) samples[name].push(sample); // run 0 warms the server's caches and the file system
     }
   }
+  return samples;
+}
+
+/** The median of a's time over b's, taken run by run (both sampled by the same sampleRuns). */
+export const pairedRatio = (a, b) => median(a.map((sample, index) => sample.ms / b[index].ms));
+
+/**
+ * Runs every way `runs` times, alternating them run by run after one warm-up round, and returns the
+ * median ms, median ratio to `baseline` (paired run by run) and median peak RSS of each.
+ */
+export function interleave(ways, runs, baseline) {
+  const samples = sampleRuns(ways, runs);
   return Object.fromEntries(Object.entries(samples).map(([name, list]) => [name, {
     ms: median(list.map((s) => s.ms)),
     rssMiB: median(list.map((s) => s.rssMiB)),
-    ratio: median(list.map((s, index) => s.ms / samples[baseline][index].ms)),
+    ratio: pairedRatio(list, samples[baseline]),
   }]));
+}
+
+/**
+ * The Node binaries to measure: each `--node PATH`, or `--node 24` for the npm registry's node@24 (npx
+ * installs it once into its cache), in the order given; without the flag, the Node running this.
+ */
+export function nodesFromArgs() {
+  const given = process.argv.flatMap((arg, index) => (process.argv[index - 1] === '--node' ? [arg] : []));
+  const paths = given.length === 0 ? [process.execPath] : given.map((node) => (/^\d+$/.test(node)
+    ? spawnSync('npx', ['-y', `node@${node}`, '-p', 'process.execPath'], { encoding: 'utf8' }).stdout.trim()
+    : node));
+  return paths.map((path) => {
+    const version = spawnSync(path, ['-p', 'process.version'], { encoding: 'utf8' }).stdout.trim();
+    if (!version) throw new Error(`${path} is not a Node binary that runs here`);
+    return { path, version, label: `Node ${version.slice(1)}` };
+  });
+}
+
+/** A Markdown table: the header row, then rows of cells. */
+export function table(header, rows) {
+  return [header, header.map((_, index) => (index === 0 ? '---' : '---:')), ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
 }

@@ -1,59 +1,55 @@
 #!/usr/bin/env node
-// Startup cost of the CLI, as ratios to `node -e 0` measured in the same run (these machines are
-// noisy; a ratio taken side by side is stable where milliseconds are not).
+// Startup cost of the CLI on each Node given, as ratios to that Node's own `node -e 0`, all in one run
+// (these machines are noisy; a ratio taken side by side is stable where milliseconds are not).
 //
-//   npm run bench:startup [-- --runs 30]
+//   npm run bench:startup [-- --runs 30] [-- --node PATH|MAJOR ...] [-- --exe build/newsstats]
 //
-// Each command is run alternately with the baseline so both see the same machine load. Reports the
-// median wall time and the median ratio. Needs the build (npm install runs it).
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// --node, repeated, names each Node to measure: a path, or a major version for the npm registry's node
+// package (`--node 24 --node 26`); without it, the Node running this. --exe adds the standalone
+// executable (npm run build:exe) beside the installed package run by the last --node, which should be
+// the Node it was built on. Every command of every Node runs in turn, run by run, after one warm-up
+// round; each ratio is the median of ratios taken run by run. Needs the build (npm install runs it).
+import { statSync } from 'node:fs';
+import { bin, median, nodesFromArgs, numberFlag, pairedRatio, sampleRuns, table, timed } from './lib.mjs';
 
-const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
-const bin = join(repo, 'bin', 'newsstats.cjs');
-const runsFlag = process.argv.indexOf('--runs');
-const runs = runsFlag > 0 ? Number(process.argv[runsFlag + 1]) : 30;
-const home = mkdtempSync(join(tmpdir(), 'newsstats-bench-'));
-const env = { ...process.env, XDG_CONFIG_HOME: join(home, 'config'), XDG_CACHE_HOME: join(home, 'cache') };
+const runs = numberFlag('--runs', 30);
+const exeFlag = process.argv.indexOf('--exe');
+const exe = exeFlag > 0 ? process.argv[exeFlag + 1] : undefined;
+const nodes = nodesFromArgs();
 
 const cases = [
-  ['newsstats --version', [bin, '--version']],
-  ['newsstats --help', [bin, '--help']],
-  ['newsstats config path', [bin, 'config', 'path']],
-  ['newsstats people top --help', [bin, 'people', 'top', '--help']],
+  ['newsstats --version', ['--version']],
+  ['newsstats --help', ['--help']],
+  ['newsstats config path', ['config', 'path']],
+  ['newsstats people top --help', ['people', 'top', '--help']],
 ];
 
-function timeOnce(args) {
-  const started = process.hrtime.bigint();
-  const result = spawnSync(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
-  if (result.status !== 0) throw new Error(`${args.join(' ')} failed: ${result.stderr}`);
-  return Number(process.hrtime.bigint() - started) / 1e6;
+const ways = {};
+for (const { path, label } of nodes) {
+  ways[`${label}: node -e 0`] = () => timed(path, ['-e', '0']);
+  for (const [name, args] of cases) ways[`${label}: ${name}`] = () => timed(path, [bin, ...args]);
 }
+if (exe) for (const [name, args] of cases) ways[`executable: ${name}`] = () => timed(exe, args);
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-};
+const samples = sampleRuns(ways, runs);
+const ms = (name) => median(samples[name].map((sample) => sample.ms));
+const rss = (name) => median(samples[name].map((sample) => sample.rssMiB));
 
-// Warm the file system cache so the first case is not penalised.
-for (let warm = 0; warm < 3; warm += 1) for (const [, args] of cases) timeOnce(args);
+console.log(`startup, ${runs} runs each; each Node against its own \`node -e 0\`, ratios paired run by run`);
+console.log(table(['figure', ...nodes.map(({ label }) => label)], [
+  ['`node -e 0` ms', ...nodes.map(({ label }) => ms(`${label}: node -e 0`).toFixed(1))],
+  ...cases.map(([name]) => [`\`${name}\` / \`node -e 0\``, ...nodes.map(({ label }) => {
+    const ratio = pairedRatio(samples[`${label}: ${name}`], samples[`${label}: node -e 0`]);
+    return `${ratio.toFixed(2)}x (${ms(`${label}: ${name}`).toFixed(1)} ms)`;
+  })]),
+  ['peak RSS, `people top --help` MiB', ...nodes.map(({ label }) => rss(`${label}: newsstats people top --help`).toFixed(0))],
+]));
 
-console.log(`startup, ${runs} runs each, Node ${process.version}, baseline \`node -e 0\``);
-console.log('| command | median ms | baseline ms | ratio |');
-console.log('|---|---:|---:|---:|');
-for (const [label, args] of cases) {
-  const commandTimes = [];
-  const baselineTimes = [];
-  const ratios = [];
-  for (let run = 0; run < runs; run += 1) {
-    const baseline = timeOnce(['-e', '0']);
-    const command = timeOnce(args);
-    baselineTimes.push(baseline);
-    commandTimes.push(command);
-    ratios.push(command / baseline);
-  }
-  console.log(`| \`${label}\` | ${median(commandTimes).toFixed(1)} | ${median(baselineTimes).toFixed(1)} | ${median(ratios).toFixed(2)}x |`);
+if (exe) {
+  const { path, label } = nodes.at(-1);
+  const mib = (bytes) => (bytes / 1024 / 1024).toFixed(1);
+  console.log(`\nthe executable (${exe}, ${mib(statSync(exe).size)} MiB) against the installed package on ${label} (its node binary ${mib(statSync(path).size)} MiB)`);
+  console.log(table(['command', 'executable / installed', 'executable ms', 'installed ms', 'executable peak RSS MiB', 'installed peak RSS MiB'],
+    cases.map(([name]) => [`\`${name}\``, `${pairedRatio(samples[`executable: ${name}`], samples[`${label}: ${name}`]).toFixed(2)}x`,
+      ms(`executable: ${name}`).toFixed(1), ms(`${label}: ${name}`).toFixed(1), rss(`executable: ${name}`).toFixed(0), rss(`${label}: ${name}`).toFixed(0)])));
 }

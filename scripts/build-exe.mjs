@@ -1,0 +1,94 @@
+#!/usr/bin/env node
+// Builds build/newsstats: one executable file for users without Node, with Node's single executable
+// application support (https://nodejs.org/api/single-executable-applications.html).
+//
+//   npm run build:exe [-- --node PATH] [-- --snapshot]
+//
+// 1. bin/newsstats.cjs, with dist/ behind it, is bundled into one CommonJS script (a SEA's require()
+//    reaches only Node's built-in modules). Chunks dist/ loads on demand stay behind functions that
+//    run on demand, so a run still executes only what it uses. exceljs is bundled too: the file has no
+//    node_modules beside it.
+// 2. The Node binary it is built on is copied whole, with the script and V8's code cache for it (so a
+//    run compiles nothing up front) in a section of its own. That binary is the npm registry's `node`
+//    package: by default `npx -y node@26`, the current LTS; --node PATH takes another (24 or later:
+//    the bundle targets it). Node 25.5 and later build the executable themselves (--build-sea); older
+//    ones write a blob that postject (npm) injects into the copy.
+// Nothing is fetched when the executable runs.
+import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const flag = (name) => {
+  const index = process.argv.indexOf(name);
+  return index > 0 ? process.argv[index + 1] : undefined;
+};
+const out = flag('--out') ?? join(repo, 'build');
+const exe = join(out, 'newsstats');
+const script = join(out, 'newsstats-sea.cjs');
+
+/** The registry's node package, as npx installs it (cached after the first time). */
+function registryNode(major) {
+  return execFileSync('npx', ['-y', `node@${major}`, '-p', 'process.execPath'], { encoding: 'utf8' }).trim();
+}
+
+const node = flag('--node') ?? registryNode(26);
+const version = execFileSync(node, ['-p', 'process.versions.node'], { encoding: 'utf8' }).trim();
+const [major, minor] = version.split('.').map(Number);
+if (major < 24) throw new Error(`build:exe needs Node 24 or later to build on; ${node} is ${version}`);
+
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+
+await build({
+  entryPoints: [join(repo, 'bin', 'newsstats.cjs')],
+  outfile: script,
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: `node${major}`,
+  keepNames: true,
+  logLevel: 'warning',
+  plugins: [{
+    // The SEA carries V8's code cache for its one script; Node's module compile cache would only
+    // create an empty folder in the user's home.
+    name: 'no-module-compile-cache',
+    setup(build) {
+      build.onResolve({ filter: /compile-cache\.cjs$/ }, () => ({ path: 'compile-cache', namespace: 'stub' }));
+      build.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({ contents: 'exports.enableCompileCache = () => undefined;', loader: 'js' }));
+    },
+  }],
+});
+
+const config = {
+  main: script,
+  output: exe,
+  disableExperimentalSEAWarning: true,
+  useCodeCache: true,
+  // exceljs' old dependencies call `new Buffer()`: installed, Node keeps quiet about code inside
+  // node_modules; bundled, it would warn on every xlsx export.
+  execArgv: ['--disable-warning=DEP0005'],
+};
+const configFile = join(out, 'sea-config.json');
+
+if (major > 25 || (major === 25 && minor >= 5)) {
+  writeFileSync(configFile, JSON.stringify({ ...config, executable: node }, null, 2));
+  execFileSync(node, ['--build-sea', configFile], { stdio: 'inherit' });
+} else {
+  const blob = join(out, 'newsstats.blob');
+  writeFileSync(configFile, JSON.stringify({ ...config, output: blob }, null, 2));
+  execFileSync(node, ['--experimental-sea-config', configFile], { stdio: 'inherit' });
+  copyFileSync(node, exe);
+  chmodSync(exe, 0o755);
+  execFileSync('npx', ['-y', 'postject@1.0.0-alpha.6', exe, 'NODE_SEA_BLOB', blob,
+    '--sentinel-fuse', 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2'], { stdio: 'inherit' });
+  rmSync(blob);
+}
+
+const expected = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).version;
+const printed = execFileSync(exe, ['--version'], { encoding: 'utf8' }).trim();
+if (printed !== expected) throw new Error(`${exe} --version printed ${printed}, not ${expected}`);
+const mib = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+console.log(`${exe}: ${mib(statSync(exe).size)} (Node ${version}, ${mib(statSync(node).size)}; script ${mib(statSync(script).size)})`);
