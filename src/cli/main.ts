@@ -21,16 +21,18 @@ type Registry = typeof import('./registry.js');
  */
 export async function main(argv: readonly string[], io: MainIo): Promise<number> {
   const args = argv.slice(2);
-  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-    io.stdout.write(`${VERSION}\n`);
-    return 0;
-  }
-
   const state: RunState = { exitCode: 0, io, args };
   const proc = io.process;
   if (proc) {
     const { installEpipeGuard } = await import('../output/pipe.js');
     installEpipeGuard(io.stdout, (code) => proc.exit(code), (error) => void stdoutFailed(error, state, proc));
+  }
+
+  // Before the command parser loads. (bin/newsstats.cjs answers a plain `--version` itself, faster
+  // still; it comes here when that write failed, and the guard above reports the failure.)
+  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+    io.stdout.write(`${VERSION}\n`);
+    return state.exitCode;
   }
 
   try {
