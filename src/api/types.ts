@@ -7,65 +7,88 @@
  * contract tests check responses against it).
  */
 
-/** The JSON kind of a field. A trailing `?` means the contract allows null. */
+/**
+ * The JSON kind of a field. The contract's reading rule ("Optional or partial fields can be null;
+ * clients treat null and unknown fields as expected") makes every field nullable and optional, except
+ * the identifiers and weeks later requests are built from: those carry a trailing `!` and must be
+ * there, non-null and usable (docs/design.md, "Reading an answer").
+ */
 export type FieldKind =
-  | 'string' | 'string?'
-  | 'integer' | 'integer?'
+  | 'string' | 'string!'
+  | 'integer' | 'integer!'
   /** An integer that can exceed 2^53 (articleHash): a bigint in native mode. */
   | 'biginteger'
-  | 'number' | 'number?'
+  | 'number'
   | 'boolean'
-  | 'timestamp' | 'timestamp?'
+  | 'timestamp'
   | 'string[]'
   | 'array'
-  | 'object' | 'object?';
+  | 'object';
 
 export type FieldSchema = Readonly<Record<string, FieldKind>>;
 
 type KindType<K extends FieldKind> =
-  K extends 'string' | 'timestamp' ? string :
-  K extends 'string?' | 'timestamp?' ? string | null :
-  K extends 'integer' | 'number' ? number :
-  K extends 'integer?' | 'number?' ? number | null :
+  K extends 'string' | 'string!' | 'timestamp' ? string :
+  K extends 'integer' | 'integer!' | 'number' ? number :
   K extends 'biginteger' ? bigint :
   K extends 'boolean' ? boolean :
-  K extends 'string[]' ? string[] :
+  K extends 'string[]' ? Array<string | null> :
   K extends 'array' ? unknown[] :
   K extends 'object' ? Record<string, unknown> :
-  K extends 'object?' ? Record<string, unknown> | null :
   never;
 
-/** The type of a resource as the library returns it in native number mode. */
-export type Resource<S extends FieldSchema> = { -readonly [F in keyof S]: KindType<S[F]> };
+type RequiredFields<S extends FieldSchema> = { [F in keyof S]: S[F] extends `${string}!` ? F : never }[keyof S];
+
+/**
+ * The type of a resource as the library returns it in native number mode: identifiers always there,
+ * every other field possibly null or left out. (A non-identifier integer beyond 2^53 comes back as a
+ * bigint in native mode.)
+ */
+export type Resource<S extends FieldSchema> = { -readonly [F in RequiredFields<S>]: KindType<S[F]> } & {
+  -readonly [F in Exclude<keyof S, RequiredFields<S>>]?: KindType<S[F]> | null;
+};
+
+/**
+ * A resource with every field there and non-null except those named in `Nullable`: what a sender
+ * that knows its data writes (the sandbox, a problem body read field by field).
+ */
+export type Complete<S extends FieldSchema, Nullable extends keyof S = never> = {
+  -readonly [F in keyof S]: KindType<S[F]> | (F extends Nullable ? null : never);
+};
+
+/** True for the identifiers and weeks later requests are built from (a kind ending in `!`). */
+export function isIdentifierKind(kind: FieldKind): boolean {
+  return kind.endsWith('!');
+}
 
 export const weekInfoSchema = {
-  currentWeek: 'integer',
-  last4StartWeek: 'integer',
+  currentWeek: 'integer!',
+  last4StartWeek: 'integer!',
 } as const satisfies FieldSchema;
 
 export const personSchema = {
-  personHash: 'string',
+  personHash: 'string!',
   fullName: 'string',
-  description: 'string?',
+  description: 'string',
   gender: 'integer',
   category: 'string',
-  countryId: 'integer',
-  countryName: 'string?',
-  birthDate: 'timestamp?',
+  countryId: 'integer!',
+  countryName: 'string',
+  birthDate: 'timestamp',
   createdAt: 'timestamp',
   updatedAt: 'timestamp',
 } as const satisfies FieldSchema;
 
 export const personStatsSchema = {
   rank: 'integer',
-  personHash: 'string',
+  personHash: 'string!',
   fullName: 'string',
   mentionCount: 'integer',
   gender: 'integer',
   fromCountryId: 'integer',
   fromCountryName: 'string',
   /** Nullable as Person.birthDate is: the ranked list repeats the person's record. */
-  birthDate: 'timestamp?',
+  birthDate: 'timestamp',
   persistence: 'integer',
   dominance: 'number',
   reach: 'number',
@@ -80,7 +103,7 @@ export const personStatsSchema = {
 
 /** Fields every person-article link carries. */
 export const personLinkBaseSchema = {
-  personHash: 'string',
+  personHash: 'string!',
   articleHash: 'biginteger',
   mentionDate: 'timestamp',
   snippet: 'string',
@@ -117,7 +140,7 @@ export const personCountryStatsSchema = {
 } as const satisfies FieldSchema;
 
 export const personCountryRowSchema = {
-  countryId: 'integer',
+  countryId: 'integer!',
   countryName: 'string',
   countryIso: 'string',
   mentions: 'integer',
@@ -132,23 +155,23 @@ export const personCountryRowSchema = {
 } as const satisfies FieldSchema;
 
 export const countrySchema = {
-  countryId: 'integer',
+  countryId: 'integer!',
   countryName: 'string',
   countryIso: 'string',
 } as const satisfies FieldSchema;
 
 export const sourceSchema = {
-  sourceId: 'integer',
+  sourceId: 'integer!',
   name: 'string',
   url: 'string',
-  countryId: 'integer',
+  countryId: 'integer!',
   description: 'string',
   lastCheckedDate: 'timestamp',
   status: 'string',
   linkFilter: 'string',
   createdAt: 'timestamp',
   updatedAt: 'timestamp',
-  country: 'object?',
+  country: 'object',
 } as const satisfies FieldSchema;
 
 export const sourceLinksSchema = {
@@ -161,7 +184,7 @@ export const sourceLinksSchema = {
 export const postSchema = {
   postId: 'integer',
   title: 'string',
-  slug: 'string',
+  slug: 'string!',
   content: 'string',
   summary: 'string',
   imagePath: 'string',
@@ -175,7 +198,7 @@ export const articleBaseSchema = {
   articleHash: 'biginteger',
   url: 'string',
   title: 'string',
-  sourceId: 'integer',
+  sourceId: 'integer!',
   people: 'string',
 } as const satisfies FieldSchema;
 
@@ -204,7 +227,7 @@ export const articleStatsAllTimeSchema = {
 } as const satisfies FieldSchema;
 
 export const internationalAttentionSchema = {
-  countryId: 'integer',
+  countryId: 'integer!',
   percentage: 'number',
   rank: 'integer',
   outOf: 'integer',
@@ -212,7 +235,7 @@ export const internationalAttentionSchema = {
 } as const satisfies FieldSchema;
 
 export const domesticFocusSchema = {
-  countryId: 'integer',
+  countryId: 'integer!',
   startWeek: 'integer',
   endWeek: 'integer',
   focusPercent: 'number',
@@ -236,12 +259,12 @@ export type PersonStats = Resource<typeof personStatsSchema>;
 export type PersonLink = Resource<typeof personLinkBaseSchema> & Partial<Resource<typeof personLinkContextSchema>>;
 export type PersonCountryRow = Resource<typeof personCountryRowSchema>;
 export type PersonCountryStats = Omit<Resource<typeof personCountryStatsSchema>, 'countries'> & {
-  countries: PersonCountryRow[];
+  countries?: PersonCountryRow[] | null;
 };
 export type Country = Resource<typeof countrySchema>;
 export type Source = Resource<typeof sourceSchema>;
 export type SourceLinks = Omit<Resource<typeof sourceLinksSchema>, 'source'> & {
-  source: { sourceId: number; name: string };
+  source?: { sourceId?: number | null; name?: string | null } | null;
 };
 export type Post = Resource<typeof postSchema>;
 /** Source context fields are absent when includeSourceContext=false. */
@@ -250,7 +273,8 @@ export type ArticleStats = Resource<typeof articleStatsSchema>;
 export type ArticleStatsAllTime = Resource<typeof articleStatsAllTimeSchema>;
 export type InternationalAttention = Resource<typeof internationalAttentionSchema>;
 export type DomesticFocus = Resource<typeof domesticFocusSchema>;
-export type ProblemDetails = Resource<typeof problemDetailsSchema>;
+/** Read from an error body only when each field has its type (src/api/http.ts), so never null. */
+export type ProblemDetails = Complete<typeof problemDetailsSchema>;
 
 /** Field names of a schema, in contract order. */
 export function fieldsOf(schema: FieldSchema): string[] {

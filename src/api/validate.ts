@@ -7,7 +7,7 @@
  */
 import { isLosslessNumber } from 'lossless-json';
 import { ResponseShapeError } from './errors.js';
-import { ENDPOINT_SHAPES, ENDPOINTS, type Endpoint, type FieldKind, type FieldSchema, type ResponseShape } from './types.js';
+import { ENDPOINT_SHAPES, ENDPOINTS, isIdentifierKind, type Endpoint, type FieldKind, type FieldSchema, type ResponseShape } from './types.js';
 import { isValidWeek, weeksBetween } from '../weeks.js';
 
 /** Values that are well-typed but impossible, by endpoint. Each returns the reason, or undefined when fine. */
@@ -40,7 +40,7 @@ const ENDPOINT_PATTERNS: ReadonlyArray<[RegExp, Endpoint]> = [...ENDPOINTS].sort
 ]);
 
 /** The contract's endpoint for a path (without query), or undefined for a path the contract does not list. */
-function endpointFor(path: string): Endpoint | undefined {
+export function endpointFor(path: string): Endpoint | undefined {
   return ENDPOINT_PATTERNS.find(([pattern]) => pattern.test(path))?.[1];
 }
 
@@ -101,53 +101,51 @@ function fieldsProblem(value: unknown, schema: FieldSchema, optional: FieldSchem
 }
 
 function fieldProblem(record: Record<string, unknown>, field: string, kind: FieldKind, mayBeAbsent: boolean): string | undefined {
-  const nullable = kind.endsWith('?');
-  if (!Object.hasOwn(record, field)) {
-    // A field left out is the service's business until a command needs it: the ids and weeks
-    // every command builds on must be there; the rest is shown as empty.
-    return mayBeAbsent || nullable || !REQUIRED_FIELDS.has(field) ? undefined : `field "${field}" is missing`;
-  }
+  // The contract's rule: null, a field left out and fields it does not name are expected. Only an
+  // identifier or week that later requests are built from must be there and usable.
+  const identifier = isIdentifierKind(kind) && !mayBeAbsent;
   const value = record[field];
-  if (value === null) return nullable ? undefined : `field "${field}": expected ${KIND_NAMES[kind]}, got null`;
+  if (!Object.hasOwn(record, field)) return identifier ? `field "${field}" is missing` : undefined;
+  if (value === null) return identifier ? `field "${field}" is null` : undefined;
   if (!fitsKind(value, kind)) return `field "${field}": expected ${KIND_NAMES[kind]}, got ${describe(value)}`;
-  if (field === 'personHash') return identifierProblem(field, value as string);
+  if (identifier && typeof value === 'string') return identifierProblem(field, value);
   return undefined;
 }
 
-/** Fields the commands build further requests or windows on: without them an answer is unusable. */
-const REQUIRED_FIELDS: ReadonlySet<string> = new Set(['personHash', 'countryId', 'sourceId', 'currentWeek', 'last4StartWeek']);
-
 const KIND_NAMES: Readonly<Record<FieldKind, string>> = {
-  string: 'a string', 'string?': 'a string',
-  integer: 'a number up to 2^53', 'integer?': 'a number up to 2^53',
-  biginteger: 'an integer',
-  number: 'a number', 'number?': 'a number',
+  string: 'a string', 'string!': 'a string',
+  integer: 'a number', 'integer!': 'a number up to 2^53',
+  biginteger: 'a number',
+  number: 'a number',
   boolean: 'true or false',
-  timestamp: 'a timestamp string', 'timestamp?': 'a timestamp string',
+  timestamp: 'a timestamp string',
   'string[]': 'an array of strings',
   array: 'an array',
-  object: 'an object', 'object?': 'an object',
+  object: 'an object',
 };
 
 function fitsKind(value: unknown, kind: FieldKind): boolean {
   switch (kind) {
-    case 'string': case 'string?': case 'timestamp': case 'timestamp?':
+    case 'string': case 'string!': case 'timestamp':
       return typeof value === 'string';
-    case 'integer': case 'integer?':
-      // Numbers pass through as the service wrote them; what must not happen is an id beyond 2^53,
-      // which no JavaScript number holds exactly, being used as if it were one.
+    case 'integer!':
+      // An id is put back into a path or compared as a number: beyond 2^53 no JavaScript number
+      // holds it exactly, so it would address the wrong thing.
       return Math.abs(numericValue(value)) <= Number.MAX_SAFE_INTEGER;
-    case 'biginteger':
-      return typeof value === 'bigint' || (isNumeric(value) && /^-?\d+$/.test(String(value)));
-    case 'number': case 'number?':
+    case 'integer': case 'biginteger':
+      // Any size, and a decimal too: the digits pass through as sent (a bigint in native mode), and
+      // refusing a whole answer over a count written `3.0` would help no one.
+      return typeof value === 'bigint' || (isNumeric(value) && (/^-?\d+$/.test(String(value)) || Number.isFinite(numericValue(value))));
+    case 'number':
       return Number.isFinite(numericValue(value));
     case 'boolean':
       return typeof value === 'boolean';
     case 'string[]':
-      return Array.isArray(value) && value.every((item) => typeof item === 'string');
+      // An item may be null, as any value the contract does not make an identifier.
+      return Array.isArray(value) && value.every((item) => item === null || typeof item === 'string');
     case 'array':
       return Array.isArray(value);
-    case 'object': case 'object?':
+    case 'object':
       return isRecord(value);
   }
 }

@@ -22,9 +22,9 @@ export function matchCountry(text: string, countries: readonly Country[]): Count
   const lower = text.toLowerCase();
   const slug = slugify(text);
   return (
-    countries.find((country) => country.countryIso.toLowerCase() === lower) ??
-    countries.find((country) => country.countryName.toLowerCase() === lower) ??
-    countries.find((country) => slugify(country.countryName) === slug)
+    countries.find((country) => country.countryIso?.toLowerCase() === lower) ??
+    countries.find((country) => country.countryName?.toLowerCase() === lower) ??
+    countries.find((country) => typeof country.countryName === 'string' && slugify(country.countryName) === slug)
   );
 }
 
@@ -36,10 +36,12 @@ const COUNTRY_ALIASES: Readonly<Record<string, string>> = { uk: 'GB', usa: 'US',
  * mean GB (United Kingdom)?`. Suggestions come from the common aliases, then names close to the text.
  */
 export function noCountryMessage(text: string, countries: readonly Country[]): string {
-  const label = (country: Country) => `${country.countryIso} (${country.countryName})`;
+  // A country may come without its code or name (the contract lets both be null): its id stands in.
+  const label = (country: Country) =>
+    `${country.countryIso ?? `id ${country.countryId}`}${typeof country.countryName === 'string' ? ` (${country.countryName})` : ''}`;
   const alias = COUNTRY_ALIASES[text.toLowerCase()];
   const aliased = countries.filter((country) => country.countryIso === alias);
-  const byName = closest(text, countries.map((country) => country.countryName))
+  const byName = closest(text, countries.flatMap((country) => (typeof country.countryName === 'string' ? [country.countryName] : [])))
     .map((name) => countries.find((country) => country.countryName === name)!);
   const suggestions = (aliased.length > 0 ? aliased : byName).map(label);
   return `no country matches "${text}" (id, ISO code, name or slug)${didYouMean(suggestions)}`;

@@ -16,7 +16,22 @@ const INDENT = '  ';
 /** JSON text of a value; undefined (no JSON representation) prints as null. */
 function jsonText(value: unknown, pretty: boolean): string {
   const indent = pretty ? INDENT : undefined;
-  return nativeJsonText(value, indent) ?? stringify(value, null, indent) ?? 'null';
+  return wellFormed(nativeJsonText(value, indent) ?? stringify(value, null, indent) ?? 'null');
+}
+
+/** An escape sequence of JSON text: a lone surrogate's `\udXXX`, or any other `\` and the character after it. */
+const ESCAPE = /\\(?:ud[89a-f][0-9a-f]{2}|[^])/g;
+
+/**
+ * The text with each lone surrogate (in a key or a value) as U+FFFD, so the output is I-JSON (RFC
+ * 7493) that jq and every other parser read, as CSV and TSV already are. JSON.stringify writes a
+ * paired surrogate as the character itself and a lone one as a `\udXXX` escape, so every such
+ * escape is a lone surrogate; walking escape by escape keeps an escaped backslash before `ud800`
+ * (`\\ud800`, plain text) from being mistaken for one.
+ */
+function wellFormed(text: string): string {
+  if (!text.includes('\\ud')) return text;
+  return text.replace(ESCAPE, (escape) => (escape.length === 6 ? '\uFFFD' : escape));
 }
 
 const NOT_NATIVE = Symbol('a value JSON.stringify cannot be made to print exactly');

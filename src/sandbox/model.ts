@@ -7,24 +7,54 @@
  * plain objects ready for JSON otherwise (articleHash as a bigint).
  */
 import type {
-  Article,
-  ArticleStats,
-  ArticleStatsAllTime,
-  Country,
-  DomesticFocus,
-  InternationalAttention,
+  articleBaseSchema,
+  articleSourceContextSchema,
+  articleStatsAllTimeSchema,
+  articleStatsSchema,
+  Complete,
+  countrySchema,
+  domesticFocusSchema,
+  internationalAttentionSchema,
   PeopleSearchParams,
   PeopleTopParams,
-  Person,
-  PersonCountryStats,
-  PersonLink,
-  PersonStats,
-  Post,
-  Source,
-  SourceLinks,
-  WeekInfo,
+  personCountryRowSchema,
+  personCountryStatsSchema,
+  personLinkBaseSchema,
+  personLinkContextSchema,
+  personSchema,
+  personStatsSchema,
+  postSchema,
+  sourceLinksSchema,
+  sourceSchema,
+  weekInfoSchema,
 } from '../api/types.js';
 import type { WeekWindow } from '../weeks.js';
+
+// The resources as the sandbox sends them: every field there, null only where named (the contract lets
+// any field but an identifier be null; these are the nulls the default data holds, so a first run
+// shows how they look). The wild answers (src/sandbox/wild.ts) add the rest.
+export type WeekInfo = Complete<typeof weekInfoSchema>;
+export type Person = Complete<typeof personSchema, 'description' | 'countryName' | 'birthDate'>;
+/** fromCountryName is null for a person with no known country, as Person.countryName is. */
+export type PersonStats = Complete<typeof personStatsSchema, 'fromCountryName' | 'birthDate'>;
+export type PersonLink = Complete<typeof personLinkBaseSchema> & Partial<Complete<typeof personLinkContextSchema>>;
+export type PersonCountryRow = Complete<typeof personCountryRowSchema>;
+export type PersonCountryStats = Omit<Complete<typeof personCountryStatsSchema>, 'countries'> & { countries: PersonCountryRow[] };
+export type Country = Complete<typeof countrySchema>;
+/** lastCheckedDate is null for a source never checked. */
+export type Source = Complete<typeof sourceSchema, 'lastCheckedDate' | 'country'>;
+export type SourceLinks = Omit<Complete<typeof sourceLinksSchema>, 'source' | 'allLinks' | 'matchedLinks' | 'unmatchedLinks'> & {
+  source: { sourceId: number; name: string };
+  allLinks: string[];
+  matchedLinks: string[];
+  unmatchedLinks: string[];
+};
+export type Post = Complete<typeof postSchema>;
+export type Article = Complete<typeof articleBaseSchema> & Partial<Complete<typeof articleSourceContextSchema>>;
+export type ArticleStats = Complete<typeof articleStatsSchema>;
+export type ArticleStatsAllTime = Complete<typeof articleStatsAllTimeSchema>;
+export type InternationalAttention = Complete<typeof internationalAttentionSchema>;
+export type DomesticFocus = Complete<typeof domesticFocusSchema>;
 
 export interface SandboxModelOptions {
   /** Same seed and now give byte-identical data. */

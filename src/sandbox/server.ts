@@ -16,6 +16,9 @@ import { BodyCache } from './http/lru.js';
 import { readQuery } from './http/params.js';
 import { HttpProblem, TraceIds, problemBody } from './http/problem.js';
 import { findRoute, type RouteContext } from './http/routes.js';
+import { ENDPOINT_SHAPES } from '../api/types.js';
+import { endpointFor } from '../api/validate.js';
+import { wildAnswer, wildSeed } from './wild.js';
 
 export interface SandboxOptions {
   /** Interface to listen on. Default 127.0.0.1 (loopback only). */
@@ -36,6 +39,11 @@ export interface SandboxOptions {
   rateLimit?: number;
   /** Appends one JSON line per request to this file. */
   logFile?: string;
+  /**
+   * Wild answers: nulls, left-out and unknown fields, empty arrays, names in many scripts, very long
+   * text and integers beyond 2^53 wherever the contract allows them (src/sandbox/wild.ts). Default false.
+   */
+  wild?: boolean;
   /** Serve this model instead of generating one from seed and now (tests of the server alone). */
   model?: SandboxModel;
 }
@@ -77,6 +85,7 @@ interface ResolvedOptions {
   latencyMs: number;
   rateLimit: number | undefined;
   logFile: string | undefined;
+  wild: boolean;
 }
 
 /** Fills in defaults and checks every value; throws SandboxOptionError naming the bad one. */
@@ -91,6 +100,7 @@ export function resolveSandboxOptions(options: SandboxOptions = {}): ResolvedOpt
     latencyMs: options.latencyMs ?? SANDBOX_OPTION_DEFAULTS.latencyMs,
     rateLimit: options.rateLimit,
     logFile: options.logFile,
+    wild: options.wild ?? false,
   };
   const fail = (message: string): never => {
     throw new SandboxOptionError(message);
@@ -275,7 +285,8 @@ class SandboxHandler {
       const resolved = match.resolve(this.context, readQuery(exchange.search));
       let body = this.cache.get(resolved.key);
       if (body === undefined) {
-        body = Buffer.from(stringifyJson(resolved.produce()), 'utf8');
+        const answer = resolved.produce();
+        body = Buffer.from(stringifyJson(this.settings.wild ? this.wild(exchange.pathname, resolved.key, answer) : answer), 'utf8');
         this.cache.set(resolved.key, body);
       }
       this.cache.set(rawKey, body);
@@ -285,6 +296,13 @@ class SandboxHandler {
       const message = error instanceof Error ? error.message : String(error);
       return this.problem(500, `The sandbox failed: ${message}`);
     }
+  }
+
+  /** The answer made wild by the endpoint's shape, the same for the same request and seed. */
+  private wild(pathname: string, requestKey: string, answer: unknown): unknown {
+    const endpoint = endpointFor(pathname);
+    if (endpoint === undefined) return answer;
+    return wildAnswer(answer, ENDPOINT_SHAPES[endpoint], wildSeed(this.settings.seed, requestKey));
   }
 
   private problem(status: number, title: string, headers: Readonly<Record<string, string>> = {}): Reply {

@@ -144,7 +144,7 @@ describe.concurrent('table on a pipe', () => {
     const lines = stdout.split('\n');
     expect(lines.pop()).toBe('');
     const columns = ['rank', 'fullName', 'personHash', 'mentionCount', 'dominance', 'sentiment', 'reach', 'power', 'persistence', 'fromCountryName'];
-    expect(lines.map((line) => line.split('\t'))).toEqual([columns, ...raw.map((row) => columns.map((column) => String(row[column])))]);
+    expect(lines.map((line) => line.split('\t'))).toEqual([columns, ...raw.map((row) => columns.map((column) => String(row[column] ?? '')))]);
   });
 
   test('a single object prints as field/value pairs', async () => {

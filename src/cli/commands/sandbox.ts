@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { UsageError } from '../errors.js';
-import { parseDate, parseDecimal, parseInteger, parsedFlag, textFlag, withDefault } from '../options.js';
+import { parseDate, parseDecimal, parseInteger, parsedFlag, switchFlag, textFlag, withDefault } from '../options.js';
 import { verb, type NounVerbs } from '../spec.js';
 
 /**
@@ -20,11 +20,13 @@ const serve = verb({
     latency: parsedFlag('--latency <ms>', 'mean added latency per request, with jitter', (text) => parseDecimal('--latency', text)),
     rateLimit: parsedFlag('--rate-limit <n>', 'answer 429 with Retry-After above N requests a second', (text) => parseInteger('--rate-limit', text)),
     log: textFlag('--log <file>', 'append each request as a JSON line (never the key)'),
+    wild: switchFlag('--wild', 'answers carry what the contract allows and the data never has: nulls, left-out and unknown fields, empty arrays, many scripts, long text, integers beyond 2^53'),
   },
   // The URL alone, for scripts: written by the server as soon as it listens.
   prints: 'text',
   examples: [
     'sandbox --port 0',
+    'sandbox --port 0 --wild --seed 7   # answers with nulls, unknown fields and extreme values the contract allows',
     'sandbox --port 8787 --now 2026-11-22 --fail-rate 0.2 --latency 50',
     'sandbox --port 8787 --key sandbox   # then, in another shell: NEWSSTATS_BASE_URL=http://127.0.0.1:8787 NEWSSTATS_API_KEY=sandbox newsstats weeks',
   ],

@@ -75,7 +75,7 @@ export interface SourceRecord {
   countryIndex: number;
   description: string;
   status: 'active' | 'paused';
-  lastCheckedDate: string;
+  lastCheckedDate: string | null;
   createdAt: string;
   updatedAt: string;
   sections: readonly string[];
@@ -285,6 +285,9 @@ const SOURCE_KINDS = [
   'Review', 'Times', 'Bulletin', 'Sentinel',
 ];
 
+/** Every this-many-th source has never been checked (lastCheckedDate null). */
+const NEVER_CHECKED_EVERY = 37;
+
 function generateSources(random: Random, nowSeconds: number, weekStartSeconds: Float64Array): { sources: SourceRecord[]; weights: number[] } {
   const perCountry = spreadOverCountries(random, SOURCE_COUNT, 2, (c) => Math.pow(c.population, 0.25) * Math.pow(c.gdp, 0.25));
   const names = shuffle(random, SOURCE_PLACES.flatMap((place) => SOURCE_KINDS.map((kind) => `${place} ${kind}`)));
@@ -316,7 +319,9 @@ function generateSources(random: Random, nowSeconds: number, weekStartSeconds: F
         countryIndex,
         description: `Fictional ${kind} in ${country.countryName}, covering ${sections.join(', ')}.`,
         status: paused ? 'paused' : 'active',
-        lastCheckedDate: formatTimestamp(lastChecked),
+        // A few sources were added but never checked: the contract lets lastCheckedDate be null, and a
+        // first run should show how that looks. Chosen by index, so no other value moves.
+        lastCheckedDate: index % NEVER_CHECKED_EVERY === NEVER_CHECKED_EVERY - 1 ? null : formatTimestamp(lastChecked),
         createdAt: formatTimestamp(created),
         updatedAt: formatTimestamp(updated),
         sections,

@@ -4,15 +4,7 @@
  *
  * Every method returns new objects, so callers may mutate or cache what they get.
  */
-import type {
-  Article,
-  ArticleStats,
-  ArticleStatsAllTime,
-  Country,
-  Person,
-  PersonLink,
-  Source,
-} from '../../api/types.js';
+import type { Article, ArticleStats, ArticleStatsAllTime, Country, Person, PersonLink, Source } from '../model.js';
 import type { PeopleSearchQuery, SandboxModel, SandboxModelOptions } from '../model.js';
 import { roundMetric, sentimentColor, sentimentFace } from './display.js';
 import { formatTimestamp, generateDataset, type Dataset } from './generate.js';

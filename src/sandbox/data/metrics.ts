@@ -3,13 +3,7 @@
  * the definitions). All sums run over the per-week aggregates of generate.ts, so a query touches
  * (weeks in window) x (people or countries) cells, never the articles themselves.
  */
-import type {
-  DomesticFocus,
-  InternationalAttention,
-  PersonCountryRow,
-  PersonCountryStats,
-  PersonStats,
-} from '../../api/types.js';
+import type { DomesticFocus, InternationalAttention, PersonCountryRow, PersonCountryStats, PersonStats } from '../model.js';
 import type { PeopleTopQuery } from '../model.js';
 import type { WeekWindow } from '../../weeks.js';
 import type { Dataset } from './generate.js';
@@ -295,7 +289,8 @@ export class Metrics {
         mentionCount: stats.mentions,
         gender: person.gender,
         fromCountryId: country.countryId,
-        fromCountryName: country.countryName,
+        // Null for the person whose country the sandbox does not know, as Person.countryName is.
+        fromCountryName: person.countryNameKnown ? country.countryName : null,
         birthDate: person.birthDate,
         persistence: stats.persistence,
         dominance: roundMetric(stats.dominance),

@@ -3,7 +3,7 @@
  * written from that week's actual ranking, plus two featured explainers. `content` is JSON text
  * of blocks (see docs/sandbox.md).
  */
-import type { Post, PersonStats } from '../../api/types.js';
+import type { Post, PersonStats } from '../model.js';
 import { addWeeks, mondayOf } from '../../weeks.js';
 import { formatTimestamp, type Dataset } from './generate.js';
 import { mixSeed, mulberry32, randomInt } from '../random.js';

@@ -16,14 +16,31 @@ describe('shapeProblem', () => {
     expect(shapeProblem('/api/data/countries', [{ countryId: new LosslessNumber('9007199254740993') }]))
       .toBe('item 1: field "countryId": expected a number up to 2^53, got the number 9007199254740993');
     expect(shapeProblem('/api/data/countries', [{ countryName: 'X' }])).toBe('item 1: field "countryId" is missing');
+    expect(shapeProblem('/api/data/countries', [{ countryId: null }])).toBe('item 1: field "countryId" is null');
+    expect(shapeProblem('/api/data/people', [{ personHash: 42, countryId: 1 }])).toBe('item 1: field "personHash": expected a string, got the number 42');
+    expect(shapeProblem('/api/data/posts/recent', [{ title: 'no slug' }])).toBe('item 1: field "slug" is missing');
+    expect(shapeProblem('/api/data/weeks/current', { currentWeek: null, last4StartWeek: 202644 })).toBe('field "currentWeek" is null');
+    expect(shapeProblem('/api/data/people/top', [{ personHash: 'p', mentionCount: 'many' }])).toBe('item 1: field "mentionCount": expected a number, got a string');
+  });
+
+  it('takes a number of any size where the field is not an identifier', () => {
+    expect(shapeProblem('/api/data/people/top', parse('[{"personHash":"p","mentionCount":123456789012345678901234567890,"rank":1.0}]'))).toBeUndefined();
+    expect(shapeProblem('/api/data/people/top', [{ personHash: 'p', mentionCount: 2n ** 70n }])).toBeUndefined();
   });
 
   it('lets unknown fields, allowed nulls and absent context fields pass; checks nested rows', () => {
     expect(shapeProblem('/api/data/people/p1', { personHash: 'p1', countryId: 1, birthDate: null, extra: {} })).toBeUndefined();
-    expect(shapeProblem('/api/data/people/p1', { personHash: 'p1', countryId: 1, fullName: null })).toBe('field "fullName": expected a string, got null');
+    // The contract: "Optional or partial fields can be null; clients treat null and unknown fields as expected".
+    expect(shapeProblem('/api/data/people/p1', { personHash: 'p1', countryId: 1, fullName: null })).toBeUndefined();
+    expect(shapeProblem('/api/data/people/top', [{ personHash: 'p', fromCountryName: null, mentionCount: null, snippets: null, countryRows: null }])).toBeUndefined();
+    expect(shapeProblem('/api/data/sources/1', { sourceId: 1, countryId: 1, lastCheckedDate: null, country: { id: 1 } })).toBeUndefined();
+    expect(shapeProblem('/api/data/sources/1/links', { source: null, allLinks: ['a', null], matchedLinks: null })).toBeUndefined();
+    expect(shapeProblem('/api/data/people/p1/links', [{ personHash: 'p1', sourceId: null, otherPeople: [] }])).toBeUndefined();
     expect(shapeProblem('/api/data/people/p1/links', [{ personHash: 'p1', articleHash: new LosslessNumber('12345678901234567890') }])).toBeUndefined();
     expect(shapeProblem('/api/data/people/p1/country-stats', { countries: [{ countryId: 'x' }] }))
       .toBe('countries[1]: field "countryId": expected a number up to 2^53, got a string');
+    expect(shapeProblem('/api/data/people/p1/country-stats', { countries: null, startWeek: null })).toBeUndefined();
+    expect(shapeProblem('/api/data/people/p1/country-stats', { countries: {} })).toBe('field "countries": expected an array, got an object');
   });
 
   it('refuses impossible values: broken person ids and week info that is no window', () => {

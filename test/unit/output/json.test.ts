@@ -21,6 +21,21 @@ describe('json', () => {
     expect(text).toBe('{\n  "currentWeek": 202547,\n  "brandNew": "kept"\n}\n');
   });
 
+  test('a lone surrogate from the server is written as U+FFFD, in keys and values, so the output is I-JSON', async () => {
+    const data = [{ name: 'a\ud800b', ['k\udc00']: 'pair \ud83d\ude00 kept', text: 'escaped backslash \\ud800 is text', big: new LosslessNumber('12345678901234567890') }];
+    const json = await render({ data, fields: ['name'] }, { format: 'json' });
+    const ndjson = await render({ data, fields: ['name'] }, { format: 'ndjson' });
+    for (const text of [json, ndjson]) {
+      // No escape of a surrogate is left, except after an escaped backslash (plain text).
+      expect(text.replaceAll('\\\\', '')).not.toMatch(/\\ud[89a-f]/i);
+      expect(text).toContain('a\ufffdb');
+      expect(text).toContain('"k\ufffd"');
+      expect(text).toContain('pair 😀 kept');
+      expect(text).toContain('escaped backslash \\\\ud800 is text');
+      expect(text).toContain('12345678901234567890');
+    }
+  });
+
   test('an empty list is []', async () => {
     expect(await render({ data: [], fields: ['a'] }, { format: 'json' })).toBe('[]\n');
   });
