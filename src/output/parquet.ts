@@ -55,10 +55,10 @@ function contractKinds(): Map<string, FieldKind> {
 
 let knownKinds: Map<string, FieldKind> | undefined;
 
-/** The contract's kind of a field, without its `?`; undefined when the contract does not type it. */
+/** The contract's kind of a field, without its `!` (identifier) mark; undefined when the contract does not type it. */
 export function contractKind(field: string): string | undefined {
   knownKinds ??= contractKinds();
-  return knownKinds.get(field)?.replace(/\?$/, '');
+  return knownKinds.get(field)?.replace(/[?!]$/, '');
 }
 
 /** `week`, `startWeek`, `currentWeek`...: YYYYWW integers, INT32. */

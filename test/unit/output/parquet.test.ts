@@ -122,7 +122,7 @@ describe('parquet', () => {
     for (const shape of Object.values(ENDPOINT_SHAPES) as Array<{ schema: FieldSchema; optional?: FieldSchema; nested?: Record<string, FieldSchema> }>) {
       for (const schema of [shape.schema, shape.optional ?? {}, ...Object.values(shape.nested ?? {})]) {
         for (const [field, kind] of Object.entries(schema)) {
-          const base = kind.replace(/\?$/, '');
+          const base = kind.replace(/[?!]$/, '');
           expect(seen.get(field) ?? base, field).toBe(base);
           seen.set(field, base);
         }
