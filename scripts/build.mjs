@@ -19,7 +19,8 @@
 // The CLI is CommonJS. On Node 20 the ES module loader costs about 3.5 ms before the first module
 // and 0.2 ms a module after it, against 0.1 ms a CommonJS file (npm run bench:module-loader); a query
 // loads about 50 chunks. esbuild splits only ES modules, so the split output is turned into CommonJS
-// file by file, each import() becoming a require() in a resolved promise; dist/package.json says so.
+// file by file, each import() becoming a require() in a resolved promise; a package.json in each
+// CommonJS folder says so.
 //
 // The library is built twice because bundlers need the ES modules: from CommonJS they keep every
 // chunk (a require() is always followed) and, bundling to ES modules, cannot run a require() of

@@ -8,7 +8,8 @@
 #
 # The install budget (README, "Install"): a global install adds at most MAX_PACKAGES packages (newsstats
 # and its dependencies) and MAX_MB megabytes, and takes under MAX_SECONDS on a warm npm cache (a first,
-# untimed install into another prefix warms it).
+# untimed install into another prefix warms it). The time is the quickest of three installs into
+# fresh prefixes: on a busy machine one install can take several times as long as the next.
 MAX_PACKAGES=15
 MAX_MB=15
 MAX_SECONDS=10
@@ -57,13 +58,17 @@ npm install -g --prefix "$work/warm" --no-audit --no-fund "$tarball" > "$work/wa
   cat "$work/warm.log" >&2
   fail "installing the tarball failed"
 }
-prefix="$work/prefix"
-started="$(date +%s%N)"
-npm install -g --prefix "$prefix" --no-audit --no-fund "$tarball" > "$work/install.log" 2>&1 || {
-  cat "$work/install.log" >&2
-  fail "installing the tarball failed"
-}
-ended="$(date +%s%N)"
+times_ns=()
+for attempt in 1 2 3; do
+  prefix="$work/prefix$attempt"
+  started="$(date +%s%N)"
+  npm install -g --prefix "$prefix" --no-audit --no-fund "$tarball" > "$work/install.log" 2>&1 || {
+    cat "$work/install.log" >&2
+    fail "installing the tarball failed"
+  }
+  times_ns+=("$(($(date +%s%N) - started))")
+done
+quickest_ns="$(printf '%s\n' "${times_ns[@]}" | sort -n | head -1)"
 installed="$prefix/lib/node_modules/newsstats"
 [ -f "$installed/package.json" ] && [ ! -L "$installed" ] || fail "the tarball was not installed as a copy at $installed"
 # Packages: newsstats and every folder with a package.json directly under a node_modules in it.
@@ -73,8 +78,9 @@ if [ -d "$installed/node_modules" ]; then
 fi
 packages=$((packages + 1))
 kib="$(du -sk "$prefix" | cut -f1)"
-read -r mb seconds < <(awk -v kib="$kib" -v ns="$((ended - started))" 'BEGIN { printf "%.1f %.1f\n", kib / 1024, ns / 1e9 }')
-echo "install: $packages packages, $mb MB, $seconds s (budget: $MAX_PACKAGES packages, $MAX_MB MB, $MAX_SECONDS s)"
+read -r mb seconds < <(awk -v kib="$kib" -v ns="$quickest_ns" 'BEGIN { printf "%.1f %.1f\n", kib / 1024, ns / 1e9 }')
+all_seconds="$(printf '%s\n' "${times_ns[@]}" | awk '{ printf "%s%.1f", (NR > 1 ? ", " : ""), $1 / 1e9 }')"
+echo "install: $packages packages, $mb MB, $seconds s (quickest of $all_seconds) (budget: $MAX_PACKAGES packages, $MAX_MB MB, $MAX_SECONDS s)"
 [ "$packages" -le "$MAX_PACKAGES" ] || fail "the install adds $packages packages, more than $MAX_PACKAGES"
 awk -v mb="$mb" -v max="$MAX_MB" 'BEGIN { exit !(mb <= max) }' || fail "the install takes $mb MB, more than $MAX_MB"
 awk -v s="$seconds" -v max="$MAX_SECONDS" 'BEGIN { exit !(s < max) }' || fail "the install took $seconds s, not under $MAX_SECONDS"

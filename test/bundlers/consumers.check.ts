@@ -1,6 +1,6 @@
 /**
  * The library as consumers bundle it (issue #19): a small consumer of 'newsstats', bundled by esbuild
- * to ES modules and to CommonJS and by Rollup, then run against the sandbox, so undici's requires of
+ * to ES modules and to CommonJS, by Rollup and by webpack (node target), then run against the sandbox, so undici's requires of
  * Node's built-ins and lossless-json's class are exercised inside each bundle. Also: the ES module
  * bundle leaves the sandbox out, and `import ns from 'newsstats'` fails the same way in Node and in a
  * bundle (there is no default export).
@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import { build } from 'esbuild';
 import { rollup } from 'rollup';
+import webpack from 'webpack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { REPO, sandbox, spawnAndCollect } from '../e2e/harness.js';
@@ -100,6 +101,23 @@ describe('a consumer bundled and run', () => {
     expect(await run(outfile)).toEqual(expected);
     expect(readFileSync(outfile, 'utf8')).not.toContain(SANDBOX_ONLY);
     expect(warnings.filter((message) => !/Circular dependency/.test(message))).toEqual([]);
+  });
+});
+
+describe('a consumer bundled by webpack', () => {
+  it('target node, production mode: runs, no warning, no sandbox', async () => {
+    const outdir = join(project, 'webpack');
+    const stats = await new Promise<webpack.Stats>((resolvePromise, reject) => {
+      webpack(
+        { mode: 'production', target: 'node', entry: join(project, 'consumer.mjs'), output: { path: outdir, filename: 'consumer.cjs' }, optimization: { minimize: false } },
+        (error, result) => (error || !result ? reject(error ?? new Error('webpack returned nothing')) : resolvePromise(result)),
+      );
+    });
+    const { errors, warnings } = stats.toJson({ all: false, errors: true, warnings: true });
+    expect([...(errors ?? []), ...(warnings ?? [])].map(({ message }) => message)).toEqual([]);
+    const outfile = join(outdir, 'consumer.cjs');
+    expect(await run(outfile)).toEqual(expected);
+    expect(readFileSync(outfile, 'utf8')).not.toContain(SANDBOX_ONLY);
   });
 });
 

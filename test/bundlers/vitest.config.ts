@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
-// npm run test:bundlers: a consumer of the built library bundled by esbuild and Rollup and run
-// (test/bundlers/consumers.check.ts). Apart from `npm test` because Rollup alone takes seconds; CI runs both (.ci/run).
+// npm run test:bundlers: a consumer of the built library bundled by esbuild, Rollup and webpack and run
+// (test/bundlers/consumers.check.ts). Apart from `npm test` because Rollup and webpack take seconds each; CI runs both (.ci/run).
 export default defineConfig({
   test: {
     root: resolve(import.meta.dirname, '../..'),
