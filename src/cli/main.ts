@@ -215,6 +215,8 @@ async function runVerb(path: string, verbSpec: AnyVerbSpec, input: never, global
   if (prints !== 'records') refuseOutputFlags(path, prints, globals);
   const spec = { ...verbSpec, view: verbSpec.viewFor?.(input) ?? verbSpec.view };
   const plan = planOutput(spec, globals, io);
+  // jq is loaded only here: a run without --jq never pays for it.
+  if (plan.render.jq !== undefined) await (await import('../output/jq.js')).checkJqExpression(plan.render.jq);
   const parsed = (verbSpec.validate ? verbSpec.validate(input) : input) as never;
 
   const output = await verbSpec.run(ctx, parsed);
@@ -232,6 +234,7 @@ function refuseOutputFlags(path: string, prints: 'text' | 'nothing', globals: Gl
     globals.fields !== undefined && '--fields',
     !globals.header && '--no-header',
     globals.bom === true && '--bom',
+    globals.jq !== undefined && '--jq',
   ].filter((flag) => flag !== false);
   if (given.length === 0) return;
   const what = prints === 'text' ? 'prints text' : 'prints nothing on stdout';

@@ -68,8 +68,15 @@ export function checkOutputPath(path: string, cwd = '.'): void {
   }
 }
 
+/** --jq filters JSON: it takes json, whatever the terminal or the --output extension would choose. */
+function refuseJqFormat(globals: Pick<GlobalOptions, 'format' | 'jq'>): void {
+  if (globals.jq === undefined || globals.format === undefined || globals.format === 'json') return;
+  throw new UsageError(`--jq filters JSON output, not --format ${globals.format}`, 'drop --format, or drop --jq');
+}
+
 export function planOutput(verbSpec: Pick<AnyVerbSpec, 'view' | 'prefersJson'>, globals: GlobalOptions, io: Io): OutputPlan {
-  const format = chooseFormat(globals, io, verbSpec.prefersJson);
+  refuseJqFormat(globals);
+  const format = globals.jq === undefined ? chooseFormat(globals, io, verbSpec.prefersJson) : 'json';
   const toTerminal = io.stdoutIsTTY && !globals.output;
 
   if (format === 'chart') {
@@ -106,6 +113,7 @@ export function planOutput(verbSpec: Pick<AnyVerbSpec, 'view' | 'prefersJson'>, 
       width: io.width,
       unicode: io.unicode,
       bom: globals.bom === true,
+      ...(globals.jq !== undefined && { jq: globals.jq }),
     },
   };
 }

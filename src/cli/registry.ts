@@ -41,6 +41,7 @@ export async function loadNoun(entry: CommandEntry): Promise<NounSpec> {
 /** The options every command accepts; also what `newsstats completion` completes everywhere. */
 export const globalFlags = {
   format: choiceFlag('-f, --format <format>', 'output format (default: table on a terminal, else json; with --output, the extension; xlsx needs --output or a redirect)', OUTPUT_FORMATS),
+  jq: parsedFlag('--jq <expression>', 'filter the JSON output with jq (built in, jq 1.7; ids keep every digit); a string result prints raw', nonEmpty('--jq')),
   fields: parsedFlag('--fields <list>', 'comma-separated fields to select and order', parseFieldList),
   header: negatedFlag('--no-header', 'omit the header row (csv, tsv, table, xlsx)'),
   bom: switchFlag('--bom', 'start csv with a UTF-8 byte-order mark, for Excel (off: it trips up Unix tools)'),

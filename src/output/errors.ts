@@ -17,3 +17,8 @@ export class FieldError extends OutputUsageError {
     super(message);
   }
 }
+
+/** --jq's expression did not compile, or failed on the data (jq's own message, its position named). */
+export class JqExpressionError extends OutputUsageError {
+  override name = 'JqExpressionError';
+}

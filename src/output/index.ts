@@ -86,6 +86,7 @@ export async function renderView(view: View, options: RenderOptions, out: NodeJS
   // Fields the API sent beyond the contract's (or all of them, for a view that lists none, like the
   // raw api command) can be selected too.
   const resolved = resolveOptions(options, options.fields ? fieldsWithRowKeys(view.fields, rowsOf(view)) : view.fields);
+  if (resolved.jq !== undefined) return renderThroughJq(resolved.jq, resolved, out, (into, json) => renderView(view, json, into));
   // A workbook is bytes from a zip stream, written straight to `out`, not through the text writer.
   if (resolved.format === 'xlsx') return (await import('./xlsx.js')).renderXlsx(view, resolved, out);
   if (resolved.format === 'parquet') return (await import('./parquet.js')).renderParquet(view, resolved, out);
@@ -111,6 +112,7 @@ export async function openRowSink(
   spec: RowSinkSpec,
 ): Promise<RowSink> {
   const resolved = resolveOptions(options, spec.fields);
+  if (resolved.jq !== undefined) return openJqSink(resolved.jq, resolved, out, spec);
   let sink: RowSink;
   if (resolved.format === 'xlsx') {
     sink = await (await import('./xlsx.js')).openXlsxSink(spec, resolved, out);
@@ -131,6 +133,49 @@ export async function openRowSink(
       if (ended) return Promise.resolve();
       ended = true;
       return sink.end();
+    },
+  };
+}
+
+/** A stream keeping what is written to it, for the JSON text --jq filters. */
+function memoryStream(): { stream: NodeJS.WritableStream; text: () => string } {
+  const parts: string[] = [];
+  const stream = {
+    destroyed: false,
+    writableNeedDrain: false,
+    write(chunk: string) {
+      parts.push(chunk);
+      return true;
+    },
+  };
+  return { stream: stream as unknown as NodeJS.WritableStream, text: () => parts.join('') };
+}
+
+/** The JSON a run would print, then jq's results over it: json with --jq prints what the filter gives. */
+async function renderThroughJq(
+  expression: string,
+  options: RenderOptions,
+  out: NodeJS.WritableStream,
+  renderJson: (into: NodeJS.WritableStream, json: RenderOptions) => Promise<void>,
+): Promise<void> {
+  const memory = memoryStream();
+  await renderJson(memory.stream, { ...options, format: 'json', jq: undefined, bom: false });
+  const { applyJq } = await import('./jq.js');
+  const writer = new TextWriter(out);
+  await writer.write(await applyJq(memory.text(), expression, { isTTY: options.isTTY }));
+  await writer.flush();
+}
+
+/** Rows gathered as JSON and filtered at end(): jq needs the whole value. */
+async function openJqSink(expression: string, options: RenderOptions, out: NodeJS.WritableStream, spec: RowSinkSpec): Promise<RowSink> {
+  const memory = memoryStream();
+  const json = { ...options, format: 'json' as const, jq: undefined, bom: false };
+  const sink = await openRowSink(memory.stream, json, spec);
+  return {
+    write: (row) => sink.write(row),
+    async end() {
+      await sink.end();
+      await renderThroughJq(expression, options, out, async (into) => void into.write(memory.text()));
     },
   };
 }

@@ -72,6 +72,8 @@ export interface RenderOptions {
   unicode: boolean;
   /** --bom: a UTF-8 byte-order mark before the first byte (csv only; the plan refuses it elsewhere). */
   bom?: boolean;
+  /** --jq: a jq expression the JSON output is filtered through (json only; the plan sees to it). */
+  jq?: string;
   /** A line for the person at the terminal (stderr): hidden columns, an empty result. */
   notice?: (text: string) => void;
 }
