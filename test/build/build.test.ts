@@ -3,7 +3,7 @@
  * left in the ES module build; each string patch of scripts/defer-requires.mjs still finds its line in
  * the installed dependency, and the patched dependencies are pinned to the exact version installed.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -42,7 +42,16 @@ describe('the build fails on what would ship broken', () => {
   });
 });
 
+/** What each patch leaves in the built CLI (dist/chunks, which test/global-setup.ts builds). */
+const appliedInBuild: Record<string, RegExp> = {
+  'undici/lib/dispatcher/client.js': /connectH2 = [^;]*\(\.\.\.args\) => require_client_h2\(\)\(\.\.\.args\)/,
+  'commander/lib/command.js': /childProcess = \{ spawn: [^;]*\(\.\.\.args\) => [^;]*\("node:child_process"\)\.spawn\(\.\.\.args\)/,
+};
+
 describe('patched dependencies', () => {
+  const chunks = join(REPO, 'dist', 'chunks');
+  const built = readdirSync(chunks).map((name) => readFileSync(join(chunks, name), 'utf8')).join('\n');
+
   const manifest = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
   const declared = { ...manifest.devDependencies, ...manifest.dependencies };
 
@@ -52,6 +61,12 @@ describe('patched dependencies', () => {
     it(`${file}: the line the patch replaces is there, once`, () => {
       const source = readFileSync(join(REPO, 'node_modules', file), 'utf8');
       expect(source.split(eager)).toHaveLength(2);
+    });
+
+    it(`${file}: the built CLI holds the patched line`, () => {
+      const applied = appliedInBuild[file];
+      expect(applied, `appliedInBuild has no check for ${file}`).toBeDefined();
+      expect(built).toMatch(applied!);
     });
 
     it(`${name} is pinned to the exact version installed`, () => {
