@@ -72,7 +72,7 @@ const common = {
   chunkNames: 'chunks/[name]-[hash]',
   // exceljs stays in node_modules: bundled, its old dependencies' `new Buffer()` would no longer be
   // inside node_modules and Node would print a deprecation warning on every xlsx export. It is loaded
-  // only for -f xlsx, and is not installed with newsstats (src/output/xlsx-library.ts says why).
+  // only for -f xlsx, and is not installed with newsstats (src/output/exceljs.ts says why).
   // jq-web (--jq) reads jq.wasm from its own folder, so it too is loaded from node_modules.
   external: ['exceljs', 'exceljs/*', 'jq-web'],
 };
