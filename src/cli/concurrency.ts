@@ -1,5 +1,10 @@
+import { integerFlag, withDefault } from './options.js';
+
 /** Requests in flight for week panels, trends and bulk exports unless --concurrency says otherwise. */
 export const DEFAULT_CONCURRENCY = 4;
+
+/** --concurrency of the bulk commands (export, sync). */
+export const concurrencyFlag = withDefault(integerFlag('--concurrency <n>', 'requests in flight, over as many keep-alive connections', { min: 1, max: 32 }), DEFAULT_CONCURRENCY);
 
 /**
  * Runs tasks with at most `concurrency` in flight and hands results on in input order, whatever order

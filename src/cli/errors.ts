@@ -28,3 +28,11 @@ export class InterruptedError extends Error {
     super('interrupted');
   }
 }
+
+/**
+ * A sync or tap that went on past failed partitions: what landed stays landed and is recorded, and a
+ * rerun fetches only what is missing. Exit 7.
+ */
+export class IncompleteRunError extends Error {
+  override name = 'IncompleteRunError';
+}

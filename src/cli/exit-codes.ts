@@ -19,7 +19,7 @@ import { ConfigFileError } from '../config/resolve.js';
 import { OutputUsageError } from '../output/errors.js';
 import { OutputWriteError } from '../output/write-error.js';
 import { WeekError } from '../weeks.js';
-import { InterruptedError, KeyRejectedError, MissingKeyError, UsageError } from './errors.js';
+import { IncompleteRunError, InterruptedError, KeyRejectedError, MissingKeyError, UsageError } from './errors.js';
 
 export const EXIT = {
   ok: 0,
@@ -30,6 +30,8 @@ export const EXIT = {
   unavailable: 5,
   /** The output could not be written: a full disk, an I/O error, a closed or unwritable target. */
   outputFailed: 6,
+  /** sync or tap: some partitions failed after retries; the rest landed and are recorded. */
+  incomplete: 7,
   hangup: 129,
   interrupted: 130,
   terminated: 143,
@@ -46,6 +48,7 @@ export const EXIT_CODE_MEANINGS: ReadonlyArray<[number, string]> = [
     '(after retries), a redirect (never followed), any other unexpected status, or an answer that is too large, ' +
     'too deep or not the shape the contract promises'],
   [EXIT.outputFailed, 'the output could not be written (disk full, I/O error, stdout closed with an error): the old --output file is kept'],
+  [EXIT.incomplete, 'sync or tap: some weeks failed after retries (service errors); every partition that landed is kept and recorded, and a rerun fetches only what is missing'],
   [EXIT.hangup, 'hung up (SIGHUP); temporary files removed'],
   [EXIT.interrupted, 'interrupted (Ctrl-C); temporary files removed'],
   [EXIT.terminated, 'terminated (SIGTERM); temporary files removed'],
@@ -117,6 +120,7 @@ export function describeFailure(error: unknown, verbose: boolean): Failure {
   }
   if (error instanceof ConnectionError || error instanceof ApiError) return failure(EXIT.unavailable);
   if (error instanceof OutputWriteError) return failure(EXIT.outputFailed);
+  if (error instanceof IncompleteRunError) return failure(EXIT.incomplete);
   const stack = verbose && error instanceof Error && error.stack ? [error.stack] : [];
   return { exitCode: EXIT.unexpected, lines: [`error: ${message}`, ...stack] };
 }

@@ -20,6 +20,16 @@ export function countryStatsRows(personHash: string, stats: Row): Row[] {
   }));
 }
 
+/** A ranked person's country rows, led by their rank and name (export country-stats, sync). */
+export function rankedCountryStatsRows(person: Row, stats: Row): Row[] {
+  return countryStatsRows(String(person.personHash), stats).map((row) => ({ rank: person.rank, fullName: person.fullName, ...row }));
+}
+
+/** A ranked person's article links, led by their rank and name (export links, sync). */
+export function rankedLinkRows(person: Row, links: readonly Row[]): Row[] {
+  return links.map((link) => ({ rank: person.rank, fullName: person.fullName, ...link }));
+}
+
 /** One row a week from that week's country statistics. */
 export function trendRow(week: number, stats: Row): Row {
   const countryRows = (stats.countries as Row[] | undefined) ?? [];

@@ -1,10 +1,10 @@
 import { BOUNDS, fieldsOf, personCountryRowSchema, personLinkBaseSchema, personLinkSchema } from '../../api/types.js';
-import { DEFAULT_CONCURRENCY, forEachInOrder } from '../concurrency.js';
+import { concurrencyFlag, forEachInOrder } from '../concurrency.js';
 import type { Context } from '../context.js';
 import { integerFlag, negatedFlag, weekWindowFlags, withDefault } from '../options.js';
 import { startProgress } from '../progress.js';
 import { rankingFlags, rankingParams, validateRanking } from '../ranking.js';
-import { countryStatsRows } from '../rows.js';
+import { rankedCountryStatsRows, rankedLinkRows } from '../rows.js';
 import { verb, type FlagValues, type NounVerbs, type Row } from '../spec.js';
 import { resolveWindow } from '../week-window.js';
 
@@ -13,7 +13,7 @@ const { limit: _rankingLimit, ...rankingFilters } = rankingFlags();
 const bulkFlags = {
   ...weekWindowFlags,
   top: withDefault(integerFlag('--top <n>', 'how many people, from the top of the ranking', { min: 1, max: 10_000 }), 10),
-  concurrency: withDefault(integerFlag('--concurrency <n>', 'requests in flight, over as many keep-alive connections', { min: 1, max: 32 }), DEFAULT_CONCURRENCY),
+  concurrency: concurrencyFlag,
   ...rankingFilters,
 };
 
@@ -78,9 +78,8 @@ const countryStats = verb({
     return {
       stream: (emit) =>
         exportPerPerson(ctx, 'country-stats', ranking, flags.concurrency, async (person) => {
-          const personHash = String(person.personHash);
-          const stats = (await client.people.countryStats(personHash, window)) as Row;
-          return countryStatsRows(personHash, stats).map((row) => ({ rank: person.rank, fullName: person.fullName, ...row }));
+          const stats = (await client.people.countryStats(String(person.personHash), window)) as Row;
+          return rankedCountryStatsRows(person, stats);
         }, emit),
     };
   },
@@ -116,7 +115,7 @@ const links = verb({
             limit: flags.limit,
             includeContext: flags.context,
           })) as Row[];
-          return personLinks.map((link) => ({ rank: person.rank, fullName: person.fullName, ...link }));
+          return rankedLinkRows(person, personLinks);
         }, emit),
     };
   },

@@ -1,0 +1,151 @@
+/**
+ * `newsstats tap`: the Singer front-end of src/sync (`sync` is the other). Reads a Singer config (and
+ * optionally a state and a catalog), prints SCHEMA, RECORD and STATE messages on stdout, one JSON value
+ * a line, numbers with every digit. `--discover` prints the catalog. docs/sync.md has the details.
+ */
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { BOUNDS } from '../../api/types.js';
+import { openRowSink, renderView, type RenderOptions } from '../../output/index.js';
+import { parseWeek } from '../../weeks.js';
+import { DEFAULT_CONCURRENCY } from '../concurrency.js';
+import type { Context } from '../context.js';
+import { IncompleteRunError, UsageError } from '../errors.js';
+import { parseInteger, switchFlag, textFlag } from '../options.js';
+import type { RankingFlags } from '../ranking.js';
+import { verb, type NounVerbs } from '../spec.js';
+import { asUsageError, SYNC_DEFAULTS, syncFilters } from './sync.js';
+
+/** Machine output: no terminal niceties, whatever stdout is. */
+const MESSAGES: RenderOptions = { format: 'ndjson', header: true, color: false, isTTY: false, width: 80, unicode: false };
+
+async function readJsonFile(flag: string, path: string, cwd: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(resolve(cwd, path), 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read ${flag} ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new UsageError(`${flag} ${path} is not JSON`);
+  }
+}
+
+/** The config keys a tap takes, each with how it is read (the same bounds as the sync flags). */
+const CONFIG_KEYS = [
+  'base_url', 'api_key', 'start_week', 'streams', 'depth', 'top', 'links_limit', 'concurrency',
+  'fresh', 'country', 'from_country', 'gender', 'min_age', 'max_age', 'category', 'sort',
+] as const;
+
+type TapConfig = Partial<Record<(typeof CONFIG_KEYS)[number], unknown>>;
+
+function configText(config: TapConfig, key: keyof TapConfig): string | undefined {
+  const value = config[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') throw new UsageError(`config key ${key} must be a string or a number`);
+  return String(value);
+}
+
+function configInteger(config: TapConfig, key: keyof TapConfig, bounds: { min?: number; max?: number }): number | undefined {
+  const text = configText(config, key);
+  if (text === undefined) return undefined;
+  try {
+    return parseInteger(`config key ${key}`, text, bounds);
+  } catch (error) {
+    // The flag parser's error is commander's, which commander would have printed itself.
+    throw new UsageError((error as Error).message.replace(/\.$/, ''));
+  }
+}
+
+/** The ranking filters of a config, as the sync flags would give them. */
+function rankingFlagsOf(config: TapConfig): RankingFlags {
+  const sort = configText(config, 'sort');
+  if (sort !== undefined && sort !== 'mentions' && sort !== 'dominance') throw new UsageError(`config key sort must be mentions or dominance, not "${sort}"`);
+  return {
+    fresh: config.fresh === true || config.fresh === 'true' || undefined,
+    country: configText(config, 'country'),
+    fromCountry: configText(config, 'from_country'),
+    gender: configInteger(config, 'gender', { min: 0 }),
+    minAge: configInteger(config, 'min_age', { min: 0, max: 150 }),
+    maxAge: configInteger(config, 'max_age', { min: 0, max: 150 }),
+    category: configText(config, 'category'),
+    sort,
+  };
+}
+
+const tap = verb({
+  name: '',
+  summary: 'A Singer tap: SCHEMA, RECORD and STATE messages of the sync streams on stdout',
+  flags: {
+    config: textFlag('--config <file>', 'Singer config (JSON): base_url, api_key, start_week, streams, depth, top, links_limit, ranking filters'),
+    state: textFlag('--state <file>', 'Singer state (JSON): the value of the last STATE message; only later weeks are fetched'),
+    catalog: textFlag('--catalog <file>', 'Singer catalog (JSON): the streams selected in it are fetched'),
+    discover: switchFlag('--discover', 'print the catalog of streams and their schemas, and fetch nothing'),
+  },
+  examples: [
+    'tap --discover > catalog.json',
+    'tap --config tap-config.json --state state.json | target-csv',
+  ],
+  prints: 'nothing',
+  validate: ({ flags }) => {
+    if (!flags.discover && flags.config === undefined) throw new UsageError('tap needs --config FILE (or --discover)', 'a config can be as small as {"start_week": 202601}');
+    return flags;
+  },
+  async run(ctx: Context, flags) {
+    const singer = await import('../../sync/singer.js');
+    if (flags.discover) {
+      const catalog = singer.discoverCatalog();
+      await renderView({ data: catalog, fields: [] }, { ...MESSAGES, format: 'json' }, ctx.io.stdout);
+      return;
+    }
+    try {
+      const config = (await readJsonFile('--config', flags.config!, ctx.io.cwd)) as TapConfig;
+      if (typeof config !== 'object' || config === null || Array.isArray(config)) throw new UsageError(`--config ${flags.config} is not a JSON object`);
+      const unknown = Object.keys(config).filter((key) => !(CONFIG_KEYS as readonly string[]).includes(key));
+      if (unknown.length > 0) throw new UsageError(`unknown config key ${unknown.join(', ')}; the keys are ${CONFIG_KEYS.join(', ')}`);
+      const state = flags.state === undefined ? undefined : await readJsonFile('--state', flags.state, ctx.io.cwd);
+      const { parseStreamList, STREAM_NAMES } = await import('../../sync/streams.js');
+      const streams = flags.catalog !== undefined
+        ? singer.selectedStreams(await readJsonFile('--catalog', flags.catalog, ctx.io.cwd))
+        : parseStreamList(Array.isArray(config.streams) ? (config.streams as string[]) : (configText(config, 'streams') ?? STREAM_NAMES.join(',')));
+      const startText = configText(config, 'start_week');
+      // The config's connection comes first, as a flag and the key variable would: else the usual sources.
+      const baseUrl = configText(config, 'base_url');
+      const apiKey = configText(config, 'api_key');
+      if (baseUrl !== undefined) ctx.globals.baseUrl = baseUrl;
+      if (apiKey !== undefined) ctx.env.NEWSSTATS_API_KEY = apiKey;
+      // Every value is checked before the first request.
+      const query = {
+        startWeek: startText === undefined ? undefined : parseWeek(startText),
+        depth: configInteger(config, 'depth', { min: 1, max: 10_000 }) ?? SYNC_DEFAULTS.depth,
+        top: configInteger(config, 'top', { min: 1, max: 10_000 }) ?? SYNC_DEFAULTS.top,
+        linksLimit: configInteger(config, 'links_limit', BOUNDS.linksLimit) ?? SYNC_DEFAULTS.linksLimit,
+        concurrency: configInteger(config, 'concurrency', { min: 1, max: 32 }) ?? DEFAULT_CONCURRENCY,
+      };
+      const ranking = rankingFlagsOf(config);
+      const client = await ctx.client({ concurrency: query.concurrency });
+      const sink = await openRowSink(ctx.io.stdout, MESSAGES, { fields: [] });
+      const summary = await singer.runTap({
+        ...query,
+        client,
+        streams,
+        state,
+        filters: await syncFilters(ctx, ranking),
+        write: (message) => sink.write(message),
+      });
+      await sink.end();
+      ctx.note(`tap: ${summary.written.length} partitions, ${summary.requests} requests${summary.failed.length > 0 ? `, ${summary.failed.length} failed` : ''}`);
+      if (summary.failed.length > 0) {
+        throw new IncompleteRunError(`${summary.failed.length} partitions failed after retries; the STATE messages stop before them: run the tap again with its last state`);
+      }
+    } catch (error) {
+      throw asUsageError(error);
+    }
+  },
+});
+
+const tapNoun: NounVerbs = { verbs: [tap] };
+
+export default tapNoun;

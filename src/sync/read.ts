@@ -1,0 +1,103 @@
+/**
+ * Reads a stream's rows from the service: the one place that knows which requests make a partition.
+ * Per-person requests run at most `concurrency` at once and hand rows on in rank order
+ * (forEachInOrder, as `export` does), so a partition's rows, and so its bytes, do not depend on timing.
+ */
+import type { NewsStatsClient } from '../api/client.js';
+import type { PeopleTopParams } from '../api/types.js';
+import { forEachInOrder } from '../cli/concurrency.js';
+import { rankedCountryStatsRows, rankedLinkRows } from '../cli/rows.js';
+import type { Row } from '../output/view.js';
+import { STREAMS, type StreamName } from './streams.js';
+
+/** The ranking filters (people top's query less its weeks and limit). */
+export type RankingFilters = Omit<PeopleTopParams, 'startWeek' | 'endWeek' | 'limit'>;
+
+export interface StreamQuery {
+  /** People per weekly ranking (rankings). */
+  depth: number;
+  /** People per week whose country stats and links are read. */
+  top: number;
+  /** Links per person. */
+  linksLimit: number;
+  filters: RankingFilters;
+  concurrency: number;
+}
+
+/** What decides a partition's contents, as the state records it. */
+export function queryRecord(query: StreamQuery): Record<string, string | number | boolean> {
+  const record: Record<string, string | number | boolean> = { depth: query.depth, top: query.top, linksLimit: query.linksLimit };
+  for (const [key, value] of Object.entries(query.filters)) if (value !== undefined) record[key] = value;
+  return record;
+}
+
+export type Emit = (row: Row) => Promise<void>;
+
+export class StreamReader {
+  /** Requests made, for the summary (retries not counted). */
+  requests = 0;
+  #ranking: { week: number; rows: Promise<Row[]> } | undefined;
+
+  constructor(
+    private readonly client: NewsStatsClient<'lossless'>,
+    private readonly query: StreamQuery,
+    /** The weekly streams of this run: the ranking is read once a week, as deep as they need. */
+    private readonly streams: readonly StreamName[],
+  ) {}
+
+  /** One week's ranking, read once however many streams of that week use it. */
+  #rankingOf(week: number): Promise<Row[]> {
+    if (this.#ranking?.week !== week) {
+      const depth = this.streams.includes('rankings') ? this.query.depth : 0;
+      const top = this.streams.some((stream) => stream === 'country_stats' || stream === 'links') ? this.query.top : 0;
+      this.requests += 1;
+      const rows = this.client.people.top({ ...this.query.filters, startWeek: week, endWeek: week, limit: Math.max(depth, top, 1) }) as Promise<Row[]>;
+      this.#ranking = { week, rows };
+    }
+    return this.#ranking.rows;
+  }
+
+  async #perPerson(week: number, fetchRows: (person: Row) => Promise<Row[]>, emit: Emit): Promise<void> {
+    const people = (await this.#rankingOf(week)).slice(0, this.query.top);
+    await forEachInOrder(people, this.query.concurrency, (person) => {
+      this.requests += 1;
+      return fetchRows(person);
+    }, async (rows) => {
+      for (const row of rows) await emit(row);
+    });
+  }
+
+  /** The rows of one weekly stream's partition. */
+  async weekly(stream: StreamName, week: number, emit: Emit): Promise<void> {
+    switch (stream) {
+      case 'rankings':
+        for (const row of (await this.#rankingOf(week)).slice(0, this.query.depth)) await emit(row);
+        return;
+      case 'country_stats':
+        return this.#perPerson(week, async (person) => rankedCountryStatsRows(person, (await this.client.people.countryStats(String(person.personHash), { startWeek: week, endWeek: week }))), emit);
+      case 'links': {
+        // A person's links are read once a week; an article listed twice for them is kept once.
+        const seen = new Set<string>();
+        return this.#perPerson(week, async (person) => {
+          const links = (await this.client.people.links(String(person.personHash), { limit: this.query.linksLimit, includeContext: true })) as Row[];
+          return rankedLinkRows(person, links);
+        }, async (row) => {
+          const key = `${String(row.personHash)}\u0000${String(row.articleHash)}`;
+          if (seen.has(key)) return;
+          seen.add(key);
+          await emit(row);
+        });
+      }
+      default:
+        throw new Error(`${stream} is not a weekly stream`);
+    }
+  }
+
+  /** The rows of a reference table's snapshot. */
+  async reference(stream: StreamName, emit: Emit): Promise<void> {
+    if (STREAMS[stream].weekly) throw new Error(`${stream} is a weekly stream`);
+    this.requests += 1;
+    const rows = (stream === 'people' ? await this.client.people.list() : stream === 'countries' ? await this.client.countries.list() : await this.client.sources.list()) as Row[];
+    for (const row of rows) await emit(row);
+  }
+}

@@ -1,0 +1,177 @@
+/**
+ * `newsstats sync` against the sandbox over real HTTP: partitions read back with DuckDB and compared
+ * row for row with `people top`; a second run makes no request; --refresh rewrites one week; a run
+ * killed with SIGKILL at several points and resumed ends byte-identical to one never interrupted;
+ * partitions that fail are left for the next run, exit 7.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../src/sandbox/server.js';
+import { addWeeks, isoWeekOf } from '../../src/weeks.js';
+import { duckRows, duckTypes, readParquet, sqlText } from '../duckdb.js';
+import { readLog, runCli, sandbox, sandboxEnv, spawnCli, tempDir } from './harness.js';
+
+// The sandbox's clock is the real one here: the local clock then agrees on the current week, as it
+// would in use, and a run with nothing to fetch asks nothing at all.
+const NOW = new Date();
+const CURRENT = isoWeekOf(NOW);
+const LAST = addWeeks(CURRENT, -1);
+const SINCE = addWeeks(LAST, -2);
+const WEEKS = [SINCE, addWeeks(SINCE, 1), LAST];
+const SMALL = ['--since', String(SINCE), '--depth', '12', '--top', '2', '--links-limit', '3'];
+
+let server: RunningSandbox;
+let log: string;
+let env: Record<string, string>;
+beforeAll(async () => {
+  log = join(tempDir('newsstats-log-'), 'requests.jsonl');
+  server = await sandbox({ now: NOW, logFile: log });
+  env = sandboxEnv(server);
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+/** Every file under a folder, by relative path, with its bytes. */
+function snapshot(dir: string): Map<string, Buffer> {
+  const files = new Map<string, Buffer>();
+  const walk = (path: string) => {
+    for (const name of readdirSync(path)) {
+      const child = join(path, name);
+      if (statSync(child).isDirectory()) walk(child);
+      else files.set(relative(dir, child), readFileSync(child));
+    }
+  };
+  walk(dir);
+  return files;
+}
+
+function expectSameFiles(actual: Map<string, Buffer>, expected: Map<string, Buffer>): void {
+  expect([...actual.keys()].sort()).toEqual([...expected.keys()].sort());
+  for (const [path, bytes] of expected) expect(actual.get(path)!.equals(bytes), path).toBe(true);
+}
+
+let reference: { dir: string; files: Map<string, Buffer> } | undefined;
+
+/** One uninterrupted run of SMALL into a fresh folder: what every resumed run must equal. */
+async function referenceRun() {
+  if (!reference) {
+    const dir = join(tempDir(), 'lake');
+    const result = await runCli(['sync', dir, ...SMALL], { env });
+    expect([result.code, result.stdout]).toEqual([0, '']);
+    reference = { dir, files: snapshot(dir) };
+  }
+  return reference;
+}
+
+describe('sync', () => {
+  it('writes hive partitions that DuckDB reads, row for row the same as people top', async () => {
+    const { dir, files } = await referenceRun();
+    for (const week of WEEKS) {
+      for (const stream of ['rankings', 'country_stats', 'links']) expect(files.has(join(stream, `week=${week}`, 'part-0.parquet')), `${stream} ${week}`).toBe(true);
+    }
+    for (const stream of ['people', 'countries', 'sources']) expect(files.has(join(stream, 'part-0.parquet'))).toBe(true);
+    expect(files.has(join(`rankings`, `week=${CURRENT}`, 'part-0.parquet'))).toBe(false);
+
+    const glob = sqlText(join(dir, 'rankings', '*', '*.parquet'));
+    const types = await duckTypes(`SELECT * FROM read_parquet(${glob}, hive_partitioning = true)`);
+    expect(types).toMatchObject({ rank: 'BIGINT', personHash: 'VARCHAR', mentionCount: 'BIGINT', dominance: 'DOUBLE', birthDate: 'TIMESTAMP', week: 'BIGINT' });
+    for (const week of WEEKS) {
+      const top = await runCli(['people', 'top', '--weeks', String(week), '--limit', '12', '-f', 'json'], { env });
+      const expected = JSON.parse(top.stdout) as Array<Record<string, unknown>>;
+      const rows = await duckRows(`SELECT * EXCLUDE (week) FROM read_parquet(${glob}, hive_partitioning = true) WHERE week = ${week} ORDER BY rank`);
+      expect(rows.length).toBe(12);
+      rows.forEach((row, index) => {
+        const want = expected[index]!;
+        expect(Object.keys(row)).toEqual(Object.keys(want).filter((key) => key in types));
+        for (const [field, value] of Object.entries(row)) {
+          const sent = want[field];
+          if (types[field] === 'BIGINT') expect(value, field).toBe(String(sent));
+          else if (types[field] === 'DOUBLE') expect(value, field).toBe(sent);
+          else if (types[field] === 'TIMESTAMP') expect(value === null ? null : String(value).replace(' ', 'T'), field).toBe(sent);
+          else if (Array.isArray(sent)) expect(JSON.parse(String(value)), field).toEqual(sent);
+          else expect(value, field).toBe(sent);
+        }
+      });
+    }
+    // Links: every articleHash exact, as the API sent it.
+    const links = await readParquet(join(dir, 'links', `week=${LAST}`, 'part-0.parquet'));
+    const first = links[0]!;
+    const raw = await (await fetch(`${server.url}/api/data/people/${String(first.personHash)}/links?limit=3`, { headers: { 'X-Api-Key': server.key } })).text();
+    expect(raw).toContain(`"articleHash":${String(first.articleHash)}`);
+    const state = JSON.parse(readFileSync(join(dir, '_newsstats_sync.json'), 'utf8'));
+    expect(state.streams.rankings.weeks).toEqual(WEEKS);
+    expect(state.currentWeek).toBe(CURRENT);
+  });
+
+  it('a second run makes no request and changes nothing; --refresh fetches one week again', async () => {
+    const { dir, files } = await referenceRun();
+    const before = (await readLog(log)).length;
+    const again = await runCli(['sync', dir, ...SMALL], { env });
+    expect(again.code).toBe(0);
+    expect(again.stderr).toMatch(/^sync: up to date, 0 requests, /m);
+    expect((await readLog(log)).length).toBe(before);
+    expectSameFiles(snapshot(dir), files);
+
+    const refresh = await runCli(['sync', dir, ...SMALL, '--refresh', String(SINCE), '--streams', 'rankings'], { env });
+    expect(refresh.code).toBe(0);
+    const asked = (await readLog(log)).slice(before);
+    expect(asked.map((entry) => `${entry.path}?${String(entry.query.startWeek)}`)).toEqual([`/api/data/people/top?${SINCE}`]);
+    expectSameFiles(snapshot(dir), files);
+  });
+
+  it('refuses a folder synced with another query, before any request', async () => {
+    const { dir } = await referenceRun();
+    const before = (await readLog(log)).length;
+    const result = await runCli(['sync', dir, ...SMALL, '--depth', '20'], { env });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/was synced with another query: depth 12 \(now 20\)/);
+    expect((await readLog(log)).length).toBe(before);
+  });
+
+  it('killed with SIGKILL at several points, then resumed: byte-identical to a run never interrupted', async () => {
+    const { files } = await referenceRun();
+    const dir = join(tempDir(), 'lake');
+    // Kill after 1 and 6 of the 12 partitions have landed: each resume goes on from there.
+    for (const landed of [1, 6]) {
+      const result = await spawnCli(['sync', dir, ...SMALL, '--concurrency', '2'], {
+        env,
+        onSpawn: (child) => {
+          const poll = setInterval(() => {
+            const statePath = join(dir, '_newsstats_sync.json');
+            const state = existsSync(statePath) ? readFileSync(statePath, 'utf8') : '';
+            const count = (state.match(/"snapshot": true/g) ?? []).length + (state.match(/^\s+\d{6},?$/gm) ?? []).length;
+            if (count >= landed) {
+              clearInterval(poll);
+              child.kill('SIGKILL');
+            }
+          }, 2);
+          child.on('close', () => clearInterval(poll));
+        },
+      });
+      expect(result.signal === 'SIGKILL' || result.code === 0, `kill after ${landed}: ${result.stderr}`).toBe(true);
+    }
+    const resumed = await spawnCli(['sync', dir, ...SMALL], { env });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expectSameFiles(snapshot(dir), files);
+  });
+
+  it('partitions that fail after retries are left for the next run: exit 7, the rest landed', async () => {
+    const { files } = await referenceRun();
+    const flaky = await sandbox({ now: NOW, failRate: 0.36, seed: 1 });
+    const dir = join(tempDir(), 'lake');
+    try {
+      const first = await runCli(['sync', dir, ...SMALL, '--retries', '0', '--concurrency', '1'], { env: sandboxEnv(flaky) });
+      expect(first.code, first.stderr).toBe(7);
+      expect(first.stderr).toMatch(/partitions failed after retries .*run sync again/);
+    } finally {
+      await flaky.close();
+    }
+    const landed = snapshot(dir);
+    for (const [path, bytes] of landed) if (path.endsWith('.parquet')) expect(bytes.equals(files.get(path)!), path).toBe(true);
+    const second = await runCli(['sync', dir, ...SMALL], { env });
+    expect(second.code, second.stderr).toBe(0);
+    expectSameFiles(snapshot(dir), files);
+  });
+});
