@@ -127,6 +127,8 @@ export function resolveSandboxOptions(options: SandboxOptions = {}): ResolvedOpt
 }
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+/** Where the sandbox serves the contract as OpenAPI 3.1 (docs/openapi.json in the package). */
+export const OPENAPI_PATH = '/openapi.json';
 const ALLOWED_METHODS = 'GET, HEAD';
 /** Prefix of cache entries keyed by the URL as sent (canonical keys start with a route name). */
 const RAW_URL_KEY = 'url ';
@@ -229,6 +231,11 @@ class SandboxHandler {
     };
     const exchange = new Exchange(req, res, logging);
 
+    // The contract as OpenAPI 3.1 is public, as its document is: no key needed.
+    if (exchange.pathname === OPENAPI_PATH && (req.method === 'GET' || req.method === 'HEAD')) {
+      void import('./openapi-document.js').then(({ OPENAPI_JSON }) => this.finish(exchange, { status: 200, body: Buffer.from(OPENAPI_JSON, 'utf8'), headers: {} }));
+      return;
+    }
     // Authentication comes first, on every path, so an unknown path tells a keyless caller nothing.
     // 401s get no faults, delay or rate limit: a misconfigured client should learn so at once.
     const keyProblem = this.checkKey(req.headers['x-api-key']);
