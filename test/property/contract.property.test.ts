@@ -20,6 +20,8 @@ import { commandLines, FORMATS, outputProblems, runIn } from './commands.js';
 
 const RUNS = Number(process.env.NEWSSTATS_PROPERTY_RUNS ?? 0) || undefined;
 const SEED = Number(process.env.NEWSSTATS_PROPERTY_SEED ?? 20261125);
+/** Vitest's limit for one property: generous, since a property is many runs (a timed-out one would keep running and change the answers under the next). */
+const TIMEOUT_MS = 600_000 + (RUNS ?? 0) * 2_000;
 
 const COMMANDS = commandLines({ personHash: 'p-1', otherPersonHash: 'Zoë-ünï', countryId: 7, sourceId: 9, slug: 'post-1' });
 const NAMES = Object.keys(COMMANDS);
@@ -99,6 +101,7 @@ describe('answers the contract allows', () => {
         expect(canonical(parseLossless(run.stdout))).toEqual(canonical(served));
       }
     },
+    TIMEOUT_MS,
   );
 });
 
@@ -135,5 +138,6 @@ describe('answers the contract forbids', () => {
       expect(run.stderr).toMatch(breakage.names);
       expect(run.stdout).toBe('');
     },
+    TIMEOUT_MS,
   );
 });
