@@ -21,11 +21,18 @@ function compileCacheDirectory(env, uid) {
   const ours = join(base, 'newsstats');
   const directory = join(ours, 'compile-cache');
   try {
-    mkdirSync(directory, { recursive: true, mode: 0o700 });
+    mkdirSync(base, { recursive: true, mode: 0o700 });
     const parent = statSync(base); // the user's choice of base may be a symbolic link
     if (!parent.isDirectory() || (parent.uid !== uid && parent.uid !== 0)) return undefined;
     if ((parent.mode & WRITABLE_BY_OTHERS) !== 0 && (parent.mode & STICKY) === 0) return undefined;
+    // One level at a time, each checked before anything is created inside it: nothing is made in a
+    // folder of another user's, or through a symbolic link (mkdir does not follow the last one).
     for (const folder of [ours, directory]) {
+      try {
+        mkdirSync(folder, { mode: 0o700 });
+      } catch (error) {
+        if (error.code !== 'EEXIST') throw error;
+      }
       const stats = lstatSync(folder);
       if (!stats.isDirectory() || stats.uid !== uid || (stats.mode & WRITABLE_BY_OTHERS) !== 0) return undefined;
     }

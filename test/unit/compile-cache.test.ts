@@ -43,6 +43,13 @@ describe('the compile cache folder', () => {
     expect(compileCacheDirectory({ XDG_CACHE_HOME: base }, uid)).toBeUndefined();
   });
 
+  it('creates nothing inside a newsstats/ that is a symbolic link', () => {
+    mkdirSync(join(base, 'elsewhere'), { mode: 0o700 });
+    symlinkSync(join(base, 'elsewhere'), join(base, 'newsstats'));
+    expect(compileCacheDirectory({ XDG_CACHE_HOME: base }, uid)).toBeUndefined();
+    expect(readdirSync(join(base, 'elsewhere'))).toEqual([]);
+  });
+
   it('is refused when its folders belong to another user', () => {
     expect(compileCacheDirectory({ XDG_CACHE_HOME: base }, uid + 4242)).toBeUndefined();
   });
@@ -93,7 +100,8 @@ describe('turning the compile cache on', () => {
 
   it('is used by bin/newsstats.cjs on this Node when it has one', () => {
     const { NODE_COMPILE_CACHE: _chosen, NODE_DISABLE_COMPILE_CACHE: _off, ...env } = process.env;
-    execFileSync(process.execPath, [join(ROOT, 'bin', 'newsstats.cjs'), '--version'], { env: { ...env, XDG_CACHE_HOME: base } });
+    // Not --version: the bin answers that before loading anything.
+    execFileSync(process.execPath, [join(ROOT, 'bin', 'newsstats.cjs'), '--help'], { env: { ...env, XDG_CACHE_HOME: base } });
     const folder = join(base, 'newsstats', 'compile-cache');
     const nodeModule = createRequire(import.meta.url)('node:module') as Record<string, unknown>;
     if (typeof nodeModule.enableCompileCache === 'function') {
