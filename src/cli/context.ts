@@ -10,6 +10,7 @@ import type { ResolvedSettings } from '../config/resolve.js';
 import { ConfigurationError } from '../api/errors.js';
 import { redactSecret } from '../api/redact.js';
 import { colorDepth, type ColorDepth } from '../output/color.js';
+import { supportsHyperlinks } from '../output/hyperlink.js';
 import { terminalColumns, wrapToWidth } from '../output/text.js';
 import { DEFAULT_CONCURRENCY } from './concurrency.js';
 import { MissingKeyError } from './errors.js';
@@ -36,6 +37,8 @@ export interface Io {
   width: number;
   /** The locale is UTF-8: charts and sparklines may use block characters. */
   unicode: boolean;
+  /** stdout draws OSC 8 hyperlinks (FORCE_HYPERLINK, or a terminal known to: output/hyperlink.ts). */
+  hyperlinks: boolean;
   /** Where relative --output paths land. */
   cwd: string;
   /** The real process, for verbs that handle signals themselves; absent in-process. */
@@ -68,6 +71,7 @@ export function detectIo(main: MainIo, colorFlag: boolean): Io {
     // stdout's own width only when it is a terminal, else $COLUMNS, else 80 (output/text.ts).
     width: terminalColumns({ columns: stdoutIsTTY ? main.columns : undefined }, env),
     unicode: /utf-?8/i.test(locale),
+    hyperlinks: supportsHyperlinks(env, stdoutIsTTY),
     cwd: main.cwd,
     ...(main.process && { process: main.process }),
   };
@@ -114,8 +118,8 @@ export class Context {
    * dim when asked and colour is on; silent under --quiet. Not on a terminal (a log, cron's mail) a
    * message stays one line, so grep finds it whole.
    */
-  note(message: string, options: { dim?: boolean } = {}): void {
-    if (this.globals.quiet) return;
+  note(message: string, options: { dim?: boolean; evenQuiet?: boolean } = {}): void {
+    if (this.globals.quiet && options.evenQuiet !== true) return;
     const dim = options.dim === true && this.io.stderrColor;
     const lines = this.io.stderrIsTTY ? wrapToWidth(message, stderrColumns(this.io.stderr, this.env)) : [message];
     this.io.stderr.write(lines.map((line) => (dim ? `\x1b[2m${line}\x1b[22m` : line)).join('\n') + '\n');

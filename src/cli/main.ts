@@ -248,7 +248,7 @@ async function writeOutput(ctx: Context, plan: OutputPlan, verbSpec: Pick<AnyVer
   const [{ renderView, openRowSink, rowsOf }, { writeToDestination }] = await Promise.all([import('../output/index.js'), import('../output/destination.js')]);
   const view = { ...verbSpec.view, ...output.view, fields: output.view?.fields ?? verbSpec.view?.fields ?? [] };
   // Hidden columns and empty results are told on stderr, dim like gh's notes, never among the data.
-  const render = { ...plan.render, notice: (text: string) => ctx.note(text, { dim: true }) };
+  const render = { ...plan.render, notice: (text: string, options: { evenQuiet?: boolean } = {}) => ctx.note(text, { dim: true, ...options }) };
   let rowCount = 0;
   const destination = {
     outputPath: plan.outputPath,

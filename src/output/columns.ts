@@ -6,7 +6,7 @@
  *
  * CSV, TSV, JSON and NDJSON never look at this: they keep the API's names and values.
  */
-export type ColumnKind = 'rank' | 'identifier' | 'name' | 'number' | 'date' | 'text';
+export type ColumnKind = 'rank' | 'identifier' | 'name' | 'number' | 'date' | 'text' | 'url';
 
 const KIND_BY_FIELD: Readonly<Record<string, ColumnKind>> = {
   rank: 'rank',
@@ -34,6 +34,9 @@ const KIND_BY_FIELD: Readonly<Record<string, ColumnKind>> = {
   createdAt: 'date',
   updatedAt: 'date',
   publishedAt: 'date',
+  url: 'url',
+  articleUrl: 'url',
+  sourceUrl: 'url',
 };
 
 /** A field's kind; a field not listed is a number when every value is one, else free text. */
@@ -41,9 +44,18 @@ export function columnKind(field: string, allNumeric: boolean): ColumnKind {
   return KIND_BY_FIELD[field] ?? (allNumeric ? 'number' : 'text');
 }
 
-/** Kinds whose text is never shortened: a cut number, hash or date is wrong data, not a layout. */
+/**
+ * Kinds whose text is never shortened: a cut number, hash or date is wrong data, not a layout. A URL
+ * is cut only as a terminal hyperlink, which still opens whole (table.ts makes it an identifier
+ * where the terminal draws none).
+ */
 export function isNeverCut(kind: ColumnKind): boolean {
-  return kind !== 'name' && kind !== 'text';
+  return kind !== 'name' && kind !== 'text' && kind !== 'url';
+}
+
+/** Kinds a table never hides for lack of room: what the next command needs (ids) and where a row stands. */
+export function isNeverHidden(kind: ColumnKind): boolean {
+  return kind === 'identifier' || kind === 'rank';
 }
 
 const HEADER_BY_FIELD: Readonly<Record<string, string>> = {
@@ -64,6 +76,11 @@ const HEADER_BY_FIELD: Readonly<Record<string, string>> = {
   globalPower: 'POWER',
   lastCheckedDate: 'CHECKED',
   createdAt: 'CREATED',
+  articleUrl: 'URL',
+  // Beside MENTIONS or DOMINANCE in people movers, which says whose change it is.
+  mentionChange: 'CHANGE',
+  dominanceChange: 'CHANGE',
+  sourceUrl: 'SOURCE URL',
 };
 
 /** The header a terminal shows: short and upper-case, `personHash` as `PERSON HASH`. */

@@ -15,7 +15,8 @@
 import type Table from 'cli-table3';
 import { captionLines } from './caption.js';
 import { foreground, type ColorDepth } from './color.js';
-import { columnHeader, columnKind, dateText, isNeverCut, type ColumnKind } from './columns.js';
+import { columnHeader, columnKind, dateText, isNeverCut, isNeverHidden, type ColumnKind } from './columns.js';
+import { hyperlink } from './hyperlink.js';
 import { cellText, isNumericValue, numericValue } from './flatten.js';
 import { movementCell } from './movement.js';
 import { displayWidth, padToWidth, printable, truncateToWidth, withoutControls } from './text.js';
@@ -27,12 +28,16 @@ import type { TextWriter } from './writer.js';
 
 /** Spaces between two columns, as gh prints them. */
 const COLUMN_GAP = 2;
-/** A name is shortened only below this many cells (`people top`'s names at 80 columns stay whole). */
-const NAME_FLOOR = 24;
-/** Free text keeps at least this much before a column is hidden for it. */
-const TEXT_FLOOR = 20;
-/** On narrow terminals the floors shrink to a share of the width, but never below this. */
-const NARROWEST_CUT = 8;
+/** A name is shortened to no less than this before a number or id column is hidden for it. */
+const NAME_FLOOR = 12;
+/** Free text and URLs likewise. */
+const TEXT_FLOOR = 10;
+/** A name keeps this much (or all of it) before a less important name or text beside it is hidden. */
+const COMFORTABLE_NAME = 24;
+/** Free text likewise. */
+const COMFORTABLE_TEXT = 20;
+/** What a name or text keeps, at least, so that the columns never hidden still fit beside it. */
+const NARROWEST_CUT = 4;
 
 type Style = (text: string) => string;
 
@@ -55,13 +60,24 @@ export interface ColumnLayout {
   kind: ColumnKind;
   /** Widest cell, header included, in terminal cells. */
   natural: number;
+  /**
+   * Never hidden for lack of room: identifiers, the metric the rows are sorted by, a column named
+   * in --fields. Names and text beside it are shortened, down to NARROWEST_CUT, to make room.
+   */
+  kept?: boolean;
+  /** A URL on a terminal that draws no hyperlinks: shown whole, last (fitWithWholeUrlsLast). */
+  wholeUrl?: boolean;
 }
 
-/** The width a column keeps before a less important column is hidden for it. */
-function floorWidth(column: ColumnLayout, width: number): number {
+/** The width a column is shortened to before a column that is not kept is hidden for it. */
+function floorWidth(column: ColumnLayout): number {
   if (isNeverCut(column.kind)) return column.natural;
-  const [cap, share] = column.kind === 'name' ? [NAME_FLOOR, 3] : [TEXT_FLOOR, 4];
-  return Math.min(column.natural, cap, Math.max(NARROWEST_CUT, Math.floor(width / share)));
+  return Math.min(column.natural, column.kind === 'name' ? NAME_FLOOR : TEXT_FLOOR);
+}
+
+/** The width a name or text is shortened to, at most, so the kept columns fit. */
+function narrowestWidth(column: ColumnLayout): number {
+  return isNeverCut(column.kind) ? column.natural : Math.min(column.natural, NARROWEST_CUT);
 }
 
 /**
@@ -96,48 +112,83 @@ export function capColumnWidths(
   return widths;
 }
 
-/**
- * The widths of the columns shown, in priority order: as many of the most important columns as fit
- * with names and text at their floors (always at least the first), then the room left goes to the
- * names up to their full width, then to the text. A column that cannot be cut is never narrowed, so
- * on a terminal narrower than one identifier the line runs over rather than lie.
- */
-export function fitColumns(columns: readonly ColumnLayout[], width: number): number[] {
-  const floors = columns.map((column) => floorWidth(column, width));
-  let shown = 0;
-  let used = -COLUMN_GAP;
-  while (shown < columns.length && used + COLUMN_GAP + floors[shown]! <= width) {
-    used += COLUMN_GAP + floors[shown]!;
-    shown += 1;
-  }
-  if (shown === 0) {
-    const first = columns[0];
-    if (!first) return [];
-    return [isNeverCut(first.kind) ? first.natural : Math.max(1, Math.min(first.natural, width))];
-  }
-  const widths = floors.slice(0, shown);
-  let room = width - used;
-  for (const growing of ['name', 'text'] as const) {
-    const indexes = widths.map((_, i) => i).filter((i) => columns[i]!.kind === growing);
+/** Cells the columns take side by side, with the gaps between them. */
+function lineWidth(widths: readonly number[]): number {
+  return widths.reduce((sum, width) => sum + width, 0) + COLUMN_GAP * Math.max(0, widths.length - 1);
+}
+
+/** A name or free text (or a URL a terminal links), which may be shortened with `…`. */
+function isShortened(column: ColumnLayout): boolean {
+  return !isNeverCut(column.kind);
+}
+
+/** The width a name keeps before a less important name or text beside it is hidden for it. */
+function comfortableWidth(column: ColumnLayout): number {
+  return Math.min(column.natural, column.kind === 'name' ? COMFORTABLE_NAME : COMFORTABLE_TEXT);
+}
+
+/** The columns' widths from their floors, the room left going to names first, then text and URLs. */
+function growWidths(columns: readonly ColumnLayout[], floors: readonly number[], width: number): number[] {
+  const widths = [...floors];
+  let room = width - lineWidth(widths);
+  for (const growing of [['name'], ['text', 'url']] as const) {
+    const indexes = widths.map((_, k) => k).filter((k) => (growing as readonly string[]).includes(columns[k]!.kind));
     if (indexes.length === 0 || room <= 0) continue;
-    const current = indexes.reduce((sum, i) => sum + widths[i]!, 0);
-    const grown = capColumnWidths(
-      indexes.map((i) => columns[i]!.natural),
-      indexes.map((i) => widths[i]!),
-      current + room,
-    );
+    const current = indexes.reduce((sum, k) => sum + widths[k]!, 0);
+    const grown = capColumnWidths(indexes.map((k) => columns[k]!.natural), indexes.map((k) => widths[k]!), current + room);
     if (!grown) continue;
-    grown.forEach((grownWidth, k) => {
-      room -= grownWidth - widths[indexes[k]!]!;
-      widths[indexes[k]!] = grownWidth;
+    grown.forEach((grownWidth, j) => {
+      room -= grownWidth - widths[indexes[j]!]!;
+      widths[indexes[j]!] = grownWidth;
     });
   }
   return widths;
 }
 
+/**
+ * Which columns a terminal of `width` shows (indexes into `columns`, which come in order of
+ * importance), and their widths. By meaning, not by position:
+ * - names and text are shortened (to NAME_FLOOR, TEXT_FLOOR) before any column is hidden;
+ * - then the least important column that is not kept is hidden, one at a time, until the rest fit;
+ * - kept columns (ids, the sorted-by metric, --fields) are never hidden: names and text beside them
+ *   shrink further, down to NARROWEST_CUT, before a name that is not kept is hidden; if the kept
+ *   columns alone are wider than the terminal, the line runs over rather than lie;
+ * - a less important name or text is hidden rather than shorten a more important one below a
+ *   comfortable width (people top's country of origin goes before its names are cut);
+ * - the room left goes to names up to their full width, then to text and URLs.
+ */
+export function fitColumns(columns: readonly ColumnLayout[], width: number): { shown: number[]; widths: number[] } {
+  let shown = columns.map((_, i) => i);
+  const at = (floor: (column: ColumnLayout) => number) => shown.map((i) => floor(columns[i]!));
+  const fits = (floor: (column: ColumnLayout) => number) => lineWidth(at(floor)) <= width;
+  const hide = (index: number) => {
+    shown = shown.filter((i) => i !== index);
+  };
+  while (!fits(floorWidth)) {
+    const least = shown.findLast((i) => !columns[i]!.kept);
+    if (least === undefined) break;
+    // A name or text is shortened to its narrowest before it is hidden itself.
+    if (isShortened(columns[least]!) && fits(narrowestWidth)) break;
+    hide(least);
+  }
+  const widthsOf = () => growWidths(shown.map((i) => columns[i]!), at(fits(floorWidth) ? floorWidth : narrowestWidth), width);
+  let widths = widthsOf();
+  for (;;) {
+    const squeezed = shown.findIndex((i, k) => isShortened(columns[i]!) && widths[k]! < comfortableWidth(columns[i]!));
+    if (squeezed < 0) break;
+    const lesser = shown.findLast((i, k) => k > squeezed && isShortened(columns[i]!) && !columns[i]!.kept);
+    if (lesser === undefined) break;
+    hide(lesser);
+    widths = widthsOf();
+  }
+  return { shown, widths };
+}
+
 interface Cell {
   text: string;
   style?: Style;
+  /** A URL: where the cell is cut, the shown text is an OSC 8 hyperlink to the whole of it. */
+  link?: string;
   /** Never cut, whatever its column (a single view's values each have their own kind). */
   whole?: boolean;
 }
@@ -177,9 +228,36 @@ function tableColumns(view: Pick<View, 'fields' | 'tableFields'>, options: Rende
   return columns.length > 0 ? columns : fieldsWithRowKeys([], rows);
 }
 
+/**
+ * A column's kind on this terminal: a URL is cut (as a hyperlink that still opens whole) only where
+ * the terminal draws hyperlinks; elsewhere it is shown whole, like an id.
+ */
+function terminalKind(field: string, rows: readonly Row[], options: Pick<RenderOptions, 'hyperlinks'>): ColumnKind {
+  const kind = columnKind(field, isNumericColumn(rows, field));
+  return kind === 'url' && !options.hyperlinks ? 'identifier' : kind;
+}
+
+const PLAIN_DECIMAL = /^-?\d+(?:\.(\d+))?$/;
+
+/**
+ * Numbers of a column padded on the right to a common number of decimals, so the points line up
+ * under right alignment (`5.172 ` over `5.7821`); the digits are the API's, none added.
+ */
+function alignDecimals(texts: readonly string[]): string[] {
+  const decimals = texts.map((text) => PLAIN_DECIMAL.exec(text)?.[1]?.length ?? 0);
+  const most = Math.max(0, ...decimals);
+  if (most === 0) return [...texts];
+  return texts.map((text, i) => {
+    if (!PLAIN_DECIMAL.test(text)) return text;
+    const have = decimals[i]!;
+    return text + ' '.repeat(have === 0 ? most + 1 : most - have);
+  });
+}
+
 function gridOf(view: View, rows: readonly Row[], options: RenderOptions): Grid {
   const fields = tableColumns(view, options, rows);
-  const label = (text: string): Cell => (options.color ? { text, style: bold } : { text });
+  // Field names may come from the server (the raw api command): printable like every value.
+  const label = (text: string): Cell => (options.color ? { text: printable(text), style: bold } : { text: printable(text) });
   if (view.single) {
     const row = rows[0] ?? {};
     const cells = fields.map((field): Cell[] => {
@@ -189,7 +267,7 @@ function gridOf(view: View, rows: readonly Row[], options: RenderOptions): Grid 
     });
     const values = cells.map(([, value]) => value!);
     // The value column is as wide as its widest value that may not be cut; text is cut to the rest.
-    const labelWidth = Math.max(0, ...fields.map(displayWidth));
+    const labelWidth = Math.max(0, ...fields.map((field) => displayWidth(printable(field))));
     const textRoom = Math.max(NARROWEST_CUT, options.width - labelWidth - COLUMN_GAP);
     const valueWidth = Math.max(0, ...values.map((value) => Math.min(displayWidth(value.text), value.whole ? Infinity : textRoom)));
     return {
@@ -197,18 +275,28 @@ function gridOf(view: View, rows: readonly Row[], options: RenderOptions): Grid 
       columns: [{ kind: 'identifier', natural: labelWidth }, { kind: 'text', natural: valueWidth }],
     };
   }
-  const kinds = fields.map((field) => columnKind(field, isNumericColumn(rows, field)));
+  const kinds = fields.map((field) => terminalKind(field, rows, options));
+  // Never hidden: ids and ranks, the metric the rows are sorted by, and every column --fields names.
+  const kept = new Set([...(view.keep ?? []), ...(options.fields ?? [])]);
   const header = options.header ? fields.map((field) => label(columnHeader(field))) : undefined;
-  const body = rows.map((row) => fields.map((field, i): Cell => {
+  const texts = fields.map((field, i) => {
+    const column = rows.map((row) => terminalText(fieldValue(row, field), kinds[i]!));
+    return kinds[i] === 'number' ? alignDecimals(column) : column;
+  });
+  const body = rows.map((row, r) => fields.map((field, i): Cell => {
     // A mover's rank change reads as an arrow (people movers); its data stays the number.
     if (field === 'rankChange' && fieldValue(row, 'status') !== undefined) return movementCell(row, options.color, options.unicode);
-    const text = terminalText(fieldValue(row, field), kinds[i]!);
+    const text = texts[i]![r]!;
     const style = options.color && field === 'sentiment' ? sentimentStyle(row, options.colorDepth ?? 24) : undefined;
-    return style ? { text, style } : { text };
+    // A URL cut to fit still opens whole: drawGrid makes the cut text a hyperlink to this.
+    const link = kinds[i] === 'url' ? { link: text } : {};
+    return style ? { text, style, ...link } : { text, ...link };
   }));
   const columns = kinds.map((kind, i) => ({
     kind,
     natural: Math.max(displayWidth(header?.[i]?.text ?? ''), ...body.map((row) => displayWidth(row[i]!.text))),
+    kept: isNeverHidden(kind) || kept.has(fields[i]!),
+    wholeUrl: kind !== 'url' && columnKind(fields[i]!, false) === 'url',
   }));
   return { ...(header ? { header } : {}), rows: body, columns };
 }
@@ -250,8 +338,11 @@ async function drawGrid(grid: Grid, widths: readonly number[], options: RenderOp
       const cut = cell.whole || isNeverCut(kind) ? cell.text : truncateToWidth(cell.text, width, ellipsis);
       const padding = ' '.repeat(Math.max(0, width - displayWidth(cut)));
       const padded = isRightAligned(kind) ? padding + cut : cut + padding;
-      const styled = cell.style ? (isRightAligned(kind) ? padding + cell.style(cut) : cell.style(cut) + padding) : padded;
-      if (PRINTABLE_ASCII.test(padded)) return styled;
+      const linked = cell.link !== undefined && cut !== cell.text;
+      const style = linked ? (text: string) => hyperlink((cell.style ?? plain)(text), cell.link!) : cell.style;
+      const styled = style ? (isRightAligned(kind) ? padding + style(cut) : style(cut) + padding) : padded;
+      // cli-table3 measures SGR colour codes as nothing, but not an OSC 8 link: that goes in as a placeholder.
+      if (PRINTABLE_ASCII.test(padded) && !linked) return styled;
       substitutes.push(styled);
       return PLACEHOLDER.repeat(displayWidth(padded));
     });
@@ -319,7 +410,23 @@ function sparklineLines(view: View, rows: readonly Row[], options: RenderOptions
 
 function hiddenColumnsNote(hidden: readonly string[], width: number): string {
   const noun = hidden.length === 1 ? 'column' : 'columns';
-  return `${hidden.length} ${noun} hidden at ${width} columns: ${hidden.join(', ')}; see --fields`;
+  return `${hidden.length} ${noun} hidden at ${width} columns: ${hidden.map(printable).join(', ')}; see --fields`;
+}
+
+/**
+ * fitColumns, but a URL the terminal cannot link is shown whole, after the other columns: where it
+ * runs past the edge the terminal wraps it, and it still reads and copies as one URL.
+ */
+function fitWithWholeUrlsLast(grid: Grid, options: RenderOptions): { shown: number[]; widths: number[] } {
+  const all = grid.columns.map((_, i) => i);
+  const whole = all.filter((i) => grid.columns[i]!.wholeUrl === true);
+  if (whole.length === 0) return fitColumns(grid.columns, options.width);
+  const rest = all.filter((i) => !whole.includes(i));
+  const fitted = fitColumns(rest.map((i) => grid.columns[i]!), options.width);
+  return {
+    shown: [...fitted.shown.map((k) => rest[k]!), ...whole],
+    widths: [...fitted.widths, ...whole.map((i) => grid.columns[i]!.natural)],
+  };
 }
 
 /** The lines of a table for a terminal; notes (hidden columns, no rows) go to options.notice. */
@@ -330,13 +437,23 @@ export async function terminalTableLines(view: View, options: RenderOptions): Pr
     return [];
   }
   const grid = gridOf(view, rows, options);
-  // A single view is two columns that are both always shown: gridOf fitted its values already.
-  const widths = view.single ? grid.columns.map((column) => column.natural) : fitColumns(grid.columns, options.width);
-  if (!view.single && widths.length < grid.columns.length) {
-    options.notice?.(hiddenColumnsNote(tableColumns(view, options, rows).slice(widths.length), options.width));
-  }
   const caption = view.single ? [] : captionLines(view, options).map(options.color ? bold : plain);
-  return [...caption, ...(await drawGrid(grid, widths, options)), ...sparklineLines(view, rows, options)];
+  // A single view is two columns that are both always shown: gridOf fitted its values already.
+  if (view.single) return [...caption, ...(await drawGrid(grid, grid.columns.map((column) => column.natural), options)), ...sparklineLines(view, rows, options)];
+  const { shown, widths } = fitWithWholeUrlsLast(grid, options);
+  if (shown.length < grid.columns.length) {
+    const fields = tableColumns(view, options, rows);
+    const hidden = fields.filter((_, i) => !shown.includes(i));
+    // The table is what the user is reading: what it leaves out is said even under --quiet.
+    options.notice?.(hiddenColumnsNote(hidden, options.width), { evenQuiet: true });
+  }
+  const pick = <T>(cells: readonly T[]) => shown.map((i) => cells[i]!);
+  const visible: Grid = {
+    ...(grid.header ? { header: pick(grid.header) } : {}),
+    rows: grid.rows.map(pick),
+    columns: pick(grid.columns),
+  };
+  return [...caption, ...(await drawGrid(visible, widths, options)), ...sparklineLines(view, rows, options)];
 }
 
 /** Off a terminal: the @tsv rule with the table's columns; a single view as `field<TAB>value` lines. */

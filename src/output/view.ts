@@ -42,6 +42,11 @@ export interface View {
   sparklines?: readonly string[];
   /** What the rows are, printed above a terminal table only (`Top 50 people by mentions · ...`). */
   caption?: string;
+  /**
+   * Columns a narrow terminal never hides, besides ids and ranks (which it never hides anyway): the
+   * metric the rows are sorted by, a verb's point (people links' URL).
+   */
+  keep?: readonly string[];
   /** The line on stderr when a terminal table has no rows (`no people match "x"`). */
   empty?: string;
   /**
@@ -74,8 +79,10 @@ export interface RenderOptions {
   bom?: boolean;
   /** --jq: a jq expression the JSON output is filtered through (json only; the plan sees to it). */
   jq?: string;
-  /** A line for the person at the terminal (stderr): hidden columns, an empty result. */
-  notice?: (text: string) => void;
+  /** The terminal draws OSC 8 hyperlinks (hyperlink.ts): a URL cut to fit is still opened whole. */
+  hyperlinks?: boolean;
+  /** A line for the person at the terminal (stderr): hidden columns, an empty result; some even under --quiet. */
+  notice?: (text: string, options?: { evenQuiet?: boolean }) => void;
 }
 
 export interface RowSink {

@@ -116,14 +116,14 @@ describe('people movers', () => {
     expect(result.code).toBe(0);
     const lines = result.stdout.trimEnd().split('\n');
     expect(stripAnsi(lines[0]!)).toBe('Ranks in 202644..202647 against 202640..202643 (rankings read to 200)');
-    for (const line of lines) expect([...stripAnsi(line)].length).toBeLessThanOrEqual(80);
+    for (const line of lines) expect(displayWidth(stripAnsi(line))).toBeLessThanOrEqual(80);
     const up = expected.find((row) => row.status === 'up')!;
     const down = expected.find((row) => row.status === 'down')!;
     expect(result.stdout).toContain(`\x1b[32m▲ ${up.rankChange}\x1b[39m`);
     expect(result.stdout).toContain(`\x1b[31m▼ ${down.rankChange.slice(1)}\x1b[39m`);
     // One table row per mover under the header, in order, with its rank (or nothing, for `out`) first.
     const plain = lines.map(stripAnsi);
-    const header = plain.findIndex((line) => /\bNAME\b/.test(line));
+    const header = plain.findIndex((line) => /\bPERSON HASH\b/.test(line));
     const body = plain.slice(header + 1);
     expect(body).toHaveLength(expected.length);
     const ranks = body.map((line) => /^\s*(\d+)\s/.exec(line)?.[1] ?? null);
@@ -137,7 +137,7 @@ describe('people movers', () => {
     for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(columns);
     // At 50 columns a note on stderr (same terminal) first names the column hidden to fit.
     const captionStart = lines.findIndex((line) => line.startsWith('Ranks in'));
-    const captionEnd = lines.findIndex((line) => /\bNAME\b/.test(line));
+    const captionEnd = lines.findIndex((line) => /\bPERSON HASH\b/.test(line));
     expect(lines.slice(captionStart, captionEnd).join(' ')).toBe('Ranks in 202644..202647 against 202640..202643 (rankings read to 200)');
     expect(captionEnd - captionStart).toBe(columns < 70 ? 2 : 1);
     expect(lines.some((line) => /▲ \d+|▼ \d+/u.test(line))).toBe(true);

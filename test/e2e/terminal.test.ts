@@ -69,14 +69,17 @@ describe('people top in a terminal', () => {
     }
   });
 
-  test('at 80 columns: rank, the whole name up to 24 cells, personHash, mentions and dominance', async () => {
+  test('at 80 columns: rank, the name (shortened before a number is hidden), personHash, mentions, dominance and sentiment', async () => {
     tmux = new Tmux(sandboxEnv(server));
     const screen = await tmux.run(['people', 'top', '--weeks', 'last4'], 80);
     const headerAt = screen.lines.findIndex((line) => line.startsWith(' #  NAME'));
-    expect(cells(screen.lines[headerAt]!)).toEqual(['#', 'NAME', 'PERSON HASH', 'MENTIONS', 'DOMINANCE']);
+    expect(cells(screen.lines[headerAt]!)).toEqual(['#', 'NAME', 'PERSON HASH', 'MENTIONS', 'DOMINANCE', 'SENTIMENT']);
     const table = screen.lines.slice(headerAt);
-    const names = table.slice(1).map((line) => cells(line)[1]);
-    expect(names).toEqual(ranking.map((row) => row.fullName)); // none of these is over 24 cells
+    const names = table.slice(1).map((line) => cells(line)[1]!);
+    names.forEach((name, i) => {
+      const full = String(ranking[i]!.fullName);
+      expect(name === full || (name.endsWith('…') && displayWidth(name) >= 12 && full.startsWith(name.slice(0, -1)))).toBe(true);
+    });
     for (const width of await tmux.measure(table)) expect(width).toBeLessThanOrEqual(80);
   });
 
@@ -145,5 +148,56 @@ describe('names in every script line up', () => {
     const samples = ['हि', 'क्ष', 'অনন্যা', 'বাংলা', ...NAMES];
     expect(await tmux.measure(samples)).toEqual(samples.map(displayWidth));
     expect(await tmux.measure(['हि', 'क्ष'])).toEqual([2, 2]);
+  });
+});
+
+/** What a table keeps at every width (#18): ids, the sorted-by metric, --fields, URLs, and the note under -q. */
+describe('tables choose what to hide by meaning', () => {
+  let server: RunningSandbox;
+  beforeAll(async () => {
+    server = await sandbox();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  const headerOf = (screen: { lines: string[] }, first: RegExp) => cells(screen.lines.find((line) => first.test(line))!);
+
+  test.each([40, 50, 80, 120])('people top at %i columns keeps #, PERSON HASH and the metric sorted by', async (width) => {
+    tmux = new Tmux(sandboxEnv(server));
+    for (const [sort, header] of [['mentions', 'MENTIONS'], ['dominance', 'DOMINANCE']]) {
+      const screen = await tmux.run(['people', 'top', '--weeks', 'last4', '--limit', '5', '--sort', sort!, '-q'], width);
+      expect(screen.code).toBe(0);
+      const headers = headerOf(screen, /^ ?# {2}/);
+      expect(headers).toEqual(expect.arrayContaining(['#', 'PERSON HASH', header]));
+      if (width >= 50) expect(headers).toContain('NAME');
+      // -q keeps the note: the table is the output, and it says what it leaves out.
+      if (headers.length < 10) expect(screen.lines.join(' ')).toMatch(/columns? hidden at \d+ columns/);
+      for (const line of screen.lines) expect(displayWidth(line)).toBeLessThanOrEqual(width);
+    }
+  });
+
+  test.each([40, 80])('columns named in --fields are never hidden at %i columns', async (width) => {
+    tmux = new Tmux(sandboxEnv(server));
+    const screen = await tmux.run(['people', 'top', '--limit', '3', '--fields', 'fullName,power,reach,personHash'], width);
+    expect(headerOf(screen, /NAME/)).toEqual(['NAME', 'POWER', 'REACH', 'PERSON HASH']);
+    expect(screen.lines.join(' ')).not.toMatch(/hidden at/);
+  });
+
+  test.each([50, 120])('people links at %i columns shows the article hash and the whole URL', async (width) => {
+    tmux = new Tmux(sandboxEnv(server, { FORCE_HYPERLINK: '0' }));
+    const links = await rawJson<Array<{ articleUrl: string; articleHash: unknown }>>(server, 'people/hira-abbasi-d893/links?limit=3');
+    const screen = await tmux.run(['people', 'links', 'hira-abbasi-d893', '--limit', '3'], width, { env: { FORCE_HYPERLINK: '0' } });
+    expect(screen.code).toBe(0);
+    const text = screen.lines.join('');
+    for (const link of links) expect(text.replace(/ /g, '')).toContain(link.articleUrl);
+    expect(headerOf(screen, /ARTICLE HASH/)).toContain('ARTICLE HASH');
+  });
+
+  test('people movers and a several-person trend show personHash at 80 columns', async () => {
+    tmux = new Tmux(sandboxEnv(server));
+    const movers = await tmux.run(['people', 'movers', '--weeks', 'last4', '--limit', '5'], 80);
+    expect(headerOf(movers, /RANK CHANGE/)).toContain('PERSON HASH');
+    const trend = await tmux.run(['people', 'trend', 'hira-abbasi-d893', 'layla-haddad-69d2', '--weeks', 'last4'], 80);
+    expect(headerOf(trend, /^WEEK/)).toContain('PERSON HASH');
   });
 });

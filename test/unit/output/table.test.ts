@@ -61,17 +61,40 @@ describe('table on a terminal', () => {
     expect(new Set(lines.map(displayWidth)).size).toBe(1);
   });
 
-  test('names are cut with … before any column is hidden; numbers never', async () => {
+  test('a less important name is hidden before a more important one is cut; numbers stay', async () => {
     const { lines, notes } = await terminal(longNames, { width: 60 });
-    expect(lines.join('\n')).toContain('…');
-    expect(lines.join('\n')).toContain('98765');
+    expect(lines[0]).toMatch(/^# {2}NAME +MENTIONS$/);
+    expect(lines[2]).toBe('2  Alexandria Ocasio-Cortez of New York         5');
+    expect(notes).toEqual(['1 column hidden at 60 columns: countryName; see --fields']);
+  });
+
+  test('names are cut with … before a number is hidden; the note says what is hidden even under --quiet', async () => {
+    const notes: Array<[string, unknown]> = [];
+    const text = await render(longNames, { format: 'table', isTTY: true, width: 30, notice: (note, options) => notes.push([note, options]) });
+    expect(text.split('\n')[0]).toMatch(/^# {2}NAME$/);
+    expect(text).toContain('…');
+    expect(notes).toEqual([['2 columns hidden at 30 columns: countryName, mentions; see --fields', { evenQuiet: true }]]);
+  });
+
+  test('columns named in --fields are never hidden: names shrink to make room, and the line runs over only when ids alone do not fit', async () => {
+    const { lines, notes } = await terminal(longNames, { width: 30, fields: ['fullName', 'countryName', 'mentions', 'rank'] });
+    expect(lines[0]).toMatch(/^NAME +COUNTRY +MENTIONS +#$/);
+    expect(lines[1]).toContain('98765');
+    for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(30);
     expect(notes).toEqual([]);
   });
 
-  test('the least important columns are hidden first, with one note naming them', async () => {
-    const { lines, notes } = await terminal(longNames, { width: 40 });
-    expect(lines[0]).toMatch(/^# {2}NAME +COUNTRY$/);
-    expect(notes).toEqual(['1 column hidden at 40 columns: mentions; see --fields']);
+  test('decimals in a column line up under each other', async () => {
+    const view = { data: [{ n: new LosslessNumber('5.172') }, { n: new LosslessNumber('5.7821') }, { n: new LosslessNumber('12') }], fields: ['n'] };
+    const { lines } = await terminal(view);
+    // Trailing spaces are trimmed from each line: 5.172's pad is there only before the next column.
+    expect(lines).toEqual(['      N', ' 5.172', ' 5.7821', '12']);
+  });
+
+  test('a field name from the server reaches the terminal escaped, in the header and the note', async () => {
+    const view = { data: [{ 'evil\x1b[31m': 'x', n: 1 }], fields: ['evil\x1b[31m', 'n'] };
+    const text = await render(view, { format: 'table', isTTY: true, width: 80 });
+    expect(text).not.toContain('\x1b');
   });
 
   test('an identifier, a number or a date is never cut, at 40 columns and up', async () => {
@@ -98,7 +121,7 @@ describe('table on a terminal', () => {
   });
 
   test('~ instead of … when the terminal is not unicode', async () => {
-    const { lines } = await terminal(longNames, { width: 50, unicode: false });
+    const { lines } = await terminal(longNames, { width: 30, unicode: false });
     expect(lines.join('\n')).toContain('~');
     expect(lines.join('\n')).not.toContain('…');
   });
@@ -149,19 +172,26 @@ describe('table on a terminal', () => {
 });
 
 describe('fitColumns', () => {
-  const column = (kind: ColumnLayout['kind'], natural: number): ColumnLayout => ({ kind, natural });
+  const column = (kind: ColumnLayout['kind'], natural: number, kept = false): ColumnLayout => ({ kind, natural, kept });
 
-  test('people top at 80 columns: rank, a 24-cell name, the hash, mentions and dominance', () => {
-    const columns = [column('rank', 2), column('name', 30), column('identifier', 25), column('number', 8), column('number', 9), column('number', 9)];
-    expect(fitColumns(columns, 80)).toEqual([2, 28, 25, 8, 9]); // the name gets the room the sixth column could not use
+  test('a name is shortened (to 12 cells at least) before a number is hidden', () => {
+    const columns = [column('rank', 2, true), column('name', 30), column('identifier', 25, true), column('number', 8, true), column('number', 9), column('number', 9)];
+    expect(fitColumns(columns, 80)).toEqual({ shown: [0, 1, 2, 3, 4, 5], widths: [2, 17, 25, 8, 9, 9] });
+    expect(fitColumns(columns, 70)).toEqual({ shown: [0, 1, 2, 3, 4], widths: [2, 18, 25, 8, 9] });
+  });
+
+  test('kept columns are never hidden: the name shrinks to 4 cells, then it goes', () => {
+    const columns = [column('rank', 2, true), column('name', 30), column('identifier', 23, true), column('number', 8, true), column('number', 9)];
+    expect(fitColumns(columns, 50)).toEqual({ shown: [0, 1, 2, 3], widths: [2, 11, 23, 8] });
+    expect(fitColumns(columns, 40)).toEqual({ shown: [0, 2, 3], widths: [2, 23, 8] });
   });
 
   test('room left over goes to names first, then text', () => {
-    expect(fitColumns([column('text', 60), column('name', 30), column('number', 5)], 70)).toEqual([31, 30, 5]);
+    expect(fitColumns([column('text', 60), column('name', 30), column('number', 5)], 70)).toEqual({ shown: [0, 1, 2], widths: [31, 30, 5] });
   });
 
   test('a column that may not be cut keeps its width even when nothing else fits', () => {
-    expect(fitColumns([column('identifier', 50), column('number', 5)], 40)).toEqual([50]);
+    expect(fitColumns([column('identifier', 50, true), column('number', 5)], 40)).toEqual({ shown: [0], widths: [50] });
   });
 });
 

@@ -13,7 +13,9 @@ const links = verb({
   examples: ['people links chiamaka-okafor-6303 --limit 20', 'people links chiamaka-okafor-6303 --format csv --output links.csv'],
   view: {
     fields: fieldsOf(personLinkSchema),
-    tableFields: ['mentionDate', 'sourceName', 'countryIso', 'sentiment', 'articleTitle'],
+    tableFields: ['mentionDate', 'articleHash', 'articleUrl', 'sourceName', 'countryIso', 'sentiment', 'articleTitle'],
+    // The URL is what a link is for: shown whole, or cut as a hyperlink, never hidden.
+    keep: ['articleUrl'],
   },
   // Without context a link has no article, source or country fields: --fields is checked against that.
   viewFor: ({ flags }) =>

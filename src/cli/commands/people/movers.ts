@@ -10,7 +10,12 @@ import { resolveWindow, weekInfoOnce } from '../../week-window.js';
 /** A terminal shows the metric the rankings are sorted by, and its change. */
 function moverTableFields(sort: SortBy | undefined): string[] {
   const metric = sortField(sort);
-  return ['rank', 'rankChange', 'fullName', metric, metric === 'dominance' ? 'dominanceChange' : 'mentionChange'];
+  return ['rank', 'rankChange', 'fullName', 'personHash', metric, metric === 'dominance' ? 'dominanceChange' : 'mentionChange'];
+}
+
+/** Never hidden on a narrow terminal: where each person moved, and the metric ranked by. */
+function moverKeptFields(sort: SortBy | undefined): string[] {
+  return ['rankChange', sortField(sort)];
 }
 
 const MOVER_FIELDS: readonly (keyof MoverRow)[] = [
@@ -23,6 +28,7 @@ const moverRankingFlags = rankingFlags('rows from the top of each ranking');
 const moversView: ViewSpec = {
   fields: MOVER_FIELDS,
   tableFields: moverTableFields('mentions'),
+  keep: moverKeptFields('mentions'),
   chart: { label: 'fullName', value: 'rankChange', diverging: true, fallback: 'status' },
 };
 
@@ -51,7 +57,7 @@ const movers = verb({
   ],
   view: moversView,
   // The terminal's columns follow --sort: the metric ranked by, and its change.
-  viewFor: ({ flags }) => ({ ...moversView, tableFields: moverTableFields(flags.sort) }),
+  viewFor: ({ flags }) => ({ ...moversView, tableFields: moverTableFields(flags.sort), keep: moverKeptFields(flags.sort) }),
   validate({ flags }) {
     validateRanking(flags);
     if (flags.depth < flags.limit) throw new UsageError(`--depth ${flags.depth} is below --limit ${flags.limit}`, 'the rankings must be read at least as deep as the rows shown');

@@ -19,6 +19,8 @@ export function rankingCaption(count: number, sort: RankingFlags['sort'], window
   return `Top ${count} ${count === 1 ? 'person' : 'people'} by ${metric}${weeks}`;
 }
 
+const topView = { fields: rankedFields, tableFields: rankedTableFields, keep: ['mentionCount'], chart: { label: 'fullName', value: 'mentionCount' } };
+
 const top = verb({
   name: 'top',
   summary: 'People ranked by mentions or dominance over a week window',
@@ -32,9 +34,14 @@ const top = verb({
     'people top --weeks 202636..202647 --per-week --limit 10 --format csv --output panel.csv',
     'people top --weeks last4 --country DE --sort dominance --format chart',
   ],
-  view: { fields: rankedFields, tableFields: rankedTableFields, chart: { label: 'fullName', value: 'mentionCount' } },
-  // A panel has a leading week column (valid in --fields) and is not one ranking to chart.
-  viewFor: ({ flags }) => (flags.perWeek ? { fields: panelFields, tableFields: ['week', ...rankedTableFields] } : undefined),
+  view: topView,
+  // A panel has a leading week column (valid in --fields) and is not one ranking to chart. The
+  // metric ranked by is never hidden on a narrow terminal.
+  viewFor: ({ flags }) => ({
+    ...topView,
+    keep: [sortField(flags.sort)],
+    ...(flags.perWeek ? { fields: panelFields, tableFields: ['week', ...rankedTableFields] } : {}),
+  }),
   validate: ({ flags }) => {
     validateRanking(flags);
     return flags;

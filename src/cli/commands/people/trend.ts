@@ -69,7 +69,7 @@ const trend = verb({
       ? {
           ...trendView,
           fields: multiTrendFields,
-          tableFields: ['week', 'fullName', 'mentions', 'globalDominance', 'globalSentiment', 'globalReach'],
+          tableFields: ['week', 'fullName', 'personHash', 'mentions', 'globalDominance', 'globalSentiment', 'globalReach'],
           sparklines: [],
           chart: { ...chart, series: 'personHash', seriesName: 'fullName' },
         }
