@@ -44,6 +44,10 @@ export function chooseFormat(
  * fetch everything and then fail to save it wastes the user's time and quota.
  */
 export function checkOutputPath(path: string, cwd = '.'): void {
+  // resolve() drops a trailing slash: `-o out/` would otherwise write a file named `out`.
+  if (/[/\\]$/.test(path)) {
+    throw new UsageError(`cannot write --output ${path}: it names a folder (it ends with /)`, 'give a file name, e.g. --output out/top.csv');
+  }
   const target = resolve(cwd, path);
   const directory = dirname(target);
   const directoryStat = statSync(directory, { throwIfNoEntry: false });

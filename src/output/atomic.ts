@@ -4,13 +4,19 @@
  * fsynced and renamed over the target only on commit(). A failed or interrupted run leaves the
  * target as it was, never partial or emptied.
  *
- * Anything that is not a regular file (/dev/null, a FIFO, a terminal, /dev/stdout, /dev/fd/N, a
- * process substitution) is written into, as a shell redirect would: renaming a file over it would
- * replace the device (as root) or fail (as anyone else), and a reader on a FIFO would get nothing.
+ * What the path IS decides, never where it is: a character or block device, a FIFO or a socket, and
+ * a path naming one of this process's descriptors (/dev/stdout, /dev/fd/N, /proc/self/fd/N, a
+ * process substitution), are written into, as a shell redirect would: renaming a file over them would
+ * replace the device (as root) or fail (as anyone else), and a reader on a FIFO would get nothing. A
+ * regular file under /dev or /proc (/dev/shm/x.csv, /proc/self/cwd/x.csv) is a file like any other.
+ *
+ * A FIFO is opened without blocking (a blocked open() holds a libuv thread that Ctrl-C cannot free:
+ * the process could then not even exit) and written through a pipe handle on the event loop.
  */
-import { createWriteStream, statSync, unlinkSync, type WriteStream } from 'node:fs';
-import { chmod, lstat, open, realpath, rename, stat, unlink } from 'node:fs/promises';
+import { closeSync, constants, createWriteStream, fstatSync, open as openCallback, statSync, unlinkSync } from 'node:fs';
+import { chmod, lstat, open, readlink, realpath, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
+import type { Writable } from 'node:stream';
 
 export interface AtomicFile {
   /** Where output goes until commit. */
@@ -36,14 +42,27 @@ async function existingMode(path: string, followSymlinks: boolean): Promise<numb
   }
 }
 
-/** Writes through a symlink to the file it points at, rather than replacing the link by a file. */
+/** Symlinks followed before a dangling one is given up on, as the kernel's own limit (ELOOP). */
+const MAX_SYMLINK_HOPS = 40;
+
+/**
+ * Writes through a symlink to the file it points at, rather than replacing the link by a file. A
+ * dangling link is followed to the name it points at, which is created there, as `> link` in a shell
+ * creates its target.
+ */
 async function resolveTarget(path: string): Promise<string> {
-  try {
-    return await realpath(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return path;
-    throw error;
+  let current = resolve(path);
+  for (let hop = 0; hop <= MAX_SYMLINK_HOPS; hop++) {
+    try {
+      return await realpath(current);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    const stats = await lstat(current).catch(() => undefined);
+    if (!stats?.isSymbolicLink()) return current;
+    current = resolve(dirname(current), await readlink(current));
   }
+  throw Object.assign(new Error(`${path}: too many levels of symbolic links`), { code: 'ELOOP', syscall: 'open', path });
 }
 
 /** Makes the rename itself durable; not every platform can open a directory, so best effort. */
@@ -60,7 +79,10 @@ async function syncDirectory(directory: string): Promise<void> {
   }
 }
 
-function closeStream(stream: WriteStream): Promise<void> {
+/** What an output stream is to us: a Writable that closes, a file stream or a pipe socket. */
+type OutputStream = Writable & { readonly closed: boolean };
+
+function closeStream(stream: OutputStream): Promise<void> {
   if (stream.closed) return Promise.resolve();
   return new Promise((resolve, reject) => {
     stream.once('close', resolve);
@@ -73,14 +95,32 @@ async function removeQuietly(path: string): Promise<void> {
 }
 
 /**
- * A device, FIFO or socket, or a path under /dev or /proc (/dev/stdout, /dev/fd/3 and process
- * substitutions name an open descriptor of this process, whatever it points at): written into.
+ * /dev/stdin, /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N and /proc/<our pid>/fd/N: names of
+ * this process's open descriptors (process substitution hands us one), whatever they point at.
+ */
+const DESCRIPTOR_PATH = /^\/(?:dev\/(?:stdin|stdout|stderr|fd\/\d+)|proc\/(?:self|thread-self|(\d+))\/fd\/\d+)$/;
+
+function namesOwnDescriptor(target: string): boolean {
+  const match = DESCRIPTOR_PATH.exec(target);
+  return match !== null && (match[1] === undefined || Number(match[1]) === process.pid);
+}
+
+/**
+ * A target written into rather than replaced: one of our own descriptors by name, or a path that is
+ * (after symlinks) a character or block device, a FIFO or a socket. Decided by what the path is,
+ * never by where: /dev/shm/x.csv is a regular file. A path that cannot be looked at is not special;
+ * opening it reports why.
  */
 export function isSpecialTarget(path: string, cwd = '.'): boolean {
   const target = resolve(cwd, path);
-  if (/^\/(dev|proc)\//.test(target)) return true;
-  const stats = statSync(target, { throwIfNoEntry: false });
-  return stats !== undefined && !stats.isFile() && !stats.isDirectory();
+  if (namesOwnDescriptor(target)) return true;
+  let stats;
+  try {
+    stats = statSync(target, { throwIfNoEntry: false });
+  } catch {
+    return false;
+  }
+  return stats !== undefined && (stats.isCharacterDevice() || stats.isBlockDevice() || stats.isFIFO() || stats.isSocket());
 }
 
 /**
@@ -111,21 +151,18 @@ function ownStreamFile(stream: NodeJS.WriteStream): AtomicFile {
 
 /** A write stream, open, that remembers its first error, with the close that reports it. */
 interface OpenedStream {
-  stream: WriteStream;
+  stream: OutputStream;
   /** Ends the stream and waits for it to close; throws the stream's first error, if it had one. */
   endAndClose: () => Promise<void>;
 }
 
-async function openWriteStream(path: string, options: Parameters<typeof createWriteStream>[1]): Promise<OpenedStream> {
-  const stream = createWriteStream(path, options);
+/** Wraps a stream that is opening (or open) with the first-error bookkeeping endAndClose relies on. */
+async function trackedStream(stream: OutputStream, opened: Promise<void>): Promise<OpenedStream> {
   let streamError: unknown;
   stream.on('error', (error) => {
     streamError ??= error;
   });
-  await new Promise<void>((resolvePromise, reject) => {
-    stream.once('open', () => resolvePromise());
-    stream.once('error', reject);
-  });
+  await opened;
   // `errored` is set before the 'error' event is emitted: a close seen first must not pass for success.
   const throwIfErrored = () => {
     if (streamError ?? stream.errored) throw streamError ?? stream.errored;
@@ -142,12 +179,69 @@ async function openWriteStream(path: string, options: Parameters<typeof createWr
   };
 }
 
+function openWriteStream(path: string, options: Parameters<typeof createWriteStream>[1]): Promise<OpenedStream> {
+  const stream = createWriteStream(path, options);
+  return trackedStream(stream, new Promise<void>((resolvePromise, reject) => {
+    stream.once('open', () => resolvePromise());
+    stream.once('error', reject);
+  }));
+}
+
+/** How often a FIFO with no reader is tried again: a shell's `> fifo` waits for one too. */
+const FIFO_RETRY_MS = 50;
+
+/**
+ * Opens a special file for writing without ever blocking in open(): O_NONBLOCK makes a FIFO with no
+ * reader fail at once (ENXIO), so the wait for a reader is a timer loop that SIGINT and SIGTERM end,
+ * not a libuv thread stuck in the kernel. A FIFO or socket is then written through a pipe handle on
+ * the event loop (a blocked write() would hold a thread the same way); a device is reopened plainly.
+ */
+async function openSpecialStream(path: string): Promise<OpenedStream> {
+  const flags = constants.O_WRONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
+  for (;;) {
+    let fd: number;
+    try {
+      // A plain descriptor, not a FileHandle: the pipe handle takes it over, and a FileHandle would
+      // close it again when collected.
+      fd = await openDescriptor(path, flags);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENXIO') throw error;
+      await new Promise((resolvePromise) => setTimeout(resolvePromise, FIFO_RETRY_MS));
+      continue;
+    }
+    let stats;
+    try {
+      stats = fstatSync(fd);
+    } catch (error) {
+      closeSync(fd);
+      throw error;
+    }
+    if (!stats.isFIFO() && !stats.isSocket()) {
+      // A device (or a regular file behind /dev/fd/N): its writes finish, so a plain stream will do.
+      closeSync(fd);
+      return openWriteStream(path, { flags: 'w' });
+    }
+    const { Socket } = await import('node:net');
+    let socket;
+    try {
+      socket = new Socket({ fd, readable: false, writable: true });
+    } catch (error) {
+      closeSync(fd);
+      throw error;
+    }
+    return trackedStream(socket, Promise.resolve());
+  }
+}
+
+function openDescriptor(path: string, flags: number): Promise<number> {
+  return new Promise((resolvePromise, reject) => openCallback(path, flags, (error, fd) => (error ? reject(error) : resolvePromise(fd))));
+}
+
 /** Writes straight into a special file, as `> target` in a shell would. */
 async function openSpecialFile(path: string): Promise<AtomicFile> {
   const own = ownStream(path);
   if (own) return ownStreamFile(own);
-  // Opening a FIFO waits for its reader, as a shell's redirect does.
-  const { stream, endAndClose } = await openWriteStream(path, { flags: 'w' });
+  const { stream, endAndClose } = await openSpecialStream(path);
   let done = false;
   return {
     stream,
