@@ -7,6 +7,7 @@
  * (nor of anything written). A file that cannot be read or parsed is treated as absent and rewritten.
  */
 import { createHash } from 'node:crypto';
+import { isLosslessNumber } from 'lossless-json';
 import { constants } from 'node:fs';
 import { lstat, mkdir, open, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -74,7 +75,8 @@ async function prepareFolders(root: string, scope: string): Promise<string | und
 export async function readCacheEntry(path: string, ttlMs: number, expected: { baseUrl: string; apiPath: string }, now = Date.now()): Promise<unknown> {
   let handle;
   try {
-    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+    // O_NONBLOCK: a FIFO planted at the name must not hang the run in open().
+    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     const stats = await handle.stat();
     if (!stats.isFile() || stats.size > MAX_CACHE_FILE_BYTES) return undefined;
     const { parse } = await import('lossless-json');
@@ -115,7 +117,10 @@ export async function cachedList(ctx: Context, name: CachedListName, fetchList: 
 
   const root = cacheDirectory(ctx.env);
   const scope = join(root, cacheScope(settings.baseUrl, settings.profileName));
-  const unsafe = await prepareFolders(root, scope).catch((error: Error) => `it cannot be created (${error.message})`);
+  const unsafe = await prepareFolders(root, scope).catch(async (error: unknown) => {
+    const { systemErrorReason } = await import('../output/write-error.js');
+    return `${root} cannot be created: ${systemErrorReason(error)}`;
+  });
   if (unsafe !== undefined) {
     ctx.note(`newsstats: not using the cache: ${unsafe}; running uncached`);
     return fetchList();
@@ -127,8 +132,7 @@ export async function cachedList(ctx: Context, name: CachedListName, fetchList: 
     return cached;
   }
   const value = await fetchList();
-  const { stringify } = await import('lossless-json');
-  if (settings.apiKey && (stringify(value) ?? '').includes(settings.apiKey)) {
+  if (settings.apiKey && holdsText(value, settings.apiKey)) {
     // A service that echoes the key into data must not get it written to disk.
     ctx.debug(`cache not written: ${name} holds the API key`);
     return value;
@@ -140,6 +144,20 @@ export async function cachedList(ctx: Context, name: CachedListName, fetchList: 
     ctx.debug(`cache not written: ${(error as Error).message}`);
   }
   return value;
+}
+
+/**
+ * True when any string or key of `value` contains `text`. Searched in the values themselves, not in
+ * their JSON: there a key holding `"` or `\` is written escaped, and a search of the raw key missed it.
+ */
+export function holdsText(value: unknown, text: string): boolean {
+  if (typeof value === 'string') return value.includes(text);
+  if (isLosslessNumber(value)) return value.value.includes(text);
+  if (Array.isArray(value)) return value.some((item) => holdsText(item, text));
+  if (typeof value === 'object' && value !== null) {
+    return Object.entries(value).some(([key, item]) => key.includes(text) || holdsText(item, text));
+  }
+  return false;
 }
 
 export async function clearCache(env: NodeJS.ProcessEnv): Promise<string> {

@@ -3,9 +3,10 @@
  * file directly rather than through conf, whose import alone costs about 100 ms: every API command
  * reads the profile, and only `config` and `auth` ever write it.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { closest, didYouMean } from '../suggest.js';
-import { configFilePath, DEFAULT_PROFILE, isProfileKey, type Profile } from './store.js';
+import { ConfigFileError, configFilePath, DEFAULT_PROFILE, isProfileKey, parseConfigText, readConfigText, type Profile } from './store.js';
 import { validateSetting } from './settings.js';
 
 export const ENVIRONMENT = {
@@ -27,17 +28,9 @@ export function resolveProfileName(flag: string | undefined, env: NodeJS.Process
 
 /** The config file's profiles; none when the file does not exist. */
 function readProfiles(env: NodeJS.ProcessEnv): Record<string, Profile> {
-  let text: string;
-  try {
-    text = readFileSync(configFilePath(env), 'utf8');
-  } catch {
-    return {};
-  }
-  try {
-    return (JSON.parse(text) as { profiles?: Record<string, Profile> }).profiles ?? {};
-  } catch {
-    throw new ConfigFileError(`the config file ${configFilePath(env)} is not valid JSON; fix or delete it`);
-  }
+  const path = configFilePath(env);
+  const text = readConfigText(path);
+  return text === undefined ? {} : parseConfigText(text, path);
 }
 
 /** The profile's settings, or none when the file or the profile does not exist. */
@@ -59,9 +52,7 @@ export function checkNamedProfile(flag: string | undefined, env: NodeJS.ProcessE
   throw new ConfigFileError(`profile "${name}" does not exist (${known})${didYouMean(closest(name, names))}`);
 }
 
-export class ConfigFileError extends Error {
-  override name = 'ConfigFileError';
-}
+export { ConfigFileError };
 
 export type KeySource = 'NEWSSTATS_API_KEY' | 'profile' | 'sandbox' | 'none';
 
@@ -116,13 +107,24 @@ function checkProfile(profile: Profile, profileName: string, env: NodeJS.Process
  */
 export function configFileWarnings(env: NodeJS.ProcessEnv, holdsKey: boolean): string[] {
   const path = configFilePath(env);
+  const warnings: string[] = [];
+  // A folder others may write into lets them replace config.json, and with it where the key is sent.
+  const folder = dirname(path);
+  let folderStats;
+  try {
+    folderStats = statSync(folder, { throwIfNoEntry: false });
+  } catch {
+    // ENOTDIR and the like: there is no folder to warn about.
+  }
+  if (folderStats?.isDirectory() && (folderStats.mode & 0o022) !== 0) {
+    warnings.push(`warning: the config folder ${folder} is writable by group or others (mode ${(folderStats.mode & 0o777).toString(8)}): they could replace your settings; run: chmod 700 ${folder}`);
+  }
   let stats;
   try {
     stats = statSync(path);
   } catch {
-    return [];
+    return warnings;
   }
-  const warnings: string[] = [];
   const uid = process.getuid?.();
   if (uid !== undefined && stats.uid !== uid) {
     warnings.push(`warning: the config file ${path} belongs to another user (uid ${stats.uid}); its settings decide where your key is sent`);

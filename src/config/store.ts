@@ -3,10 +3,99 @@
  * holding named profiles. It holds the API key, so the directory is 0700 and the file 0600, and both
  * are tightened again on every write in case a user created them by hand with looser modes.
  */
-import { chmodSync, mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, constants, fstatSync, mkdirSync, openSync, readSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type Conf from 'conf';
+import { systemErrorReason } from '../output/write-error.js';
+
+/** The config file or its folder is unusable: a one-line reason naming the path (exit 2). */
+export class ConfigFileError extends Error {
+  override name = 'ConfigFileError';
+}
+
+/** No real config comes near this: a few profiles of a few short settings. */
+export const MAX_CONFIG_FILE_BYTES = 1024 * 1024;
+
+function fileKind(stats: Stats): string {
+  if (stats.isDirectory()) return 'a folder';
+  if (stats.isFIFO()) return 'a FIFO';
+  if (stats.isSocket()) return 'a socket';
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device';
+  return 'not a regular file';
+}
+
+/** A system error on the config file or folder as one line naming the path and the reason. */
+export function configSystemError(what: string, path: string, error: unknown): ConfigFileError {
+  return new ConfigFileError(`cannot ${what} ${path}: ${systemErrorReason(error)}`);
+}
+
+/**
+ * The config file's text, or undefined when there is none (or a folder on its path is missing).
+ * Never blocks and never reads without bound, whatever was planted at the name: the open is
+ * O_NONBLOCK (a FIFO would otherwise hang every command, deaf to Ctrl-C), and anything but a regular
+ * file of at most MAX_CONFIG_FILE_BYTES (a FIFO, /dev/zero, a folder) is a ConfigFileError.
+ */
+export function readConfigText(path: string): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+  } catch (error) {
+    // ENOTDIR: a file where a folder of the path should be (HOME=/dev/null): no config can be there.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw configSystemError('read the config file', path, error);
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) throw new ConfigFileError(`the config file ${path} is ${fileKind(stats)}; it must be a regular file (move it away, or fix XDG_CONFIG_HOME)`);
+    if (stats.size > MAX_CONFIG_FILE_BYTES) throw new ConfigFileError(`the config file ${path} is larger than ${MAX_CONFIG_FILE_BYTES / 1024} KiB, which no config is; fix or delete it`);
+    // Read to the end, but never past the bound: the file may grow after fstat.
+    const buffer = Buffer.alloc(MAX_CONFIG_FILE_BYTES + 1);
+    let length = 0;
+    for (let read; length < buffer.length && (read = readSync(fd, buffer, length, buffer.length - length, null)) > 0;) length += read;
+    if (length > MAX_CONFIG_FILE_BYTES) throw new ConfigFileError(`the config file ${path} is larger than ${MAX_CONFIG_FILE_BYTES / 1024} KiB, which no config is; fix or delete it`);
+    // A byte-order mark (some Windows editors write one) is not part of the JSON.
+    return buffer.toString('utf8', 0, length).replace(/^\uFEFF/, '');
+  } catch (error) {
+    if (error instanceof ConfigFileError) throw error;
+    throw configSystemError('read the config file', path, error);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+interface StoreShape {
+  profiles: Record<string, Profile>;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The profiles a config file's text holds. The file must be an object whose `profiles` (if any) is
+ * an object of objects: `[]`, `"str"` or `{"profiles": 5}` is an error, never silently no config.
+ */
+export function parseConfigText(text: string, path: string): Record<string, Profile> {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new ConfigFileError(`the config file ${path} is not valid JSON; fix or delete it`);
+  }
+  if (!isRecord(data)) throw new ConfigFileError(`the config file ${path} must hold a JSON object ({"profiles": {...}}), not ${describeJson(data)}; fix or delete it`);
+  const profiles = data.profiles ?? {};
+  if (!isRecord(profiles)) throw new ConfigFileError(`the config file ${path}: "profiles" must be an object, not ${describeJson(profiles)}; fix or delete it`);
+  for (const [name, profile] of Object.entries(profiles)) {
+    if (!isRecord(profile)) throw new ConfigFileError(`the config file ${path}: profile "${name}" must be an object, not ${describeJson(profile)}; fix or delete it`);
+  }
+  return profiles as Record<string, Profile>;
+}
+
+function describeJson(value: unknown): string {
+  if (Array.isArray(value)) return 'an array';
+  if (value === null) return 'null';
+  return `a ${typeof value}`;
+}
 
 /** The settings a profile may hold. `api-key` is only ever written by `auth login`. */
 export const PROFILE_KEYS = {
@@ -23,10 +112,6 @@ export type ProfileKey = keyof typeof PROFILE_KEYS;
 export type Profile = Partial<Record<ProfileKey, string>>;
 
 export const DEFAULT_PROFILE = 'default';
-
-interface StoreShape {
-  profiles: Record<string, Profile>;
-}
 
 /**
  * newsstats' folder under an XDG base directory: $XDG_CONFIG_HOME or $XDG_CACHE_HOME, or the spec's
@@ -64,17 +149,31 @@ export class ProfileStore {
   static async open(env: NodeJS.ProcessEnv = process.env): Promise<ProfileStore> {
     const { default: ConfClass } = await import('conf');
     const directory = configDirectory(env);
-    mkdirSync(directory, { recursive: true, mode: 0o700 });
-    const conf = new ConfClass<StoreShape>({
-      projectName: 'newsstats',
-      cwd: directory,
-      configName: 'config',
-      configFileMode: 0o600,
-      // Profile names are free text; dots in them must not be read as paths.
-      accessPropertiesByDotNotation: false,
-      clearInvalidConfig: false,
-      defaults: { profiles: {} },
-    });
+    try {
+      mkdirSync(directory, { recursive: true, mode: 0o700 });
+    } catch (error) {
+      throw configSystemError('create the config folder', directory, error);
+    }
+    // conf reads the file with a plain readFileSync: vet it first (a FIFO, a device, [] or "str").
+    const path = configFilePath(env);
+    const text = readConfigText(path);
+    if (text !== undefined) parseConfigText(text, path);
+    let conf: Conf<StoreShape>;
+    try {
+      conf = new ConfClass<StoreShape>({
+        projectName: 'newsstats',
+        cwd: directory,
+        configName: 'config',
+        configFileMode: 0o600,
+        // Profile names are free text; dots in them must not be read as paths.
+        accessPropertiesByDotNotation: false,
+        clearInvalidConfig: false,
+        defaults: { profiles: {} },
+      });
+    } catch (error) {
+      // conf writes the file as soon as it is built, when it is missing or lacks the defaults.
+      throw configSystemError('write the config file', path, error);
+    }
     return new ProfileStore(conf, directory);
   }
 
@@ -105,8 +204,12 @@ export class ProfileStore {
     change(profile);
     if (Object.keys(profile).length === 0) delete profiles[profileName];
     else profiles[profileName] = profile;
-    this.#conf.set('profiles', profiles);
-    this.#tightenModes();
+    try {
+      this.#conf.set('profiles', profiles);
+      this.#tightenModes();
+    } catch (error) {
+      throw configSystemError('write the config file', this.path, error);
+    }
   }
 
   #tightenModes(): void {

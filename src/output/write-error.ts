@@ -23,11 +23,19 @@ const REASONS: Readonly<Record<string, string>> = {
   EPERM: 'operation not permitted',
   EROFS: 'read-only file system',
   ENOENT: 'no such directory',
+  EEXIST: 'a file is in the way',
+  ELOOP: 'too many levels of symbolic links',
+  ENAMETOOLONG: 'the name is too long',
   EISDIR: 'it is a directory',
   ENOTDIR: 'a part of the path is not a directory',
   EFBIG: 'file too large',
   ENXIO: 'no reader on the other end',
 };
+
+/** The operating system's reason in words, with its code: `read-only file system (EROFS)`. */
+export function systemErrorReason(cause: unknown): string {
+  return reasonOf(cause);
+}
 
 function reasonOf(cause: unknown): string {
   const code = (cause as NodeJS.ErrnoException | undefined)?.code;

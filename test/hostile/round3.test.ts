@@ -4,9 +4,10 @@
  * (NEWSSTATS_HOSTILE_BIN, see servers.ts). Item numbers are the issue's.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { accessSync, closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { accessSync, chmodSync, closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { cacheScope } from '../../src/cli/cache.js';
 import { expectSuccess, isolatedEnv, tempDir } from '../e2e/harness.js';
 import { COUNTRIES, HOSTILE_BIN, KEY, WEEK_INFO, hang, hostileServer, json, ranked, run, type HostileServer, type Route } from './servers.js';
 
@@ -186,4 +187,103 @@ describe('items 3 and 4: what --output is decided by what the path is', () => {
     expect(result.stderr).toMatch(/^error: cannot write --output out\/: it names a folder/m);
     expect(readdirSync(dir)).toEqual([]);
   });
+});
+
+const isRoot = process.getuid?.() === 0;
+
+/** A home whose config folder exists (0700) and holds `plant(path)` at config.json. */
+function homeWithConfig(plant: (path: string) => void): string {
+  const home = tempDir('newsstats-home-');
+  mkdirSync(join(home, 'config', 'newsstats'), { recursive: true, mode: 0o700 });
+  plant(join(home, 'config', 'newsstats', 'config.json'));
+  return home;
+}
+
+describe('items 5 and 14: the config file is read without blocking and within a bound', () => {
+  test('item 5: a FIFO planted as config.json: exit 2 naming it, at once (no writer ever comes)', async () => {
+    const home = homeWithConfig((path) => expect(spawnSync('mkfifo', [path]).status).toBe(0));
+    const result = await run(['countries', 'list', '--no-cache', '-f', 'json'], { home, env: env(), timeoutMs: 8_000 });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^error: the config file .*config\.json is a FIFO; it must be a regular file/m);
+  });
+
+  test('item 14: config.json linked to /dev/zero: exit 2 naming it, memory never grows', async () => {
+    const home = homeWithConfig((path) => symlinkSync('/dev/zero', path));
+    const result = await run(['countries', 'list', '--no-cache', '-f', 'json'], { home, env: env(), timeoutMs: 8_000 });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^error: the config file .*config\.json is a device; it must be a regular file/m);
+  });
+
+  test('item 14: a config.json over 1 MiB is refused, not read', async () => {
+    const home = homeWithConfig((path) => writeFileSync(path, `{"profiles":{}}${' '.repeat(1024 * 1024)}`, { mode: 0o600 }));
+    const result = await run(['countries', 'list', '--no-cache', '-f', 'json'], { home, env: env() });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^error: the config file .*config\.json is larger than 1024 KiB/m);
+  });
+
+  for (const [what, plant, message] of [
+    ['[]', (path: string) => writeFileSync(path, '[]', { mode: 0o600 }), /must hold a JSON object .*not an array/],
+    ['"str"', (path: string) => writeFileSync(path, '"str"', { mode: 0o600 }), /must hold a JSON object .*not a string/],
+    ['a folder', (path: string) => mkdirSync(path), /is a folder; it must be a regular file/],
+    ['{"profiles": {"default": 5}}', (path: string) => writeFileSync(path, '{"profiles":{"default":5}}', { mode: 0o600 }), /profile "default" must be an object/],
+  ] as const) {
+    test(`a config.json holding ${what} is an error (exit 2), not silently empty; config set refuses it too`, async () => {
+      const home = homeWithConfig(plant);
+      const result = await run(['countries', 'list', '--no-cache', '-f', 'json'], { home, env: env() });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(message);
+      const set = await run(['config', 'set', 'timeout', '5'], { home });
+      expect(set.code).toBe(2);
+      expect(set.stderr).toMatch(message);
+    });
+  }
+
+  test('a config folder writable by others gets a warning (they could replace the settings)', async () => {
+    const home = homeWithConfig((path) => writeFileSync(path, '{"profiles":{}}', { mode: 0o600 }));
+    chmodSync(join(home, 'config', 'newsstats'), 0o777);
+    const result = await run(['countries', 'list', '--no-cache', '-f', 'json'], { home, env: env() });
+    expect(JSON.parse(expectSuccess(result))).toEqual(COUNTRIES);
+    expect(result.stderr).toMatch(/^warning: the config folder .*newsstats is writable by group or others \(mode 777\)/m);
+  });
+
+  test('ENOTDIR: a config or cache folder under a file is one clear line (config: exit 2; cache: a note, then uncached)', async () => {
+    const home = tempDir('newsstats-home-');
+    writeFileSync(join(home, 'file'), '');
+    const set = await run(['config', 'set', 'timeout', '5'], { home, env: { XDG_CONFIG_HOME: join(home, 'file') } });
+    expect(set.code).toBe(2);
+    expect(set.stderr).toBe(`error: cannot create the config folder ${join(home, 'file', 'newsstats')}: a part of the path is not a directory (ENOTDIR)\n`);
+    const cached = await run(['countries', 'list', '-f', 'json'], { home, env: env({ XDG_CACHE_HOME: join(home, 'file') }) });
+    expect(JSON.parse(expectSuccess(cached))).toEqual(COUNTRIES);
+    // Node's recursive mkdir reports a file in the way as EEXIST or ENOTDIR, depending on the call.
+    expect(cached.stderr).toMatch(/^newsstats: not using the cache: .*file\/newsstats cannot be created: (a part of the path is not a directory \(ENOTDIR\)|a file is in the way \(EEXIST\)); running uncached\n$/);
+  });
+
+  test.skipIf(!isRoot)('EROFS: config set on a read-only file system is one clear line, exit 2', async () => {
+    const home = tempDir('newsstats-home-');
+    mkdirSync(join(home, 'config', 'newsstats'), { recursive: true, mode: 0o700 });
+    const mount = join(home, 'config');
+    if (spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', mount]).status !== 0) return;
+    try {
+      mkdirSync(join(mount, 'newsstats'), { mode: 0o700 });
+      expect(spawnSync('mount', ['-o', 'remount,ro', mount]).status).toBe(0);
+      const set = await run(['config', 'set', 'timeout', '5'], { home });
+      expect(set.code).toBe(2);
+      expect(set.stderr).toMatch(/^error: cannot (create the config folder|write the config file) .*: read-only file system \(EROFS\)\n$/);
+    } finally {
+      spawnSync('umount', [mount]);
+    }
+  });
+});
+
+test('item 7: a key holding " or \\ is still kept out of the cache', async () => {
+  const key = 'key-with-"quote"-and-\\backslash';
+  const echoing = await hostileServer({ '/api/data/countries': json([{ countryId: 1, countryName: `Echo ${key}`, countryIso: 'EC' }]) });
+  const home = tempDir('newsstats-home-');
+  try {
+    const result = await run(['countries', 'list', '-f', 'csv', '-q'], { home, env: { NEWSSTATS_BASE_URL: echoing.url, NEWSSTATS_API_KEY: key } });
+    expect(result.code).toBe(0);
+    expect(existsSync(join(home, 'cache', 'newsstats', cacheScope(echoing.url, 'default'), 'countries.json'))).toBe(false);
+  } finally {
+    await echoing.close();
+  }
 });
