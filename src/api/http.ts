@@ -30,11 +30,12 @@ import {
   RateLimitError,
   RedirectError,
   ResponseFormatError,
+  ResponseShapeError,
   ResponseTooLargeError,
   ServerError,
   TimeoutError,
 } from './errors.js';
-import { parseJson, type NumberMode } from './json.js';
+import { NumberBoundError, parseJson, type NumberMode } from './json.js';
 import { CallScope, cancellableSleep, type Cancellation } from './cancel.js';
 import { HTTP_DEFAULTS, TEST_HOOKS, type InternalClientOptions, type RequestEvent } from './options.js';
 import { Pacer } from './pacing.js';
@@ -562,6 +563,7 @@ export class HttpClient {
       }
       return parseJson(response.text, mode);
     } catch (error) {
+      if (error instanceof NumberBoundError) throw new ResponseShapeError({ status: response.status, method: 'GET', url: response.url }, error.message);
       if (!(error instanceof SyntaxError)) throw error;
       throw new ResponseFormatError({ status: response.status, method: 'GET', url: response.url, cause: error },
         error.message.replace(/\s+/g, ' ').slice(0, 200));

@@ -5,6 +5,21 @@
  * its size in memory. Here a body costs a small multiple of itself.
  */
 
+/**
+ * A number with more digits or a larger exponent than newsstats accepts (json.ts's bounds): valid
+ * JSON, but a value no answer holds, refused before anything computes with it.
+ */
+export class NumberBoundError extends Error {
+  override name = 'NumberBoundError';
+  readonly field: string;
+
+  constructor(field: string, digits: string, maxDigits: number, maxExponent: number) {
+    const shown = digits.length > 24 ? `${digits.slice(0, 12)}…${digits.slice(-8)} (${digits.length} characters)` : digits;
+    super(`field "${field}": the number ${shown} is beyond the bounds newsstats accepts (at most ${maxDigits} digits, an exponent within ±${maxExponent})`);
+    this.field = field;
+  }
+}
+
 /** Deeper than any answer could be; the request core refuses far less (MAX_JSON_DEPTH) before parsing. */
 const MAX_DEPTH = 10_000;
 

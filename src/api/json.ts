@@ -5,7 +5,7 @@
  * one that pass cannot make safe, goes to json-text.ts, a parser that hands every number's text on.
  */
 import { isInteger, LosslessNumber } from 'lossless-json';
-import { parseJsonText } from './json-text.js';
+import { NumberBoundError, parseJsonText } from './json-text.js';
 import { articleBaseSchema, personLinkBaseSchema, type FieldSchema } from './types.js';
 
 /**
@@ -75,7 +75,8 @@ function markChangedNumbers(text: string): string | undefined {
       return token;
     }
     if (printsAsWritten(token)) return token;
-    if (!JSON_NUMBER.test(token)) usable = false;
+    // Beyond the bounds (or not a number): the slicing parser refuses it, naming the field.
+    if (!JSON_NUMBER.test(token) || isBeyondNumberBounds(token)) usable = false;
     return `"\\u0000${token}"`;
   });
   return usable ? marked : undefined;
@@ -145,7 +146,38 @@ export function parseWithJsonParse(text: string, mode: NumberMode): unknown {
   }
 }
 
+export { NumberBoundError };
+
+/**
+ * Digits a number of an answer may have at most (mantissa, sign and point not counted): articleHash
+ * has 20, a dominance about 17. Beyond it a number is an attack on whoever computes with it.
+ */
+export const MAX_NUMBER_DIGITS = 100;
+/**
+ * Largest exponent a number may be written with: beyond a double's whole range (1e308; 5e-324 the
+ * least). `1e-100000000` made movers' exact arithmetic build a 10^100000000 (264 s, 652 MB).
+ */
+export const MAX_NUMBER_EXPONENT = 400;
+
+/** True when a JSON number's text has more digits or a larger exponent than any answer's number. */
+export function isBeyondNumberBounds(text: string): boolean {
+  let exponentAt = text.indexOf('e');
+  if (exponentAt === -1) exponentAt = text.indexOf('E');
+  const mantissa = exponentAt === -1 ? text : text.slice(0, exponentAt);
+  const digits = mantissa.length - (mantissa.startsWith('-') ? 1 : 0) - (mantissa.includes('.') ? 1 : 0);
+  if (digits > MAX_NUMBER_DIGITS) return true;
+  if (exponentAt === -1) return false;
+  // Leading zeros of the exponent say nothing; its length alone must not decide.
+  const exponent = text.slice(exponentAt + 1).replace(/^[+-]?0*/, '');
+  return exponent.length > 3 || Number(exponent) > MAX_NUMBER_EXPONENT;
+}
+
 /** The json-text.ts path alone, in `mode`. */
 export function parseJsonSlicing(text: string, mode: NumberMode): unknown {
-  return parseJsonText(text, mode === 'lossless' ? losslessNumber : nativeNumber);
+  const make = mode === 'lossless' ? losslessNumber : nativeNumber;
+  return parseJsonText(text, (digits, key) => {
+    // Most numbers are short and have no exponent: only those that could be out of bounds are read.
+    if ((digits.length > 20 || /[eE]/.test(digits)) && isBeyondNumberBounds(digits)) throw new NumberBoundError(key, digits, MAX_NUMBER_DIGITS, MAX_NUMBER_EXPONENT);
+    return make(digits, key);
+  });
 }

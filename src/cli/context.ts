@@ -239,7 +239,9 @@ export class Context {
       onEvent: (event: RequestEvent) => {
         if (event.retryAfter && event.retryInMs !== undefined && event.retryInMs >= LONG_WAIT_MS) {
           // A silent minute looks like a hang; -q still silences it.
-          this.note(`rate limited: waiting ${Math.round(event.retryInMs / 1000)} s as the service asked`);
+          // Retry-After comes with 503 (down for maintenance) as well as 429: say which it was.
+          const why = event.status === 503 ? 'service unavailable' : 'rate limited';
+          this.note(`${why}: waiting ${Math.round(event.retryInMs / 1000)} s as the service asked`);
         }
         if (!this.globals.verbose) return;
         const outcome = event.error ? `failed: ${event.error.message}` : String(event.status);
@@ -259,8 +261,9 @@ export class Context {
       const client = await this.client();
       const { cachedList } = await import('./cache.js');
       const list = await cachedList(this, 'countries', () => client.countries.list());
+      const { answerId } = await import('./answer-integers.js');
       return (list as Array<Record<string, unknown>>).map((country) => ({
-        countryId: toNumber(country.countryId),
+        countryId: answerId(country.countryId, 'countryId', '/api/data/countries'),
         countryName: String(country.countryName ?? ''),
         countryIso: String(country.countryIso ?? ''),
       }));

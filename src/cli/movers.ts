@@ -7,6 +7,10 @@
  */
 import { LosslessNumber } from 'lossless-json';
 import { addWeeks, weeksBetween, type WeekWindow } from '../weeks.js';
+import { answerInteger } from './answer-integers.js';
+
+/** Where the rankings come from, for a message about a value in one. */
+const RANKING_PATH = '/api/data/people/top';
 
 export type MoverStatus = 'up' | 'down' | 'same' | 'new' | 'out';
 
@@ -108,6 +112,11 @@ export interface MoversInput {
  * depth keeps their current rank and reads `down`.
  */
 export function joinRankings({ current, previous, window, comparison, limit }: MoversInput): MoverRow[] {
+  // Ranks and counts are integers by the contract; what is computed with must be one.
+  for (const item of [...current, ...previous]) {
+    answerInteger(item.rank, 'rank', RANKING_PATH);
+    if (isPresent(item.mentionCount)) answerInteger(item.mentionCount, 'mentionCount', RANKING_PATH);
+  }
   const byHash = (ranking: readonly Ranked[]) => new Map(ranking.map((item) => [String(item.personHash), item]));
   const currentByHash = byHash(current);
   const previousByHash = byHash(previous);

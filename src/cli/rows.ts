@@ -2,11 +2,12 @@
  * Row shapers shared by commands: API values turned into the flat rows csv, tsv and tables print.
  * Pure, so each is a one-line test; commands import them from here, never from each other.
  */
+import { answerInteger } from './answer-integers.js';
 import type { Row } from './spec.js';
 
 /** Exact sum of integer mention counts: they arrive as digit strings and are added as bigints. */
-function sumIntegers(values: unknown[]): bigint {
-  return values.reduce<bigint>((total, value) => total + BigInt(String(value ?? 0)), 0n);
+function sumIntegers(values: unknown[], field: string, path: string): bigint {
+  return values.reduce<bigint>((total, value) => total + answerInteger(value ?? 0, field, path), 0n);
 }
 
 /** One row a country, with the person and window first, as spreadsheets and pandas want them. */
@@ -35,7 +36,7 @@ export function trendRow(week: number, stats: Row): Row {
   const countryRows = (stats.countries as Row[] | undefined) ?? [];
   return {
     week,
-    mentions: sumIntegers(countryRows.map((row) => row.mentions)),
+    mentions: sumIntegers(countryRows.map((row) => row.mentions), 'mentions', '/api/data/people/{personHash}/country-stats'),
     globalDominance: stats.globalDominance,
     globalSentiment: stats.globalSentiment,
     globalReach: stats.globalReach,

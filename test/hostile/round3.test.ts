@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { cacheScope } from '../../src/cli/cache.js';
 import { expectSuccess, isolatedEnv, tempDir } from '../e2e/harness.js';
-import { COUNTRIES, HOSTILE_BIN, KEY, WEEK_INFO, hang, hostileServer, json, ranked, run, type HostileServer, type Route } from './servers.js';
+import { COUNTRIES, HOSTILE_BIN, KEY, WEEK_INFO, hang, hostileServer, json, ranked, run, sequence, type HostileServer, type Route } from './servers.js';
 
 const routes: Record<string, Route> = {
   '/api/data/weeks/current': json(WEEK_INFO),
@@ -285,5 +285,117 @@ test('item 7: a key holding " or \\ is still kept out of the cache', async () =>
     expect(existsSync(join(home, 'cache', 'newsstats', cacheScope(echoing.url, 'default'), 'countries.json'))).toBe(false);
   } finally {
     await echoing.close();
+  }
+});
+
+/** A service answering each path with the given JSON text (numbers written exactly as given). */
+async function serviceWith(texts: Record<string, string>): Promise<HostileServer> {
+  const routesByPath: Record<string, Route> = { '/api/data/weeks/current': json(WEEK_INFO), '/api/data/countries': json(COUNTRIES) };
+  for (const [path, text] of Object.entries(texts)) routesByPath[path] = json(text);
+  return hostileServer(routesByPath);
+}
+
+const rankingText = (mentionCount: string, rank = '1') =>
+  `[{"rank":${rank},"personHash":"p1","fullName":"Person 1","mentionCount":${mentionCount},"dominance":0.5}]`;
+
+describe('items 1 and 8: numbers are bounded before any arithmetic, integers are integers', () => {
+  for (const mentionCount of ['1e-100000000', '1e-999999999', `1${'0'.repeat(5000)}`, '1E+400000']) {
+    const shown = mentionCount.length > 30 ? `${mentionCount.slice(0, 12)}… (${mentionCount.length} characters)` : mentionCount;
+    test(`item 1: mentionCount ${shown} in a ranking: movers ends at once with exit 5 naming the field`, async () => {
+      const service = await serviceWith({ '/api/data/people/top': rankingText(mentionCount) });
+      try {
+        const result = await run(['people', 'movers', '-f', 'json', '--no-cache'], { env: { NEWSSTATS_BASE_URL: service.url, NEWSSTATS_API_KEY: KEY }, timeoutMs: 10_000 });
+        expect(result.code).toBe(5);
+        expect(result.stderr).toMatch(/^error: the service answered GET \/api\/data\/people\/top\?.* with an unexpected shape: field "mentionCount": the number .* is beyond the bounds newsstats accepts/m);
+        expect(result.stdout).toBe('');
+      } finally {
+        await service.close();
+      }
+    });
+  }
+
+  test('item 1: the bound holds for a plain pass-through too (-f json), large body or small', async () => {
+    const big = `[${Array.from({ length: 8000 }, (_, index) => `{"rank":${index + 1},"personHash":"p${index}","fullName":"${'x'.repeat(60)}","mentionCount":${index === 7999 ? '1e-100000000' : '5'}}`).join(',')}]`;
+    expect(big.length).toBeGreaterThan(512 * 1024);
+    for (const text of [rankingText('1e-100000000'), big]) {
+      const service = await serviceWith({ '/api/data/people/top': text });
+      try {
+        const result = await run(['people', 'top', '-f', 'json', '--no-cache'], { env: { NEWSSTATS_BASE_URL: service.url, NEWSSTATS_API_KEY: KEY } });
+        expect(result.code).toBe(5);
+        expect(result.stderr).toMatch(/field "mentionCount": the number 1e-100000000 is beyond the bounds/);
+      } finally {
+        await service.close();
+      }
+    }
+  });
+
+  test('numbers within the bounds still pass through exactly', async () => {
+    const exact = '123456789012345678901234567890.000000000000000000000000000001e-300';
+    const service = await serviceWith({ '/api/data/people/top': `[{"rank":1,"personHash":"p1","fullName":"A","mentionCount":5,"dominance":${exact}}]` });
+    try {
+      const result = await run(['people', 'top', '-f', 'json', '--no-cache'], { env: { NEWSSTATS_BASE_URL: service.url, NEWSSTATS_API_KEY: KEY } });
+      expect(expectSuccess(result)).toContain(`"dominance": ${exact}`);
+    } finally {
+      await service.close();
+    }
+  });
+
+  for (const [field, value] of [['rank', '1.5'], ['rank', '1e3'], ['mentionCount', '1.5'], ['mentionCount', '1e-9999']] as const) {
+    test(`item 8: ${field} ${value} in a ranking: movers is exit 5 naming the field, not exit 1`, async () => {
+      const text = field === 'rank' ? rankingText('5', value) : rankingText(value);
+      const service = await serviceWith({ '/api/data/people/top': text });
+      try {
+        const result = await run(['people', 'movers', '-f', 'json', '--no-cache'], { env: { NEWSSTATS_BASE_URL: service.url, NEWSSTATS_API_KEY: KEY } });
+        expect(result.code).toBe(5);
+        // 1e-9999 is beyond the exponent bound before it is no integer: either way the field is named.
+        expect(result.stderr).toMatch(new RegExp(`field "${field}": (expected an integer, got ${value.replace('.', '\\.')}|the number ${value} is beyond the bounds)`));
+      } finally {
+        await service.close();
+      }
+    });
+  }
+
+  for (const mentions of ['1.5', '1e3']) {
+    test(`item 8: mentions ${mentions} in a person's country statistics: trend is exit 5 naming the field`, async () => {
+      const service = await serviceWith({
+        '/api/data/people/p1': '{"personHash":"p1","fullName":"Person 1","countryId":18}',
+        '/api/data/people/p1/country-stats': `{"startWeek":202647,"endWeek":202647,"globalDominance":0.1,"globalSentiment":0.1,"globalReach":0.1,"globalPower":0.1,"persistence":1,"countries":[{"countryId":18,"countryName":"Germany","countryIso":"DE","mentions":${mentions}}]}`,
+      });
+      try {
+        const result = await run(['people', 'trend', 'p1', '--weeks', 'current', '-f', 'json', '--no-cache'], { env: { NEWSSTATS_BASE_URL: service.url, NEWSSTATS_API_KEY: KEY } });
+        expect(result.code).toBe(5);
+        expect(result.stderr).toMatch(new RegExp(`field "mentions": expected an integer, got ${mentions.replace('.', '\\.')}`));
+      } finally {
+        await service.close();
+      }
+    });
+  }
+
+  test('item 8: a countryId of 1.5 in the countries list is the service\'s fault (exit 5), not the user\'s (exit 2)', async () => {
+    const service = await hostileServer({
+      '/api/data/weeks/current': json(WEEK_INFO),
+      '/api/data/countries': json('[{"countryId":1.5,"countryName":"Germany","countryIso":"DE"}]'),
+      '/api/data/people/top': json(ranked(1)),
+    });
+    try {
+      const result = await run(['people', 'top', '--country', 'DE', '-f', 'json', '--no-cache'], { env: { NEWSSTATS_BASE_URL: service.url, NEWSSTATS_API_KEY: KEY } });
+      expect(result.code).toBe(5);
+      expect(result.stderr).toMatch(/GET \/api\/data\/countries with an unexpected shape: field "countryId": expected an integer, got 1\.5/);
+    } finally {
+      await service.close();
+    }
+  });
+});
+
+test('Retry-After on a 503 says "service unavailable", not "rate limited"', async () => {
+  const service = await hostileServer({
+    '/api/data/weeks/current': sequence(json({ title: 'maintenance' }, 503, { 'retry-after': '3' }), json(WEEK_INFO)),
+  });
+  try {
+    const result = await run(['weeks', '-f', 'json', '--retries', '1'], { env: { NEWSSTATS_BASE_URL: service.url, NEWSSTATS_API_KEY: KEY } });
+    expect(JSON.parse(expectSuccess(result))).toEqual(WEEK_INFO);
+    expect(result.stderr).toMatch(/^service unavailable: waiting [34] s as the service asked$/m);
+  } finally {
+    await service.close();
   }
 });

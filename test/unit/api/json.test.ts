@@ -1,6 +1,6 @@
 import { isLosslessNumber, LosslessNumber, parse, stringify } from 'lossless-json';
 import { describe, expect, test } from 'vitest';
-import { JSON_PARSE_MAX_CHARS, parseJson, parseJsonSlicing, parseWithJsonParse, printsAsWritten } from '../../../src/api/json.js';
+import { isBeyondNumberBounds, JSON_PARSE_MAX_CHARS, NumberBoundError, parseJson, parseJsonSlicing, parseWithJsonParse, printsAsWritten } from '../../../src/api/json.js';
 
 // parseJson takes JSON.parse's fast path only when that loses nothing; every case here must give
 // exactly what lossless-json alone gives, whichever path it took.
@@ -84,6 +84,29 @@ describe('parseJson', () => {
         const rows = parseJson(text, 'native') as Array<Record<string, unknown>>;
         expect(rows.at(-1)!.articleHash).toBe(BigInt(`1234567890123456789${rows.length % 10}`));
       });
+    }
+  });
+});
+
+describe('numbers are bounded in digits and exponent (issue #21 item 1)', () => {
+  test('knows what is beyond the bounds', () => {
+    expect(isBeyondNumberBounds('1e-100000000')).toBe(true);
+    expect(isBeyondNumberBounds('1E+401')).toBe(true);
+    expect(isBeyondNumberBounds(`1${'0'.repeat(100)}`)).toBe(true);
+    expect(isBeyondNumberBounds(`-0.${'0'.repeat(99)}1`)).toBe(true);
+    expect(isBeyondNumberBounds('1e-400')).toBe(false);
+    expect(isBeyondNumberBounds('1e+000000000000000000000009')).toBe(false);
+    expect(isBeyondNumberBounds('18446744073709551615')).toBe(false);
+    expect(isBeyondNumberBounds(`-${'9'.repeat(99)}.9`)).toBe(false);
+  });
+
+  test('both parse paths refuse such a number naming its field, in both modes', () => {
+    const text = '{"a":[{"mentionCount":1e-100000000}]}';
+    for (const mode of ['lossless', 'native'] as const) {
+      for (const parse of [parseJson, parseJsonSlicing]) {
+        expect(() => parse(text, mode)).toThrow(NumberBoundError);
+        expect(() => parse(text, mode)).toThrow(/field "mentionCount": the number 1e-100000000 is beyond the bounds/);
+      }
     }
   });
 });
