@@ -11,7 +11,7 @@ import { ConfigurationError } from '../api/errors.js';
 import { redactSecret } from '../api/redact.js';
 import { colorDepth, type ColorDepth } from '../output/color.js';
 import { supportsHyperlinks } from '../output/hyperlink.js';
-import { terminalColumns, wrapToWidth } from '../output/text.js';
+import { printable, terminalColumns, wrapToWidth } from '../output/text.js';
 import { DEFAULT_CONCURRENCY } from './concurrency.js';
 import { MissingKeyError } from './errors.js';
 import type { InputStream, MainIo, ProcessControl } from './io.js';
@@ -121,7 +121,9 @@ export class Context {
   note(message: string, options: { dim?: boolean; evenQuiet?: boolean } = {}): void {
     if (this.globals.quiet && options.evenQuiet !== true) return;
     const dim = options.dim === true && this.io.stderrColor;
-    const lines = this.io.stderrIsTTY ? wrapToWidth(message, stderrColumns(this.io.stderr, this.env)) : [message];
+    // A note may quote what the service sent (a field name, a title): no escape reaches the terminal.
+    const text = message.split('\n').map(printable).join('\n');
+    const lines = this.io.stderrIsTTY ? wrapToWidth(text, stderrColumns(this.io.stderr, this.env)) : [text];
     this.io.stderr.write(lines.map((line) => (dim ? `\x1b[2m${line}\x1b[22m` : line)).join('\n') + '\n');
   }
 

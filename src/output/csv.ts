@@ -17,17 +17,30 @@ import { once } from 'node:events';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { csvCellText, guardFormula } from './flatten.js';
-import { fieldValue, fieldsWithRowKeys, rowsOf, type FormatRenderer, type Row, type RowSink } from './view.js';
+import { withoutControls } from './text.js';
+import { fieldValue, fieldsWithRowKeys, rowsOf, type FormatRenderer, type RenderOptions, type Row, type RowSink } from './view.js';
 import type { TextWriter } from './writer.js';
 
+/** What a text becomes on its way out: unchanged in a file or pipe, without controls on a terminal. */
+type Outgoing = (text: string) => string;
+const unchanged: Outgoing = (text) => text;
+
+/**
+ * CSV on a terminal is read by a person, not a parser: every text, the API's keys included, loses its
+ * control characters and bidi overrides there (an OSC title, a CSI colour), as a table's cells do.
+ */
+export function outgoingText(options: Pick<RenderOptions, 'isTTY'>): Outgoing {
+  return options.isTTY ? withoutControls : unchanged;
+}
+
 /** The header: names past the contract's come from the API's keys, so they are guarded too. */
-function headerTexts(columns: readonly string[]): string[] {
-  return columns.map(guardFormula);
+function headerTexts(columns: readonly string[], outgoing: Outgoing): string[] {
+  return columns.map((column) => outgoing(guardFormula(column)));
 }
 
 /** The cell texts of one row, in column order. */
-function rowTexts(row: Row, columns: readonly string[]): string[] {
-  return columns.map((column) => csvCellText(fieldValue(row, column)));
+function rowTexts(row: Row, columns: readonly string[], outgoing: Outgoing): string[] {
+  return columns.map((column) => outgoing(csvCellText(fieldValue(row, column))));
 }
 
 interface CsvRecordStream {
@@ -76,25 +89,27 @@ export const csvRenderer: FormatRenderer = {
   async render(view, options, writer) {
     const rows = rowsOf(view);
     const columns = options.fields ?? fieldsWithRowKeys(view.fields, rows);
+    const outgoing = outgoingText(options);
     const records = await openCsvRecordStream(writer, false);
-    if (options.header) await records.write(headerTexts(columns));
-    for (const row of rows) await records.write(rowTexts(row, columns));
+    if (options.header) await records.write(headerTexts(columns, outgoing));
+    for (const row of rows) await records.write(rowTexts(row, columns, outgoing));
     await records.end();
   },
 
   openSink(spec, options, writer): RowSink {
+    const outgoing = outgoingText(options);
     let started: Promise<{ columns: readonly string[]; records: CsvRecordStream }> | undefined;
     const startWith = async (firstRow: Row | undefined) => {
       const columns = options.fields ?? fieldsWithRowKeys(spec.fields, firstRow ? [firstRow] : []);
       const records = await openCsvRecordStream(writer, true);
-      if (options.header) await records.write(headerTexts(columns));
+      if (options.header) await records.write(headerTexts(columns, outgoing));
       return { columns, records };
     };
     return {
       async write(row) {
         started ??= startWith(row);
         const { columns, records } = await started;
-        await records.write(rowTexts(row, columns));
+        await records.write(rowTexts(row, columns, outgoing));
       },
       async end() {
         started ??= startWith(undefined);

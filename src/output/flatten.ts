@@ -27,12 +27,21 @@ export function cellText(value: unknown): string {
   return compactJson(value);
 }
 
-/** Leading characters a spreadsheet reads as the start of a formula (OWASP "CSV Injection"). */
-const FORMULA_START = /^[=+\-@\t\r]/;
+/**
+ * Leading characters a spreadsheet reads as the start of a formula (OWASP "CSV Injection"): `=`,
+ * `+`, `-`, `@`, tab, CR or LF, also after blanks a spreadsheet trims (` =cmd`, `\n=cmd`).
+ */
+const FORMULA_START = /^(?:[=+\-@\t\r\n]|\s+[=+\-@])/;
+/**
+ * The same start after a `;`: a spreadsheet whose list separator is `;` (most of Europe) splits
+ * `Anna;=cmd|' /C calc'!A0` into two cells, the second a formula.
+ */
+const FORMULA_AFTER_SEMICOLON = /;(?=\s*[=+\-@])/g;
 
-/** A string cell that a spreadsheet would run as a formula, neutralised with a leading `'`. */
+/** A string cell that a spreadsheet would run as a formula, neutralised with a `'` before each start. */
 export function guardFormula(text: string): string {
-  return FORMULA_START.test(text) ? `'${text}` : text;
+  const guarded = text.includes(';') ? text.replace(FORMULA_AFTER_SEMICOLON, ";'") : text;
+  return FORMULA_START.test(guarded) ? `'${guarded}` : guarded;
 }
 
 /**

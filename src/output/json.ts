@@ -16,7 +16,7 @@ const INDENT = '  ';
 /** JSON text of a value; undefined (no JSON representation) prints as null. */
 function jsonText(value: unknown, pretty: boolean): string {
   const indent = pretty ? INDENT : undefined;
-  return wellFormed(nativeJsonText(value, indent) ?? stringify(value, null, indent) ?? 'null');
+  return escapeUnsafeCharacters(wellFormed(nativeJsonText(value, indent) ?? stringify(value, null, indent) ?? 'null'));
 }
 
 /** An escape sequence of JSON text: a lone surrogate's `\udXXX`, or any other `\` and the character after it. */
@@ -32,6 +32,20 @@ const ESCAPE = /\\(?:ud[89a-f][0-9a-f]{2}|[^])/g;
 function wellFormed(text: string): string {
   if (!text.includes('\\ud')) return text;
   return text.replace(ESCAPE, (escape) => (escape.length === 6 ? '\uFFFD' : escape));
+}
+
+// C1 controls (U+0080-U+009F: U+009B is a CSI on its own in many terminals), DEL, and the bidi
+// controls that reorder what follows (U+061C, U+200E-F, U+202A-E, U+2066-9). JSON.stringify writes
+// them raw; JSON lands on terminals (`newsstats ... -f json`, `| jq`, `| less -R`), so they are written
+// as \u escapes, which every JSON reader turns back into the same string. Outside strings JSON text
+// is ASCII, so a pass over the whole text only ever touches string contents.
+const UNSAFE_IN_JSON = /[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** JSON text with the characters above as \u escapes: the same JSON value, safe on a terminal. */
+export function escapeUnsafeCharacters(text: string): string {
+  UNSAFE_IN_JSON.lastIndex = 0;
+  if (!UNSAFE_IN_JSON.test(text)) return text;
+  return text.replace(UNSAFE_IN_JSON, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 const NOT_NATIVE = Symbol('a value JSON.stringify cannot be made to print exactly');

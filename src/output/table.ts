@@ -263,7 +263,8 @@ function gridOf(view: View, rows: readonly Row[], options: RenderOptions): Grid 
     const cells = fields.map((field): Cell[] => {
       const value = fieldValue(row, field);
       const kind = columnKind(field, isNumericValue(value));
-      return [label(field), { text: terminalText(value, kind), whole: isNeverCut(kind) }];
+      // Field names are the API's keys when it adds some: as untrusted as any value.
+      return [label(printable(field)), { text: terminalText(value, kind), whole: isNeverCut(kind) }];
     });
     const values = cells.map(([, value]) => value!);
     // The value column is as wide as its widest value that may not be cut; text is cut to the rest.
@@ -278,7 +279,7 @@ function gridOf(view: View, rows: readonly Row[], options: RenderOptions): Grid 
   const kinds = fields.map((field) => terminalKind(field, rows, options));
   // Never hidden: ids and ranks, the metric the rows are sorted by, and every column --fields names.
   const kept = new Set([...(view.keep ?? []), ...(options.fields ?? [])]);
-  const header = options.header ? fields.map((field) => label(columnHeader(field))) : undefined;
+  const header = options.header ? fields.map((field) => label(printable(columnHeader(field)))) : undefined;
   const texts = fields.map((field, i) => {
     const column = rows.map((row) => terminalText(fieldValue(row, field), kinds[i]!));
     return kinds[i] === 'number' ? alignDecimals(column) : column;
@@ -459,14 +460,14 @@ export async function terminalTableLines(view: View, options: RenderOptions): Pr
 /** Off a terminal: the @tsv rule with the table's columns; a single view as `field<TAB>value` lines. */
 const pipedTable = tsvRendererFor({
   columns: tableColumns,
-  header: (column) => column,
+  header: (column) => withoutControls(column),
   cell: (value) => withoutControls(cellText(value)),
 });
 
 async function writeSingle(view: View, options: RenderOptions, writer: TextWriter): Promise<void> {
   const row = rowsOf(view)[0] ?? {};
   for (const field of tableColumns(view, options, [row])) {
-    await writer.write(tsvLine([field, withoutControls(cellText(fieldValue(row, field)))]));
+    await writer.write(tsvLine([withoutControls(field), withoutControls(cellText(fieldValue(row, field)))]));
   }
 }
 

@@ -12,6 +12,7 @@
  * Rows are written as they come: a streaming sink holds no rows, so a piped export's memory stays flat.
  */
 import { csvCellText, guardFormula } from './flatten.js';
+import { withoutControls } from './text.js';
 import { fieldValue, fieldsWithRowKeys, rowsOf, type FormatRenderer, type Row, type RowSink, type View } from './view.js';
 import type { RenderOptions } from './view.js';
 
@@ -38,10 +39,18 @@ export interface TsvLayout {
 
 /** A renderer for a TSV layout: buffered render() and a streaming sink give the same bytes. */
 export function tsvRendererFor(layout: TsvLayout): FormatRenderer {
-  const headerLine = (columns: readonly string[]) => tsvLine(columns.map((column) => layout.header(column)));
-  const rowLine = (row: Row, columns: readonly string[]) => tsvLine(columns.map((column) => layout.cell(fieldValue(row, column))));
+  // On a terminal every text, the API's keys included, loses its control characters (see csv.ts).
+  const outgoing = (options: RenderOptions) => (options.isTTY ? withoutControls : (text: string) => text);
+  const lines = (options: RenderOptions) => {
+    const safe = outgoing(options);
+    return {
+      headerLine: (columns: readonly string[]) => tsvLine(columns.map((column) => safe(layout.header(column)))),
+      rowLine: (row: Row, columns: readonly string[]) => tsvLine(columns.map((column) => safe(layout.cell(fieldValue(row, column))))),
+    };
+  };
   return {
     async render(view, options, writer) {
+      const { headerLine, rowLine } = lines(options);
       const rows = rowsOf(view);
       const columns = layout.columns(view, options, rows);
       if (options.header) await writer.write(headerLine(columns));
@@ -49,6 +58,7 @@ export function tsvRendererFor(layout: TsvLayout): FormatRenderer {
     },
 
     openSink(spec, options, writer): RowSink {
+      const { headerLine, rowLine } = lines(options);
       let columns: readonly string[] | undefined;
       const startWith = async (firstRow: Row | undefined): Promise<readonly string[]> => {
         const chosen = layout.columns(spec, options, firstRow ? [firstRow] : []);

@@ -60,6 +60,18 @@ export function timestampDate(text: string): Date | undefined {
   return year >= 1900 && sameDay && hour < 24 && minute < 60 && second < 60 ? date : undefined;
 }
 
+/**
+ * Characters XML 1.0 forbids (C0 controls but tab and line breaks, U+FFFE, U+FFFF, lone surrogates):
+ * exceljs writes them as they are and the sheet is then not well-formed, so Excel refuses the file.
+ */
+// eslint-disable-next-line no-control-regex
+const NOT_XML = /[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]|[\ud800-\udfff]/gu;
+
+/** Text a worksheet can hold: each character XML forbids becomes U+FFFD. */
+export function xmlSafe(text: string): string {
+  return text.replace(NOT_XML, '\ufffd');
+}
+
 /** One value as a cell: see the file comment for the rules. */
 export function xlsxValue(value: unknown, field: string): XlsxValue {
   if (value === null || value === undefined) return null;
@@ -68,8 +80,8 @@ export function xlsxValue(value: unknown, field: string): XlsxValue {
     const text = value.toString();
     return !TEXT_FIELDS.has(field) && holdsExactly(text) ? Number(text) : text;
   }
-  if (typeof value === 'string') return timestampDate(value) ?? value;
-  return cellText(value);
+  if (typeof value === 'string') return timestampDate(value) ?? xmlSafe(value);
+  return xmlSafe(cellText(value));
 }
 
 /**
@@ -140,7 +152,7 @@ class XlsxSheet {
       width: sample.reduce((width, row) => fitWidth(width, xlsxValue(fieldValue(row, field), field)), this.#header ? fitWidth(0, field) : 8),
     }));
     if (this.#header) {
-      const header = this.#sheet.addRow(columns.map((field) => ({ richText: [{ text: field }] })));
+      const header = this.#sheet.addRow(columns.map((field) => ({ richText: [{ text: xmlSafe(field) }] })));
       header.font = { bold: true };
       header.commit();
     }

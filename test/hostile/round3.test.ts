@@ -8,7 +8,8 @@ import { accessSync, chmodSync, closeSync, constants, existsSync, lstatSync, mkd
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { cacheScope } from '../../src/cli/cache.js';
-import { expectSuccess, isolatedEnv, tempDir } from '../e2e/harness.js';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { expectSuccess, isolatedEnv, shellQuote, spawnAndCollect, tempDir } from '../e2e/harness.js';
 import { COUNTRIES, HOSTILE_BIN, KEY, WEEK_INFO, hang, hostileServer, json, ranked, run, sequence, type HostileServer, type Route } from './servers.js';
 
 const routes: Record<string, Route> = {
@@ -398,4 +399,117 @@ test('Retry-After on a 503 says "service unavailable", not "rate limited"', asyn
   } finally {
     await service.close();
   }
+});
+
+/** The CLI under test with stdout and stderr on a pseudo-terminal (merged), NO_COLOR so that any ESC seen is the service's. */
+async function runInTerminal(args: string[], serviceUrl: string, columns = 100): Promise<RawResult> {
+  const command = [process.execPath, HOSTILE_BIN, ...args].map(shellQuote).join(' ');
+  const result = await spawnAndCollect('script', ['-qfec', command, '/dev/null'], isolatedEnv(tempDir('newsstats-hostile-'), {
+    NEWSSTATS_BASE_URL: serviceUrl, NEWSSTATS_API_KEY: KEY, TERM: 'xterm-256color', COLUMNS: String(columns), NO_COLOR: '1',
+  }), { timeoutMs: 15_000, noStdin: true });
+  return { ...result, stdout: result.stdout.replace(/\r\n/g, '\n') };
+}
+
+const OSC_TITLE = '\u001b]0;PWNED\u0007';
+const CSI_RED = '\u001b[41m';
+const C1_CSI = '\u009b31m';
+const RLO = '\u202e';
+const HOSTILE_TEXT = `${OSC_TITLE}${CSI_RED}${C1_CSI}${RLO}x`;
+
+/** Nothing the service wrote reaches the terminal as a control: no ESC, BEL, C1 CSI or bidi override. */
+function expectNoControls(text: string): void {
+  expect(text).not.toMatch(/[\u0007\u001b\u009b\u202e]/);
+}
+
+describe('items 2 and 6: nothing the service writes reaches the terminal as an escape', () => {
+  let service: HostileServer;
+  beforeAll(async () => {
+    const rows = [1, 2].map((rank) => ({
+      rank, personHash: `p${rank}`, fullName: `Person ${rank}`, mentionCount: 10,
+      [`evil${HOSTILE_TEXT}`]: 'value',
+      [`wide${HOSTILE_TEXT}${'w'.repeat(30)}`]: 'w'.repeat(40),
+    }));
+    service = await hostileServer({
+      '/api/data/people/top': json(rows),
+      '/api/data/countries': json([{ countryId: 1, countryName: `Evil ${HOSTILE_TEXT}`, countryIso: 'EV' }]),
+    });
+  });
+  afterAll(() => service.close());
+
+  test('item 2: field names in a table\'s header and in the "columns hidden" note', async () => {
+    const result = await runInTerminal(['api', '/api/data/people/top', '-f', 'table'], service.url, 60);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/columns? hidden at 60 columns:/);
+    expectNoControls(result.stdout);
+  });
+
+  test('item 2: field names of a single record (field/value rows) and of a piped table', async () => {
+    const single = await runInTerminal(['api', '/api/data/people/top', '-f', 'table', '--fields', `evil${HOSTILE_TEXT}`], service.url);
+    expect(single.code).toBe(0);
+    expectNoControls(single.stdout);
+    const piped = await run(['api', '/api/data/people/top', '-f', 'table'], { env: { NEWSSTATS_BASE_URL: service.url, NEWSSTATS_API_KEY: KEY } });
+    expect(piped.code).toBe(0);
+    expectNoControls(piped.stdout);
+  });
+
+  for (const format of ['csv', 'tsv']) {
+    test(`item 6: -f ${format} on a terminal: cells and headers without controls`, async () => {
+      for (const args of [['countries', 'list', '--no-cache', '-f', format], ['api', '/api/data/people/top', '-f', format]]) {
+        const result = await runInTerminal(args, service.url);
+        expect(result.code).toBe(0);
+        expect(result.stdout).toContain(args[0] === 'countries' ? 'Evil ' : 'evil');
+        expectNoControls(result.stdout);
+      }
+    });
+  }
+
+  test(`item 6: -f csv into a file or pipe keeps the service's text exactly (it is data there)`, async () => {
+    const result = await run(['countries', 'list', '--no-cache', '-f', 'csv'], { env: { NEWSSTATS_BASE_URL: service.url, NEWSSTATS_API_KEY: KEY } });
+    expect(expectSuccess(result)).toContain(`Evil ${HOSTILE_TEXT}`);
+  });
+
+  for (const format of ['json', 'ndjson']) {
+    test(`item 6: -f ${format} escapes C1 and bidi controls as well as ESC, on a terminal and off one, and stays the same JSON`, async () => {
+      const onTerminal = await runInTerminal(['countries', 'list', '--no-cache', '-f', format], service.url);
+      expect(onTerminal.code).toBe(0);
+      expectNoControls(onTerminal.stdout);
+      const piped = await run(['countries', 'list', '--no-cache', '-f', format], { env: { NEWSSTATS_BASE_URL: service.url, NEWSSTATS_API_KEY: KEY } });
+      const text = expectSuccess(piped);
+      expectNoControls(text);
+      expect(text).toContain('\\u009b31m\\u202ex');
+      const value = format === 'json' ? JSON.parse(text) : JSON.parse(text.trim().split('\n')[0]!);
+      expect(JSON.stringify(value)).toContain(JSON.stringify(`Evil ${HOSTILE_TEXT}`).slice(1, -1));
+    });
+  }
+});
+
+describe('items 11 and 12: spreadsheets', () => {
+  test.skipIf(spawnSync('unzip', ['-v']).status !== 0)('item 11: U+FFFE, U+FFFF and C0 controls in a string still make a well-formed xlsx', async () => {
+    const service = await hostileServer({ '/api/data/countries': json([{ countryId: 1, countryName: 'a\uFFFEb\uFFFFc\u0001d\u0008e', countryIso: 'X\uFFFF' }]) });
+    try {
+      const dir = tempDir('newsstats-xlsx-');
+      const target = join(dir, 'c.xlsx');
+      expectSuccess(await run(['countries', 'list', '--no-cache', '-q', '-o', target], { env: { NEWSSTATS_BASE_URL: service.url, NEWSSTATS_API_KEY: KEY } }));
+      const sheet = spawnSync('unzip', ['-p', target, 'xl/worksheets/sheet1.xml'], { encoding: 'utf8' }).stdout;
+      expect(sheet).toContain('a\uFFFDb\uFFFDc\uFFFDd\uFFFDe');
+      // Characters XML 1.0 forbids, raw or as character references.
+      expect(sheet).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\uFFFE\uFFFF]|&#x0*(?:[0-8bcef]|1[0-9a-f]|fffe|ffff);|&#0*(?:[0-8]|1[1-9]|2[0-9]|3[01]|65534|65535);/i);
+    } finally {
+      await service.close();
+    }
+  });
+
+  test('item 12: the formula guard catches formulas after a ";" and after leading blanks or a line break', async () => {
+    const names = ["Anna;=cmd|' /C calc'!A0", ' =1+1', '\n=1+1', 'Bob; +1', 'plain; text'];
+    const service = await hostileServer({ '/api/data/countries': json(names.map((countryName, index) => ({ countryId: index + 1, countryName, countryIso: 'XX' }))) });
+    try {
+      for (const format of ['csv', 'tsv']) {
+        const text = expectSuccess(await run(['countries', 'list', '--no-cache', '-f', format, '--fields', 'countryName', '--no-header'], { env: { NEWSSTATS_BASE_URL: service.url, NEWSSTATS_API_KEY: KEY } }));
+        const cells = format === 'csv' ? parseCsv(text) as string[][] : text.trimEnd().split('\n').map((line) => [line.replaceAll('\\n', '\n')]);
+        expect(cells.map((row) => row[0])).toEqual(["Anna;'=cmd|' /C calc'!A0", "' =1+1", "'\n=1+1", "Bob;' +1", 'plain; text']);
+      }
+    } finally {
+      await service.close();
+    }
+  });
 });
