@@ -7,7 +7,7 @@ import type { WeekWindow } from '../weeks.js';
 import type { Context } from './context.js';
 import { countryFlagId } from './country-flag.js';
 import { UsageError } from './errors.js';
-import { choiceFlag, integerFlag, switchFlag, textFlag } from './options.js';
+import { choiceFlag, integerFlag, nonEmpty, parsedFlag, switchFlag, textFlag } from './options.js';
 import type { FlagValues } from './spec.js';
 
 export function rankingFlags(limitDescription = 'how many people') {
@@ -19,7 +19,7 @@ export function rankingFlags(limitDescription = 'how many people') {
     gender: integerFlag('--gender <n>', 'only people of this gender code', { min: 0 }),
     minAge: integerFlag('--min-age <years>', 'only people at least this old', AGE_BOUNDS),
     maxAge: integerFlag('--max-age <years>', 'only people at most this old', AGE_BOUNDS),
-    category: textFlag('--category <name>', 'only people of this news category'),
+    category: parsedFlag('--category <name>', 'only people of this news category', nonEmpty('--category')),
     sort: choiceFlag('--sort <metric>', 'rank by', ['mentions', 'dominance']),
   };
 }

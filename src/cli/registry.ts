@@ -5,7 +5,7 @@
  */
 import type { Option } from 'commander';
 import { OUTPUT_FORMATS } from '../output/formats.js';
-import { choiceFlag, negatedFlag, nonEmpty, parsedFlag, parseFieldList, parseInteger, parseMaxResponseMbFlag, parseRequestRate, parseSeconds, switchFlag, textFlag } from './options.js';
+import { choiceFlag, negatedFlag, nonEmpty, parsedFlag, parseFieldList, parseInteger, parseMaxResponseMbFlag, parseRequestRate, parseSeconds, switchFlag } from './options.js';
 import type { FlagValues, NounSpec, NounVerbs } from './spec.js';
 
 export interface CommandEntry {
@@ -48,7 +48,7 @@ export const globalFlags = {
   header: negatedFlag('--no-header', 'omit the header row (csv, tsv, table, xlsx)'),
   bom: switchFlag('--bom', 'start csv with a UTF-8 byte-order mark, for Excel (off: it trips up Unix tools)'),
   output: parsedFlag('-o, --output <file>', 'write to FILE atomically (complete or untouched) instead of stdout; - is stdout; devices and FIFOs are written into', nonEmpty('--output')),
-  profile: textFlag('--profile <name>', 'config profile (default: $NEWSSTATS_PROFILE or "default")'),
+  profile: parsedFlag('--profile <name>', 'config profile (default: $NEWSSTATS_PROFILE or "default")', nonEmpty('--profile')),
   baseUrl: parsedFlag('--base-url <url>', 'service base URL (default: $NEWSSTATS_BASE_URL or the profile)', nonEmpty('--base-url')),
   timeout: parsedFlag('--timeout <seconds>', 'deadline per attempt, connect to last byte (default 30)', parseSeconds),
   retries: parsedFlag('--retries <n>', 'retries after a failed request (default 3)', (text) => parseInteger('--retries', text, { min: 0, max: 20 })),

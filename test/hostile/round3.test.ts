@@ -513,3 +513,20 @@ describe('items 11 and 12: spreadsheets', () => {
     }
   });
 });
+
+describe('item 15: empty values never reach the service', () => {
+  for (const args of [
+    ['people', 'top', '--category', ''],
+    ['people', 'trend', ''],
+    ['people', 'trend', 'p1', ' '],
+    ['countries', 'list', '--profile', ''],
+  ]) {
+    test(`${args.map((arg) => (arg.trim() === '' ? `'${arg}'` : arg)).join(' ')}: exit 2, no request`, async () => {
+      const before = server.requests.length;
+      const result = await run([...args, '--no-cache', '-q'], { env: env() });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/^error: .*(must not be empty|is empty)/m);
+      expect(server.requests.slice(before)).toEqual([]);
+    });
+  }
+});

@@ -4,6 +4,7 @@ import { DEFAULT_CONCURRENCY, mapInOrder } from '../../concurrency.js';
 import { choiceFlag, configured, weekWindowFlags, withDefault } from '../../options.js';
 import { trendRow } from '../../rows.js';
 import { verb, type Row, type ViewSpec } from '../../spec.js';
+import { UsageError } from '../../errors.js';
 import { weekInfoOnce } from '../../week-window.js';
 import { weeklyWindows } from './shared.js';
 
@@ -76,6 +77,8 @@ const trend = verb({
       : { ...trendView, chart };
   },
   async run(ctx, { args: [personHashes], flags }) {
+    // An empty id would be asked of the service only after the week info: refuse it before any request.
+    if (personHashes.some((personHash) => personHash.trim() === '')) throw new UsageError('a personHash is empty', 'give the personHash of each person, e.g. from people search');
     // A trend is about weeks, so it always has a window: last12 unless asked otherwise.
     const given = flags.weeks !== undefined || flags.start !== undefined || flags.end !== undefined;
     // The window and the caption's current week share one request for the week info.
