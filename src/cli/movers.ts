@@ -114,7 +114,7 @@ export interface MoversInput {
 export function joinRankings({ current, previous, window, comparison, limit }: MoversInput): MoverRow[] {
   // Ranks and counts are integers by the contract; what is computed with must be one.
   for (const item of [...current, ...previous]) {
-    answerInteger(item.rank, 'rank', RANKING_PATH);
+    if (isPresent(item.rank)) answerInteger(item.rank, 'rank', RANKING_PATH);
     if (isPresent(item.mentionCount)) answerInteger(item.mentionCount, 'mentionCount', RANKING_PATH);
   }
   const byHash = (ranking: readonly Ranked[]) => new Map(ranking.map((item) => [String(item.personHash), item]));
