@@ -6,6 +6,7 @@ export { NewsStatsClient, path, type CallOptions, type ClientOptions, type Numbe
 export * from './api/errors.js';
 export * from './api/types.js';
 export { HTTP_DEFAULTS, type RequestEvent } from './api/options.js';
+export { parse, stringify } from './api/serialize.js';
 export {
   addWeeks,
   isoWeekOf,

@@ -6,17 +6,15 @@
  * --fields they print the rows projected to the selected keys, in that order; a selected key that
  * a row lacks prints as null, so every object has the same keys (what jq and spreadsheets want).
  */
-import { isLosslessNumber, stringify } from 'lossless-json';
-import { MARK, printsAsWritten } from '../api/json.js';
+import { stringify } from '../api/serialize.js';
 import { fieldValue, rowsOf, type FormatRenderer, type Row, type RowSink, type View } from './view.js';
 import type { TextWriter } from './writer.js';
 
 const INDENT = '  ';
 
-/** JSON text of a value; undefined (no JSON representation) prints as null. */
+/** JSON text of a value, every number exact; undefined (no JSON representation) prints as null. */
 function jsonText(value: unknown, pretty: boolean): string {
-  const indent = pretty ? INDENT : undefined;
-  return escapeUnsafeCharacters(wellFormed(nativeJsonText(value, indent) ?? stringify(value, null, indent) ?? 'null'));
+  return escapeUnsafeCharacters(wellFormed(stringify(value, pretty ? INDENT : undefined)));
 }
 
 /** An escape sequence of JSON text: a lone surrogate's `\udXXX`, or any other `\` and the character after it. */
@@ -46,41 +44,6 @@ export function escapeUnsafeCharacters(text: string): string {
   UNSAFE_IN_JSON.lastIndex = 0;
   if (!UNSAFE_IN_JSON.test(text)) return text;
   return text.replace(UNSAFE_IN_JSON, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
-const NOT_NATIVE = Symbol('a value JSON.stringify cannot be made to print exactly');
-// JSON.stringify writes the MARK character as this escape; a marked number is a string holding it.
-const MARKED_NUMBER = /"\\u0000([^"]*)"/g;
-
-/**
- * The text JSON.stringify writes, made byte for byte lossless-json's and several times faster: a
- * LosslessNumber that prints as written becomes that number; any other (or a bigint) becomes a
- * string of its digits behind MARK, unquoted afterwards. Undefined when a string or key of the value
- * itself holds MARK, which could be unquoted too.
- */
-function nativeJsonText(value: unknown, indent: string | undefined): string | undefined {
-  let marked = false;
-  const exactNumbers = (key: string, item: unknown): unknown => {
-    if (key.includes(MARK)) throw NOT_NATIVE;
-    if (isLosslessNumber(item)) {
-      if (printsAsWritten(item.value)) return Number(item.value);
-      marked = true;
-      return MARK + item.value;
-    }
-    if (typeof item === 'bigint') {
-      marked = true;
-      return MARK + item.toString();
-    }
-    if (typeof item === 'string' && item.includes(MARK)) throw NOT_NATIVE;
-    return item;
-  };
-  try {
-    const text = JSON.stringify(value, exactNumbers, indent);
-    return marked ? text.replace(MARKED_NUMBER, '$1') : text;
-  } catch (error) {
-    if (error === NOT_NATIVE) return undefined;
-    throw error;
-  }
 }
 
 /** A row reduced to `fields`, in that order; absent fields become null. */
