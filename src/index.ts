@@ -2,7 +2,25 @@
  * The library entry: `import { NewsStatsClient } from 'newsstats'`.
  * Loads no CLI code; the sandbox is a separate import (`startSandbox`) so a client pays nothing for it.
  */
-export { NewsStatsClient, path, type CallOptions, type ClientOptions, type NumberMode, type Parsed, type LosslessOf } from './api/client.js';
+import type { RunningSandbox, SandboxOptions } from './sandbox/server.js';
+
+export {
+  NewsStatsClient,
+  path,
+  type APIPromise,
+  type CallOptions,
+  type ClientOptions,
+  type CountryStatsExportItem,
+  type ExportParams,
+  type ExportWindow,
+  type LinksExportItem,
+  type LinksExportParams,
+  type LosslessOf,
+  type NumberMode,
+  type Parsed,
+  type ResponseInfo,
+  type WithResponse,
+} from './api/client.js';
 export * from './api/errors.js';
 export * from './api/types.js';
 export { HTTP_DEFAULTS, type RequestEvent } from './api/options.js';
@@ -27,8 +45,19 @@ export { VERSION } from './version.js';
 // bundled, so `instanceof LosslessNumber` holds whether it is imported from here or from 'lossless-json'.
 export { LosslessNumber, isLosslessNumber } from 'lossless-json';
 
-/** Starts the local synthetic API (see docs/sandbox.md); loaded only when called. */
-export async function startSandbox(options?: import('./sandbox/server.js').SandboxOptions) {
+export type { RunningSandbox, SandboxOptions, SandboxOptionName } from './sandbox/server.js';
+
+/**
+ * Starts the local synthetic API (see docs/sandbox.md); loaded only when called. A bad option rejects
+ * with SandboxOptionError, a NewsStatsError naming the option.
+ */
+export async function startSandbox(options?: SandboxOptions): Promise<RunningSandbox> {
   const { startSandbox: start } = await import('./sandbox/server.js');
   return start(options);
 }
+
+/**
+ * The error of a bad sandbox option. Defined with the sandbox, which loads only when started; this
+ * class is the same one, so `instanceof` holds, without loading the sandbox to export it.
+ */
+export { SandboxOptionError } from './sandbox/option-error.js';

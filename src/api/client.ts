@@ -11,7 +11,8 @@
  * Parameters are checked against the contract's bounds before any request (InvalidParameterError);
  * server failures arrive as the error classes of ./errors.js. The client never prints.
  */
-import { HttpClient, type HttpClientOptions, type QueryScalar, type RequestOptions } from './http.js';
+import { APIPromise, requestIdOf } from './api-promise.js';
+import { HttpClient, type HttpClientOptions, type JsonResponse, type Query, type QueryScalar, type RequestOptions } from './http.js';
 import { InvalidParameterError } from './errors.js';
 import { checkResponseShape } from './validate.js';
 import type { NumberMode, Parsed } from './json.js';
@@ -19,6 +20,7 @@ import { API_ROOT } from './types.js';
 import { ArticlesResource } from './resources/articles.js';
 import { path, quote, type CallOptions, type Fetch } from './resources/base.js';
 import { CountriesResource } from './resources/countries.js';
+import { ExportResource } from './resources/export.js';
 import { PeopleResource } from './resources/people.js';
 import { PostsResource } from './resources/posts.js';
 import { SourcesResource } from './resources/sources.js';
@@ -29,7 +31,9 @@ export type { NumberMode, Parsed, LosslessOf } from './json.js';
 export type ClientOptions = HttpClientOptions;
 export type { CallOptions } from './resources/base.js';
 export { path };
-export { ArticlesResource, CountriesResource, PeopleResource, PostsResource, SourcesResource, WeeksResource };
+export { ArticlesResource, CountriesResource, ExportResource, PeopleResource, PostsResource, SourcesResource, WeeksResource };
+export type { APIPromise, ResponseInfo, WithResponse } from './api-promise.js';
+export type { CountryStatsExportItem, ExportParams, ExportWindow, LinksExportItem, LinksExportParams } from './resources/export.js';
 
 /**
  * The path of a raw request. `/api/data/x`, `api/data/x`, `/x` and `x` all mean `/api/data/x`: the
@@ -64,6 +68,10 @@ export function resolveApiPath(raw: string): { path: string; query: Record<strin
   return { path: `${API_ROOT}${encoded}`, query };
 }
 
+function responseInfo({ response }: JsonResponse) {
+  return { ...response, requestId: requestIdOf(response.headers) };
+}
+
 /** Already-encoded input stays as it was meant; a stray `%` is taken literally. */
 function decodeSegment(segment: string): string {
   try {
@@ -82,6 +90,8 @@ export class NewsStatsClient<M extends NumberMode = 'native'> {
   readonly sources: SourcesResource<M>;
   readonly posts: PostsResource<M>;
   readonly articles: ArticlesResource<M>;
+  /** Bulk exports over a ranking, as async iterators: `for await (const item of client.export.countryStats({ top: 200 }))`. */
+  readonly export: ExportResource<M>;
   readonly #http: HttpClient;
 
   /** Throws ConfigurationError for a missing or refused base URL or a missing key; sends nothing. */
@@ -94,9 +104,9 @@ export class NewsStatsClient<M extends NumberMode = 'native'> {
     // Every typed method's answer is checked against the contract here, at the one edge the resources
     // share (APIResource.request reaches it). The raw get() is not: its path may be newer than the contract.
     const fetch: Fetch<M> = async <T>(apiPath: string, request: RequestOptions = {}) => {
-      const data = await this.#http.getJson(apiPath, this.numbers, request);
-      checkResponseShape(apiPath, data);
-      return data as Parsed<M, T>;
+      const answer = await this.#http.getJson(apiPath, this.numbers, request);
+      checkResponseShape(apiPath, answer.data);
+      return { data: answer.data as Parsed<M, T>, response: responseInfo(answer) };
     };
     this.weeks = new WeeksResource(fetch);
     this.people = new PeopleResource(fetch);
@@ -104,6 +114,7 @@ export class NewsStatsClient<M extends NumberMode = 'native'> {
     this.sources = new SourcesResource(fetch);
     this.posts = new PostsResource(fetch);
     this.articles = new ArticlesResource(fetch);
+    this.export = new ExportResource(this.people, this.weeks);
   }
 
   /** The normalised service base, e.g. https://stats.example.com (no trailing slash, no /api/data). */
@@ -113,15 +124,21 @@ export class NewsStatsClient<M extends NumberMode = 'native'> {
 
   /**
    * Raw GET of any path under /api/data (see resolveApiPath for the accepted forms), parsed in this
-   * client's number mode. For endpoints newer than this library.
+   * client's number mode, unchecked against the contract. For endpoints newer than this library. Query
+   * values may be strings, numbers, booleans, bigints or LosslessNumbers, or lists of them (the key
+   * repeats); undefined and null are left out.
    */
-  async get(apiPath: string, query: Record<string, string | readonly string[]> = {}, options: CallOptions = {}): Promise<unknown> {
-    const resolved = resolveApiPath(apiPath);
-    const merged: Record<string, QueryScalar[]> = { ...resolved.query };
-    for (const [name, value] of Object.entries(query)) {
-      merged[name] = [...(merged[name] ?? []), ...(typeof value === 'string' ? [value] : value)];
-    }
-    return this.#http.getJson(resolved.path, this.numbers, { ...options, query: merged });
+  get(apiPath: string, query: Query = {}, options: CallOptions = {}): APIPromise<unknown> {
+    return new APIPromise((async () => {
+      const resolved = resolveApiPath(apiPath);
+      const merged: Record<string, QueryScalar[]> = { ...resolved.query };
+      for (const [name, value] of Object.entries(query)) {
+        if (value === undefined || value === null) continue;
+        merged[name] = [...(merged[name] ?? []), ...(Array.isArray(value) ? value as readonly QueryScalar[] : [value as QueryScalar])];
+      }
+      const answer = await this.#http.getJson(resolved.path, this.numbers, { ...options, query: merged });
+      return { data: answer.data, response: responseInfo(answer) };
+    })());
   }
 
   /** Closes pooled connections once requests in flight finish; the client still works afterwards (it reconnects). */

@@ -69,6 +69,11 @@ export interface RequestOptions {
   headers?: Readonly<Record<string, string>>;
 }
 
+export interface JsonResponse {
+  data: unknown;
+  response: Omit<HttpResponse, 'text'>;
+}
+
 export interface HttpResponse {
   status: number;
   text: string;
@@ -78,6 +83,8 @@ export interface HttpResponse {
   headers: Record<string, string>;
   /** How many attempts the call took. */
   attempts: number;
+  /** The body's size in bytes, as received. */
+  bytes: number;
 }
 
 /**
@@ -391,7 +398,7 @@ class ProxyTunnelError extends Error {
 }
 
 type AttemptOutcome =
-  | { kind: 'response'; status: number; text: string; headers: Record<string, string>; retryAfterMs: number | undefined; location: string | undefined }
+  | { kind: 'response'; status: number; text: string; bytes: number; headers: Record<string, string>; retryAfterMs: number | undefined; location: string | undefined }
   | { kind: 'failure'; error: ConnectionError | ApiError; retryable: boolean };
 
 /** One attempt's part of its call: where it goes and what bounds it. */
@@ -525,7 +532,7 @@ export class HttpClient {
         if (status >= 200 && status <= 299) {
           this.#pacer.succeeded(this.#now());
           this.#onEvent?.({ method, url, attempt, ms, status });
-          return { status, text, url, headers: outcome.headers, attempts: attempt };
+          return { status, text, url, headers: outcome.headers, attempts: attempt, bytes: outcome.bytes };
         }
         // A Retry-After that makes no sense (negative, garbage) was dropped by parseRetryAfter: ordinary backoff.
         const retryAfterMs = isRetryableStatus(status) && outcome.retryAfterMs !== undefined
@@ -551,9 +558,14 @@ export class HttpClient {
     }
   }
 
-  /** GET and parse the JSON body in the given number mode. */
-  async getJson(path: string, mode: NumberMode, options: RequestOptions = {}): Promise<unknown> {
+  /** GET and parse the JSON body in the given number mode; `response` is the answer without its body. */
+  async getJson(path: string, mode: NumberMode, options: RequestOptions = {}): Promise<JsonResponse> {
     const response = await this.getText(path, options);
+    const { status, url, headers, attempts, bytes } = response;
+    return { data: this.#parse(response, mode), response: { status, url, headers, attempts, bytes } };
+  }
+
+  #parse(response: HttpResponse, mode: NumberMode): unknown {
     try {
       if (response.text.trim() === '') throw new SyntaxError('the body is empty');
       if (jsonDepthExceeds(response.text, MAX_JSON_DEPTH)) {
@@ -717,7 +729,7 @@ export class HttpClient {
         },
         onComplete: () => {
           // Every body is read, errors included: it may hold problem details, and an unread body pins the socket.
-          settle({ kind: 'response', status, text: Buffer.concat(chunks).toString('utf8'), headers, retryAfterMs, location });
+          settle({ kind: 'response', status, text: Buffer.concat(chunks).toString('utf8'), bytes: received, headers, retryAfterMs, location });
         },
         onError: (error: Error) => {
           if (settled) return;

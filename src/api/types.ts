@@ -27,14 +27,21 @@ export type FieldKind =
 
 export type FieldSchema = Readonly<Record<string, FieldKind>>;
 
+/**
+ * Any JSON value as the library returns it in native mode (an integer beyond 2^53 is a bigint): the
+ * type of fields whose elements the contract leaves unspecified (`snippets`, `countryRows`). Narrow it
+ * with typeof checks before use; nothing about its shape is promised.
+ */
+export type JsonValue = string | number | bigint | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
 type KindType<K extends FieldKind> =
   K extends 'string' | 'string!' | 'timestamp' ? string :
   K extends 'integer' | 'integer!' | 'number' ? number :
   K extends 'biginteger' ? bigint :
   K extends 'boolean' ? boolean :
   K extends 'string[]' ? Array<string | null> :
-  K extends 'array' ? unknown[] :
-  K extends 'object' ? Record<string, unknown> :
+  K extends 'array' ? JsonValue[] :
+  K extends 'object' ? { [key: string]: JsonValue } :
   never;
 
 type RequiredFields<S extends FieldSchema> = { [F in keyof S]: S[F] extends `${string}!` ? F : never }[keyof S];
@@ -255,8 +262,12 @@ export const problemDetailsSchema = {
 export type WeekInfo = Resource<typeof weekInfoSchema>;
 export type Person = Resource<typeof personSchema>;
 export type PersonStats = Resource<typeof personStatsSchema>;
-/** Context fields are absent when includeContext=false (shape then: not shown by the contract). */
-export type PersonLink = Resource<typeof personLinkBaseSchema> & Partial<Resource<typeof personLinkContextSchema>>;
+/** A link with includeContext=false: the base fields only. */
+export type PersonLinkBase = Resource<typeof personLinkBaseSchema>;
+/** A link with includeContext=true (the default): every context field is there. */
+export type PersonLinkWithContext = Resource<typeof personLinkSchema>;
+/** Either (includeContext not known statically): context fields optional. */
+export type PersonLink = PersonLinkBase & Partial<Resource<typeof personLinkContextSchema>>;
 export type PersonCountryRow = Resource<typeof personCountryRowSchema>;
 export type PersonCountryStats = Omit<Resource<typeof personCountryStatsSchema>, 'countries'> & {
   countries?: PersonCountryRow[] | null;
@@ -267,8 +278,12 @@ export type SourceLinks = Omit<Resource<typeof sourceLinksSchema>, 'source'> & {
   source?: { sourceId?: number | null; name?: string | null } | null;
 };
 export type Post = Resource<typeof postSchema>;
-/** Source context fields are absent when includeSourceContext=false. */
-export type Article = Resource<typeof articleBaseSchema> & Partial<Resource<typeof articleSourceContextSchema>>;
+/** An article with includeSourceContext=false: the base fields only. */
+export type ArticleBase = Resource<typeof articleBaseSchema>;
+/** An article with includeSourceContext=true (the default): every source context field is there. */
+export type ArticleWithSourceContext = Resource<typeof articleSchema>;
+/** Either (includeSourceContext not known statically): source context fields optional. */
+export type Article = ArticleBase & Partial<Resource<typeof articleSourceContextSchema>>;
 export type ArticleStats = Resource<typeof articleStatsSchema>;
 export type ArticleStatsAllTime = Resource<typeof articleStatsAllTimeSchema>;
 export type InternationalAttention = Resource<typeof internationalAttentionSchema>;
@@ -293,6 +308,15 @@ export interface PeopleSearchParams {
   /** 1-100 */
   limit?: number;
 }
+
+/**
+ * What `people.search` takes: the parameters with at least one of q, personHash and fullName (the
+ * service answers 400 without one), so `people.search({})` does not compile.
+ */
+export type PeopleSearchRequest = PeopleSearchParams & SearchTerm;
+
+/** At least one of the terms a search matches by. */
+export type SearchTerm = { q: string } | { personHash: string } | { fullName: string };
 
 export type SortBy = 'mentions' | 'dominance';
 

@@ -1,3 +1,4 @@
+import { inOrder } from '../api/in-order.js';
 import { integerFlag, withDefault } from './options.js';
 
 /** Requests in flight for week panels, trends and bulk exports unless --concurrency says otherwise. */
@@ -9,7 +10,8 @@ export const concurrencyFlag = withDefault(integerFlag('--concurrency <n>', 'req
 /**
  * Runs tasks with at most `concurrency` in flight and hands results on in input order, whatever order
  * they finish in. Results that finish early wait in a window of bounded size: a task is not started
- * while the oldest unfinished one is `window` places behind, so memory stays flat on long runs.
+ * while the oldest unfinished one is `window` places behind, so memory stays flat on long runs. (The
+ * library's inOrder, which the bulk exports also bound by bytes.)
  */
 export async function forEachInOrder<Item, Result>(
   items: readonly Item[],
@@ -18,63 +20,12 @@ export async function forEachInOrder<Item, Result>(
   emit: (result: Result, index: number) => Promise<void> | void,
   window = concurrency * 4,
 ): Promise<void> {
-  const finished = new Map<number, Result>();
-  let nextToStart = 0;
-  let nextToEmit = 0;
-  let failure: { error: unknown } | undefined;
-
-  await new Promise<void>((resolve, reject) => {
-    let running = 0;
-    let emitting = false;
-
-    const drain = async () => {
-      if (emitting) return;
-      emitting = true;
-      try {
-        while (finished.has(nextToEmit)) {
-          const result = finished.get(nextToEmit)!;
-          finished.delete(nextToEmit);
-          await emit(result, nextToEmit);
-          nextToEmit += 1;
-        }
-      } catch (error) {
-        failure ??= { error };
-      } finally {
-        emitting = false;
-      }
-      pump();
-    };
-
-    const pump = () => {
-      if (failure) {
-        if (running === 0) reject(failure.error);
-        return;
-      }
-      if (nextToEmit === items.length) {
-        resolve();
-        return;
-      }
-      while (running < concurrency && nextToStart < items.length && nextToStart < nextToEmit + window) {
-        const index = nextToStart;
-        nextToStart += 1;
-        running += 1;
-        task(items[index]!, index).then(
-          (result) => {
-            running -= 1;
-            finished.set(index, result);
-            void drain();
-          },
-          (error: unknown) => {
-            running -= 1;
-            failure ??= { error };
-            pump();
-          },
-        );
-      }
-    };
-
-    pump();
-  });
+  let index = 0;
+  const sized = async (item: Item, at: number) => ({ value: await task(item, at), bytes: 0 });
+  for await (const result of inOrder(items, sized, { concurrency, window })) {
+    await emit(result, index);
+    index += 1;
+  }
 }
 
 /** forEachInOrder, collecting the results into an array. */

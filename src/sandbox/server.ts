@@ -58,10 +58,9 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
-/** A bad option value: the CLI reports it as a usage error. */
-export class SandboxOptionError extends Error {
-  override name = 'SandboxOptionError';
-}
+import { SandboxOptionError, type SandboxOptionName } from './option-error.js';
+
+export { SandboxOptionError, type SandboxOptionName };
 
 export const SANDBOX_OPTION_DEFAULTS = {
   host: '127.0.0.1',
@@ -102,27 +101,27 @@ export function resolveSandboxOptions(options: SandboxOptions = {}): ResolvedOpt
     logFile: options.logFile,
     wild: options.wild ?? false,
   };
-  const fail = (message: string): never => {
-    throw new SandboxOptionError(message);
+  const fail = (option: SandboxOptionName, message: string): never => {
+    throw new SandboxOptionError(option, `${option} ${message}`);
   };
-  if (resolved.host.trim() === '') fail('host (--host) must not be empty');
+  if (resolved.host.trim() === '') fail('host', 'must not be empty');
   if (!Number.isInteger(resolved.port) || resolved.port < 0 || resolved.port > 65535) {
-    fail(`port (--port) must be an integer from 0 to 65535, not ${resolved.port}`);
+    fail('port', `must be an integer from 0 to 65535, not ${resolved.port}`);
   }
   // Header values are visible ASCII; anything else could never be sent by a client.
-  if (!/^[\x21-\x7e]+$/.test(resolved.key)) fail('key (--key) must be non-empty visible ASCII without spaces');
-  if (!Number.isSafeInteger(resolved.seed)) fail(`seed (--seed) must be an integer, not ${resolved.seed}`);
-  if (Number.isNaN(resolved.now.getTime())) fail('now (--now) must be a valid date');
+  if (!/^[\x21-\x7e]+$/.test(resolved.key)) fail('key', 'must be non-empty visible ASCII without spaces');
+  if (!Number.isSafeInteger(resolved.seed)) fail('seed', `must be an integer, not ${resolved.seed}`);
+  if (Number.isNaN(resolved.now.getTime())) fail('now', 'must be a valid date');
   if (!(resolved.failRate >= 0 && resolved.failRate <= 1)) {
-    fail(`failRate (--fail-rate) must be a number from 0 to 1, not ${resolved.failRate}`);
+    fail('failRate', `must be a number from 0 to 1, not ${resolved.failRate}`);
   }
   if (!(resolved.latencyMs >= 0 && resolved.latencyMs <= MAX_LATENCY_MS)) {
-    fail(`latencyMs (--latency) must be a number from 0 to ${MAX_LATENCY_MS}, not ${resolved.latencyMs}`);
+    fail('latencyMs', `must be a number from 0 to ${MAX_LATENCY_MS}, not ${resolved.latencyMs}`);
   }
   if (resolved.rateLimit !== undefined && !(Number.isInteger(resolved.rateLimit) && resolved.rateLimit >= 1)) {
-    fail(`rateLimit (--rate-limit) must be an integer of at least 1, not ${resolved.rateLimit}`);
+    fail('rateLimit', `must be an integer of at least 1, not ${resolved.rateLimit}`);
   }
-  if (resolved.logFile !== undefined && resolved.logFile.trim() === '') fail('logFile (--log) must not be empty');
+  if (resolved.logFile !== undefined && resolved.logFile.trim() === '') fail('logFile', 'must not be empty');
   return resolved;
 }
 
@@ -181,7 +180,7 @@ function listen(server: Server, host: string, port: number): Promise<void> {
         error.code === 'EACCES' ? `no permission to listen on port ${port}` :
         error.message;
       // The host and port are the caller's choice, so failing to listen on them is an option error.
-      reject(Object.assign(new SandboxOptionError(`sandbox cannot listen on ${where}: ${reason}`), { code: error.code }));
+      reject(Object.assign(new SandboxOptionError(error.code === 'EADDRINUSE' || error.code === 'EACCES' ? 'port' : 'host', `sandbox cannot listen on ${where}: ${reason}`), { code: error.code }));
     };
     server.once('error', onError);
     server.listen({ host, port }, () => {

@@ -10,12 +10,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { REPO, sandbox, spawnAndCollect, tempDir } from './harness.js';
 
-function readmeLibraryExample(): string {
+/** Every ```ts block under "## The library", in order. */
+function readmeLibraryExamples(): string[] {
   const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## The library'));
-  const match = /```ts\n([\s\S]*?)```/.exec(section);
-  if (!match) throw new Error('no ```ts block under "## The library" in README.md');
-  return match[1]!;
+  const start = readme.indexOf('## The library');
+  const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
+  const blocks = [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);
+  if (blocks.length === 0) throw new Error('no ```ts block under "## The library" in README.md');
+  return blocks;
+}
+
+function readmeLibraryExample(): string {
+  return readmeLibraryExamples()[0]!;
 }
 
 describe('the README library example', () => {
@@ -46,5 +52,40 @@ describe('the README library example', () => {
     expect(run.code).toBe(0);
     // It prints how many countries mentioned the top person by dominance: a positive count.
     expect(Number(run.stdout.trim())).toBeGreaterThan(0);
+  });
+
+  it('every typed example compiles, strict, against the library\'s own types', () => {
+    const examples = readmeLibraryExamples();
+    expect(examples.length).toBeGreaterThanOrEqual(2);
+    const folder = tempDir('newsstats-readme-types-');
+    const files = examples.map((source, index) => {
+      const file = join(folder, `example-${index + 1}.ts`);
+      writeFileSync(file, source);
+      return file;
+    });
+    const program = ts.createProgram(files, {
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      lib: ['lib.es2023.d.ts'],
+      types: ['node'],
+      typeRoots: [join(REPO, 'node_modules', '@types')],
+      // `import ... from 'newsstats'` as a consumer writes it, resolved to this checkout's source.
+      paths: { newsstats: [join(REPO, 'src', 'index.ts')] },
+    });
+    // The examples' own errors (what a consumer's tsc would report); the library's source is checked by
+    // npm run typecheck, with its own declarations for undici's internals.
+    const diagnostics = files.flatMap((file) => {
+      const source = program.getSourceFile(file)!;
+      return [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)];
+    });
+    const problems = diagnostics.map((diagnostic) => {
+      const where = diagnostic.file ? `${diagnostic.file.fileName.replace(folder, 'README')}:${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1}` : '';
+      return `${where} ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`;
+    });
+    expect(problems).toEqual([]);
   });
 });

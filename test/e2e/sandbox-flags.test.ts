@@ -10,8 +10,8 @@ describe.concurrent('newsstats sandbox flags', () => {
     [['--port', 'http'], "error: option '--port <port>' argument 'http' is invalid. --port takes an integer."],
     [['--now', '2026-02-30'], "error: option '--now <YYYY-MM-DD>' argument '2026-02-30' is invalid. --now takes a date written YYYY-MM-DD, e.g. 2026-03-02."],
     [['--fail-rate', 'half'], "error: option '--fail-rate <share>' argument 'half' is invalid. --fail-rate takes a number, e.g. 0.25."],
-    [['--port', '0', '--fail-rate', '2'], 'error: failRate (--fail-rate) must be a number from 0 to 1, not 2'],
-    [['--port', '70000'], 'error: port (--port) must be an integer from 0 to 65535, not 70000'],
+    [['--port', '0', '--fail-rate', '2'], 'error: --fail-rate must be a number from 0 to 1, not 2'],
+    [['--port', '70000'], 'error: --port must be an integer from 0 to 65535, not 70000'],
   ])('sandbox %j exits 2 with one line naming the flag', async (flags, line) => {
     const result = await runCli(['sandbox', ...flags]);
     expect(result.code).toBe(2);

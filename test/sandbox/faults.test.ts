@@ -7,6 +7,7 @@ import { get as httpGet } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { NewsStatsError } from '../../src/api/errors.js';
 import { problemDetailsSchema } from '../../src/api/types.js';
 import { SandboxOptionError, startSandbox, type SandboxOptions } from '../../src/sandbox/server.js';
 import { createSandboxModel } from '../../src/sandbox/data/index.js';
@@ -230,7 +231,7 @@ describe('request log', () => {
 describe('options', () => {
   it('rejects bad option values with SandboxOptionError naming the option', async () => {
     const cases: Array<[SandboxOptions, RegExp]> = [
-      [{ failRate: 1.5 }, /^failRate \(--fail-rate\) must be a number from 0 to 1, not 1.5$/],
+      [{ failRate: 1.5 }, /^failRate must be a number from 0 to 1, not 1.5$/],
       [{ failRate: Number.NaN }, /failRate/],
       [{ latencyMs: -1 }, /latencyMs/],
       [{ rateLimit: 0 }, /rateLimit/],
@@ -245,7 +246,10 @@ describe('options', () => {
     for (const [options, message] of cases) {
       const attempt = startSandbox({ now: NOW, model, ...options });
       await expect(attempt).rejects.toBeInstanceOf(SandboxOptionError);
+      await expect(attempt).rejects.toBeInstanceOf(NewsStatsError);
       await expect(attempt).rejects.toThrow(message);
+      // The library's message names its options, never a CLI flag.
+      await expect(attempt).rejects.not.toThrow(/--/);
     }
   });
 

@@ -1,26 +1,41 @@
 /** Recent articles and article counts. */
+import type { APIPromise } from '../api-promise.js';
 import type { NumberMode, Parsed } from '../json.js';
-import { BOUNDS, type Article, type ArticlesRecentParams, type ArticleStats, type ArticleStatsAllTime } from '../types.js';
+import {
+  BOUNDS,
+  type Article,
+  type ArticleBase,
+  type ArticlesRecentParams,
+  type ArticleStats,
+  type ArticleStatsAllTime,
+  type ArticleWithSourceContext,
+} from '../types.js';
 import { APIResource, checkBound, path, type CallOptions } from './base.js';
 
 export class ArticlesResource<M extends NumberMode> extends APIResource<M> {
-  async recent(params: ArticlesRecentParams = {}, options?: CallOptions): Promise<Parsed<M, Article[]>> {
-    return this.request<Article[]>(path`/api/data/articles/recent`, {
+  /** With source context (the default), every context field is there; with includeSourceContext false, none is. */
+  recent(params?: ArticlesRecentParams & { includeSourceContext?: true }, options?: CallOptions): APIPromise<Parsed<M, ArticleWithSourceContext[]>>;
+  recent(params: ArticlesRecentParams & { includeSourceContext: false }, options?: CallOptions): APIPromise<Parsed<M, ArticleBase[]>>;
+  recent(params?: ArticlesRecentParams, options?: CallOptions): APIPromise<Parsed<M, Article[]>>;
+  recent(params: ArticlesRecentParams = {}, options?: CallOptions): APIPromise<Parsed<M, Article[]>> {
+    return this.request<Article[]>(() => ({
+      path: path`/api/data/articles/recent`,
       query: {
         limit: checkBound('limit', params.limit, BOUNDS.articlesLimit),
         includeSourceContext: params.includeSourceContext,
       },
-    }, options);
+    }), options);
   }
 
   /** Counts over the last `days` days. */
-  async stats(params: { days?: number } = {}, options?: CallOptions): Promise<Parsed<M, ArticleStats>> {
-    return this.request<ArticleStats>(path`/api/data/articles/stats`, {
+  stats(params: { days?: number } = {}, options?: CallOptions): APIPromise<Parsed<M, ArticleStats>> {
+    return this.request<ArticleStats>(() => ({
+      path: path`/api/data/articles/stats`,
       query: { days: checkBound('days', params.days, BOUNDS.statsDays) },
-    }, options);
+    }), options);
   }
 
-  async statsAllTime(options?: CallOptions): Promise<Parsed<M, ArticleStatsAllTime>> {
-    return this.request<ArticleStatsAllTime>(path`/api/data/articles/stats/all-time`, {}, options);
+  statsAllTime(options?: CallOptions): APIPromise<Parsed<M, ArticleStatsAllTime>> {
+    return this.request<ArticleStatsAllTime>(() => ({ path: path`/api/data/articles/stats/all-time` }), options);
   }
 }

@@ -2,6 +2,7 @@
  * What every resource shares: the request core it reaches through the client, the per-call options
  * every method takes, the `path` tag, and the parameter checks made before any request.
  */
+import { APIPromise, type WithResponse } from '../api-promise.js';
 import { InvalidParameterError } from '../errors.js';
 import type { Query, RequestOptions } from '../http.js';
 import type { NumberMode, Parsed } from '../json.js';
@@ -14,18 +15,32 @@ import type { WeekRange } from '../types.js';
 export type CallOptions = Pick<RequestOptions, 'signal' | 'timeoutMs' | 'totalTimeoutMs' | 'maxRetries' | 'headers'>;
 
 /** How the resources reach the request core (the client's, in its number mode). */
-export type Fetch<M extends NumberMode> = <T>(path: string, options?: RequestOptions) => Promise<Parsed<M, T>>;
+export type Fetch<M extends NumberMode> = <T>(path: string, options?: RequestOptions) => Promise<WithResponse<Parsed<M, T>>>;
+
+/** What a method asks for: the path and, optionally, its query and what a 404 means. */
+export interface RequestPlan {
+  path: string;
+  query?: Query;
+  notFound?: string;
+}
 
 /** One resource of the API (people, countries, ...), as Stainless SDKs shape them: a class per noun. */
 export abstract class APIResource<M extends NumberMode> {
-  readonly #fetch: Fetch<M>;
+  protected readonly fetch: Fetch<M>;
 
   constructor(fetch: Fetch<M>) {
-    this.#fetch = fetch;
+    this.fetch = fetch;
   }
 
-  protected request<T>(path: string, request: { query?: Query; notFound?: string }, options: CallOptions = {}): Promise<Parsed<M, T>> {
-    return this.#fetch<T>(path, { ...request, ...options });
+  /**
+   * Runs `plan` (the parameter checks, then the path) and the request. A check that fails rejects the
+   * promise, as a failed request does, rather than throwing where the method is called.
+   */
+  protected request<T>(plan: () => RequestPlan, options: CallOptions = {}): APIPromise<Parsed<M, T>> {
+    return new APIPromise((async () => {
+      const { path, ...request } = plan();
+      return this.fetch<T>(path, { ...request, ...options });
+    })());
   }
 }
 

@@ -1,70 +1,102 @@
 /** People: the list, one person, search, the ranking, article links and per-country statistics. */
+import type { APIPromise } from '../api-promise.js';
 import { InvalidParameterError } from '../errors.js';
 import type { NumberMode, Parsed } from '../json.js';
-import { BOUNDS, type PeopleSearchParams, type PeopleTopParams, type Person, type PersonCountryStats, type PersonLink, type PersonLinksParams, type PersonStats, type WeekRange } from '../types.js';
+import {
+  BOUNDS,
+  type PeopleSearchParams,
+  type PeopleSearchRequest,
+  type SearchTerm,
+  type PeopleTopParams,
+  type Person,
+  type PersonCountryStats,
+  type PersonLink,
+  type PersonLinkBase,
+  type PersonLinksParams,
+  type PersonLinkWithContext,
+  type PersonStats,
+  type WeekRange,
+} from '../types.js';
 import { APIResource, checkBound, checkInteger, checkText, path, quote, weekQuery, type CallOptions } from './base.js';
 
+/** Whether the parameters name something to search by (a non-empty q, personHash or fullName). */
+export function hasSearchTerm<P extends PeopleSearchParams>(params: P): params is P & SearchTerm {
+  return Boolean(params.q || params.personHash || params.fullName);
+}
+
 export class PeopleResource<M extends NumberMode> extends APIResource<M> {
-  async list(options?: CallOptions): Promise<Parsed<M, Person[]>> {
-    return this.request<Person[]>(path`/api/data/people`, {}, options);
+  list(options?: CallOptions): APIPromise<Parsed<M, Person[]>> {
+    return this.request<Person[]>(() => ({ path: path`/api/data/people` }), options);
   }
 
-  async get(personHash: string, options?: CallOptions): Promise<Parsed<M, Person>> {
-    checkText('personHash', personHash);
-    return this.request<Person>(path`/api/data/people/${personHash}`, { notFound: `person ${quote(personHash)}` }, options);
+  get(personHash: string, options?: CallOptions): APIPromise<Parsed<M, Person>> {
+    return this.request<Person>(() => ({
+      path: path`/api/data/people/${checkText('personHash', personHash)}`,
+      notFound: `person ${quote(personHash)}`,
+    }), options);
   }
 
-  /** Needs at least one of q, personHash, fullName (the server answers 400 otherwise). */
-  async search(params: PeopleSearchParams, options?: CallOptions): Promise<Parsed<M, Person[]>> {
-    const { q, personHash, fullName } = params;
-    if (!q && !personHash && !fullName) {
-      throw new InvalidParameterError('q', 'people search needs at least one of q, personHash, fullName');
-    }
-    return this.request<Person[]>(path`/api/data/people/search`, {
-      query: {
-        q, personHash, fullName,
-        exactName: params.exactName,
-        countryId: checkInteger('countryId', params.countryId),
-        gender: checkInteger('gender', params.gender),
-        limit: checkBound('limit', params.limit, BOUNDS.searchLimit),
-      },
+  /** Needs at least one of q, personHash, fullName (the types say so; the server answers 400 otherwise). */
+  search(params: PeopleSearchRequest, options?: CallOptions): APIPromise<Parsed<M, Person[]>> {
+    return this.request<Person[]>(() => {
+      if (!hasSearchTerm(params)) {
+        throw new InvalidParameterError('q', 'people search needs at least one of q, personHash, fullName');
+      }
+      const { q, personHash, fullName } = params;
+      return {
+        path: path`/api/data/people/search`,
+        query: {
+          q, personHash, fullName,
+          exactName: params.exactName,
+          countryId: checkInteger('countryId', params.countryId),
+          gender: checkInteger('gender', params.gender),
+          limit: checkBound('limit', params.limit, BOUNDS.searchLimit),
+        },
+      };
     }, options);
   }
 
   /** The ranked list; rank starts at 1. */
-  async top(params: PeopleTopParams = {}, options?: CallOptions): Promise<Parsed<M, PersonStats[]>> {
-    if (params.sortBy !== undefined && params.sortBy !== 'mentions' && params.sortBy !== 'dominance') {
-      throw new InvalidParameterError('sortBy', `sortBy must be mentions or dominance (got ${quote(String(params.sortBy))})`);
-    }
-    return this.request<PersonStats[]>(path`/api/data/people/top`, {
-      query: {
-        ...weekQuery(params),
-        limit: checkInteger('limit', params.limit),
-        fresh: params.fresh,
-        countryId: checkInteger('countryId', params.countryId),
-        fromCountryId: checkInteger('fromCountryId', params.fromCountryId),
-        gender: checkInteger('gender', params.gender),
-        minAge: checkInteger('minAge', params.minAge),
-        maxAge: checkInteger('maxAge', params.maxAge),
-        newsCategory: params.newsCategory,
-        sortBy: params.sortBy,
-      },
+  top(params: PeopleTopParams = {}, options?: CallOptions): APIPromise<Parsed<M, PersonStats[]>> {
+    return this.request<PersonStats[]>(() => {
+      if (params.sortBy !== undefined && params.sortBy !== 'mentions' && params.sortBy !== 'dominance') {
+        throw new InvalidParameterError('sortBy', `sortBy must be mentions or dominance (got ${quote(String(params.sortBy))})`);
+      }
+      return {
+        path: path`/api/data/people/top`,
+        query: {
+          ...weekQuery(params),
+          limit: checkInteger('limit', params.limit),
+          fresh: params.fresh,
+          countryId: checkInteger('countryId', params.countryId),
+          fromCountryId: checkInteger('fromCountryId', params.fromCountryId),
+          gender: checkInteger('gender', params.gender),
+          minAge: checkInteger('minAge', params.minAge),
+          maxAge: checkInteger('maxAge', params.maxAge),
+          newsCategory: params.newsCategory,
+          sortBy: params.sortBy,
+        },
+      };
     }, options);
   }
 
-  async links(personHash: string, params: PersonLinksParams = {}, options?: CallOptions): Promise<Parsed<M, PersonLink[]>> {
-    checkText('personHash', personHash);
-    return this.request<PersonLink[]>(path`/api/data/people/${personHash}/links`, {
+  /** With context (the default), every context field is there; with includeContext false, none is. */
+  links(personHash: string, params?: PersonLinksParams & { includeContext?: true }, options?: CallOptions): APIPromise<Parsed<M, PersonLinkWithContext[]>>;
+  links(personHash: string, params: PersonLinksParams & { includeContext: false }, options?: CallOptions): APIPromise<Parsed<M, PersonLinkBase[]>>;
+  links(personHash: string, params?: PersonLinksParams, options?: CallOptions): APIPromise<Parsed<M, PersonLink[]>>;
+  links(personHash: string, params: PersonLinksParams = {}, options?: CallOptions): APIPromise<Parsed<M, PersonLink[]>> {
+    return this.request<PersonLink[]>(() => ({
+      path: path`/api/data/people/${checkText('personHash', personHash)}/links`,
       query: { limit: checkBound('limit', params.limit, BOUNDS.linksLimit), includeContext: params.includeContext },
       notFound: `person ${quote(personHash)}`,
-    }, options);
+    }), options);
   }
 
-  async countryStats(personHash: string, range?: WeekRange, options?: CallOptions): Promise<Parsed<M, PersonCountryStats>> {
-    checkText('personHash', personHash);
-    return this.request<PersonCountryStats>(path`/api/data/people/${personHash}/country-stats`, {
+  countryStats(personHash: string, range?: WeekRange, options?: CallOptions): APIPromise<Parsed<M, PersonCountryStats>> {
+    return this.request<PersonCountryStats>(() => ({
+      path: path`/api/data/people/${checkText('personHash', personHash)}/country-stats`,
       query: weekQuery(range),
       notFound: `person ${quote(personHash)}`,
-    }, options);
+    }), options);
   }
 }

@@ -1,8 +1,8 @@
 import { BOUNDS, fieldsOf, personCountryRowSchema, personLinkBaseSchema, personLinkSchema } from '../../api/types.js';
-import { concurrencyFlag, forEachInOrder } from '../concurrency.js';
+import { concurrencyFlag } from '../concurrency.js';
 import type { Context } from '../context.js';
 import { integerFlag, negatedFlag, weekWindowFlags, withDefault } from '../options.js';
-import { startProgress } from '../progress.js';
+import { startProgress, type Progress } from '../progress.js';
 import { rankingFlags, rankingParams, validateRanking } from '../ranking.js';
 import { rankedCountryStatsRows, rankedLinkRows } from '../rows.js';
 import { verb, type FlagValues, type NounVerbs, type Row } from '../spec.js';
@@ -20,38 +20,38 @@ const bulkFlags = {
 type BulkFlags = FlagValues<typeof bulkFlags>;
 
 /**
- * The ranking that decides who is exported, over an explicit window: without --weeks the service's
- * last-4 window is pinned once, so the ranking and every per-person request agree on the weeks.
+ * The export's parameters for the library: the ranking filters over an explicit window when --weeks,
+ * --start/--end give one (else the library pins the service's last-4 window once, so the ranking and
+ * every per-person request agree on the weeks), and a progress bar started once the ranking is known.
  */
-async function rankedPeople(ctx: Context, flags: BulkFlags) {
+async function exportParams(ctx: Context, flags: BulkFlags, label: string) {
   // A bulk export parses hundreds of bodies whose rows live only until they are written, yet V8 lets
   // the heap grow to ~60 MiB of mostly garbage before collecting: 115-120 MiB peak RSS for 480
   // people's links. Optimising for size keeps the peak near 90 MiB, flat from 50 to 480 people, for
   // about 30% more CPU time on loopback, where the CPU is the bottleneck (bench:export-memory).
   await ctx.tuneV8('--optimize-for-size');
   const client = await ctx.client({ concurrency: flags.concurrency });
-  const window = (await resolveWindow(flags, async () => client)) ?? (await resolveWindow({ weeks: { kind: 'last4' } }, async () => client))!;
-  const answer = (await client.people.top({ ...(await rankingParams(ctx, flags, window)), limit: flags.top })) as Row[];
-  // --top N is ours to keep: a service that sends more would otherwise multiply the requests that follow.
-  const ranking = answer.slice(0, flags.top);
-  return { client, window, ranking };
+  const window = await resolveWindow(flags, async () => client);
+  const { limit: _limit, ...filters } = await rankingParams(ctx, flags, window);
+  let progress: Progress | undefined;
+  const params = {
+    ...filters,
+    top: flags.top,
+    concurrency: flags.concurrency,
+    onRanking: ({ people }: { people: unknown[] }) => {
+      progress = startProgress(ctx, label, people.length);
+    },
+  };
+  return { client, params, tick: () => progress?.tick(), done: () => progress?.done() };
 }
 
-/** Runs one request per ranked person, at most --concurrency at once, emitting rows in rank order. */
-async function exportPerPerson(
-  ctx: Context,
-  label: string,
-  ranking: Row[],
-  concurrency: number,
-  fetchRows: (person: Row) => Promise<Row[]>,
-  emit: (row: Row) => Promise<void>,
-): Promise<void> {
-  const progress = startProgress(ctx, label, ranking.length);
+/** Emits each item's rows in rank order, ticking the progress bar a person at a time. */
+async function emitAll<Item>(items: AsyncIterable<Item>, rowsOf: (item: Item) => Row[], emit: (row: Row) => Promise<void>, progress: { tick(): void; done(): void }) {
   try {
-    await forEachInOrder(ranking, concurrency, fetchRows, async (rows) => {
-      for (const row of rows) await emit(row);
+    for await (const item of items) {
+      for (const row of rowsOf(item)) await emit(row);
       progress.tick();
-    });
+    }
   } finally {
     progress.done();
   }
@@ -74,13 +74,10 @@ const countryStats = verb({
     return flags;
   },
   async run(ctx, flags) {
-    const { client, window, ranking } = await rankedPeople(ctx, flags);
+    const run = await exportParams(ctx, flags, 'country-stats');
     return {
-      stream: (emit) =>
-        exportPerPerson(ctx, 'country-stats', ranking, flags.concurrency, async (person) => {
-          const stats = (await client.people.countryStats(String(person.personHash), window)) as Row;
-          return rankedCountryStatsRows(person, stats);
-        }, emit),
+      stream: (emit) => emitAll(run.client.export.countryStats(run.params), ({ person, countryStats: stats }) =>
+        rankedCountryStatsRows(person as Row, stats as Row), emit, run),
     };
   },
 });
@@ -107,16 +104,10 @@ const links = verb({
     return flags;
   },
   async run(ctx, flags) {
-    const { client, ranking } = await rankedPeople(ctx, flags);
+    const run = await exportParams(ctx, flags, 'links');
+    const items = run.client.export.links({ ...run.params, limit: flags.limit, includeContext: flags.context });
     return {
-      stream: (emit) =>
-        exportPerPerson(ctx, 'links', ranking, flags.concurrency, async (person) => {
-          const personLinks = (await client.people.links(String(person.personHash), {
-            limit: flags.limit,
-            includeContext: flags.context,
-          })) as Row[];
-          return rankedLinkRows(person, personLinks);
-        }, emit),
+      stream: (emit) => emitAll(items, ({ person, links: personLinks }) => rankedLinkRows(person as Row, personLinks as Row[]), emit, run),
     };
   },
 });

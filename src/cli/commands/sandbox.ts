@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { UsageError } from '../errors.js';
 import { parseDate, parseDecimal, parseInteger, parsedFlag, switchFlag, textFlag, withDefault } from '../options.js';
+import type { SandboxOptionName } from '../../sandbox/server.js';
 import { verb, type NounVerbs } from '../spec.js';
 
 /**
@@ -42,11 +43,21 @@ const serve = verb({
     try {
       await serveSandbox({ ...options, latencyMs: latency, logFile: log }, ctx.io, signals);
     } catch (error) {
-      if (error instanceof SandboxOptionError) throw new UsageError(error.message);
+      // The library names its option (failRate); the CLI names the flag that set it (--fail-rate).
+      if (error instanceof SandboxOptionError) {
+        const flag = SANDBOX_OPTION_FLAGS[error.option];
+        throw new UsageError(error.message.startsWith(`${error.option} `) ? `${flag}${error.message.slice(error.option.length)}` : error.message);
+      }
       throw error;
     }
   },
 });
+
+/** The flag of each sandbox option, for messages. */
+const SANDBOX_OPTION_FLAGS: Readonly<Record<SandboxOptionName, string>> = {
+  host: '--host', port: '--port', key: '--key', seed: '--seed', now: '--now',
+  failRate: '--fail-rate', latencyMs: '--latency', rateLimit: '--rate-limit', logFile: '--log',
+};
 
 const sandbox: NounVerbs = { verbs: [serve] };
 

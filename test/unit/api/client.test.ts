@@ -377,6 +377,8 @@ describe('parameter bounds', () => {
       [() => client.posts.recent({ count: 51 }), 'count must be an integer from 1 to 50 (got 51)'],
       [() => client.articles.recent({ limit: 501 }), 'limit must be an integer from 1 to 500 (got 501)'],
       [() => client.articles.stats({ days: 366 }), 'days must be an integer from 1 to 365 (got 366)'],
+      // A JavaScript caller (no types) can still pass {}: the check stands behind the type.
+      // @ts-expect-error at least one of q, personHash, fullName is required
       [() => client.people.search({}), 'people search needs at least one of q, personHash, fullName'],
       [() => client.people.search({ q: '', limit: 5 }), 'people search needs at least one of q, personHash, fullName'],
       [() => client.people.top({ startWeek: 2025.5 }), 'startWeek must be an integer (got 2025.5)'],

@@ -1,3 +1,4 @@
+import { hasSearchTerm } from '../../../api/resources/people.js';
 import { BOUNDS } from '../../../api/types.js';
 import { countryFlagId } from '../../country-flag.js';
 import { UsageError } from '../../errors.js';
@@ -20,18 +21,17 @@ const search = verb({
   examples: ['people search "okafor"', 'people search "Chiamaka Okafor" --exact', 'people search --name "Chiamaka Okafor" --exact', 'people search ana --country BR --limit 5'],
   view: { fields: personFields, tableFields: ['personHash', 'fullName', 'countryName', 'category', 'birthDate'] },
   validate({ args: [query], flags }) {
-    if (!query && !flags.hash && !flags.name) {
+    const terms = { q: query, personHash: flags.hash, fullName: flags.name };
+    if (!hasSearchTerm(terms)) {
       throw new UsageError('people search needs a query, --hash or --name');
     }
-    return { query, flags };
+    return { query, terms, flags };
   },
-  async run(ctx, { query, flags }) {
+  async run(ctx, { query, terms, flags }) {
     const client = await ctx.client();
     const countryId = await countryFlagId(flags.country, ctx);
     const data = await client.people.search({
-      q: query,
-      personHash: flags.hash,
-      fullName: flags.name,
+      ...terms,
       exactName: flags.exact || undefined,
       countryId,
       gender: flags.gender,
