@@ -112,16 +112,16 @@ describe('one signal shared by many calls', () => {
 });
 
 describe('totalTimeoutMs, one deadline for the whole call', () => {
-  it('bounds attempts and retries together: TimeoutError of scope "call"', async () => {
+  it('cuts an attempt short when the call\'s deadline comes first: TimeoutError of scope "call"', async () => {
     server = await startServer(() => undefined); // never answers
-    const client = new NewsStatsClient({ baseUrl: server.baseUrl, apiKey: 'k', timeoutMs: 200, maxRetries: 3, retryBaseDelayMs: 1 });
-    const error = await settledWithin(client.countries.list({ totalTimeoutMs: 350 }), 5_000);
+    const client = new NewsStatsClient({ baseUrl: server.baseUrl, apiKey: 'k', timeoutMs: 5_000, maxRetries: 3, retryBaseDelayMs: 1 });
+    const error = await settledWithin(client.countries.list({ totalTimeoutMs: 300 }), 4_000);
     expect(error).toBeInstanceOf(TimeoutError);
     expect((error as TimeoutError).scope).toBe('call');
-    expect((error as TimeoutError).timeoutMs).toBe(350);
-    expect((error as TimeoutError).message).toMatch(/ran out of its whole-call deadline of 350 ms/);
-    // Two attempts fit in 350 ms (200 + 150), not the four maxRetries allows.
-    expect(server.requests.length).toBeLessThanOrEqual(2);
+    expect((error as TimeoutError).timeoutMs).toBe(300);
+    expect((error as TimeoutError).message).toMatch(/ran out of its whole-call deadline of 300 ms/);
+    // The deadline ends the call: no retry follows the attempt it cut short.
+    expect(server.requests).toHaveLength(1);
     await client.destroy();
   });
 
