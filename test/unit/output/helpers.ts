@@ -1,6 +1,23 @@
 import { Writable } from 'node:stream';
 import { renderView, type RenderOptions, type View } from '../../../src/output/index.js';
 
+/** A stream that keeps what it is given, as bytes, and whether it was ended (binary formats must leave it open). */
+export class BytesStream extends Writable {
+  chunks: Buffer[] = [];
+  ended = false;
+  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: () => void): void {
+    this.chunks.push(chunk);
+    callback();
+  }
+  override _final(callback: () => void): void {
+    this.ended = true;
+    callback();
+  }
+  get bytes(): Buffer {
+    return Buffer.concat(this.chunks);
+  }
+}
+
 /** A stream that keeps what it is given, as text. */
 export class MemoryStream extends Writable {
   chunks: string[] = [];

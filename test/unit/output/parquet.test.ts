@@ -4,7 +4,6 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { LosslessNumber } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
 import { ENDPOINT_SHAPES, type FieldSchema } from '../../../src/api/types.js';
@@ -12,23 +11,7 @@ import { renderView, openRowSink, type View } from '../../../src/output/index.js
 import { ROW_GROUP_ROWS, parquetColumns, parquetValue, parseTimestamp } from '../../../src/output/parquet.js';
 import { duckRows, duckTypes, readParquet, sqlText } from '../../duckdb.js';
 import { tempDir } from '../../e2e/harness.js';
-import { baseOptions } from './helpers.js';
-
-class BytesStream extends Writable {
-  chunks: Buffer[] = [];
-  ended = false;
-  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: () => void): void {
-    this.chunks.push(chunk);
-    callback();
-  }
-  override _final(callback: () => void): void {
-    this.ended = true;
-    callback();
-  }
-  get bytes(): Buffer {
-    return Buffer.concat(this.chunks);
-  }
-}
+import { BytesStream, baseOptions } from './helpers.js';
 
 const n = (text: string) => new LosslessNumber(text);
 

@@ -1,23 +1,9 @@
-import { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { LosslessNumber } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
 import { openRowSink, renderView, type View } from '../../../src/output/index.js';
 import { holdsExactly, timestampDate, xlsxValue } from '../../../src/output/xlsx.js';
-import { baseOptions } from './helpers.js';
-
-class BytesStream extends Writable {
-  chunks: Buffer[] = [];
-  ended = false;
-  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: () => void): void {
-    this.chunks.push(chunk);
-    callback();
-  }
-  override _final(callback: () => void): void {
-    this.ended = true;
-    callback();
-  }
-}
+import { BytesStream, baseOptions } from './helpers.js';
 
 async function workbookOf(view: View, options: Partial<typeof baseOptions> & { fields?: string[] } = {}) {
   const out = new BytesStream();
