@@ -12,7 +12,9 @@ import { constants } from 'node:fs';
 import { lstat, mkdir, open, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { xdgDirectory } from '../config/store.js';
-import type { Context } from './context.js';
+import type { ResolvedSettings } from '../config/resolve.js';
+import type { GlobalOptions } from './registry.js';
+import type { Reporter } from './reporter.js';
 
 export const DEFAULT_CACHE_TTL_HOURS = 24;
 
@@ -110,38 +112,45 @@ export async function writeCacheEntry(path: string, entry: CacheEntry): Promise<
  * The list from the cache when fresh, else fetched and stored. The in-process sandbox is never cached:
  * its port, and so its identity, changes on every run.
  */
-export async function cachedList(ctx: Context, name: CachedListName, fetchList: () => Promise<unknown>): Promise<unknown> {
-  const settings = await ctx.settings();
-  const ttlHours = settings.cacheTtlHours ?? DEFAULT_CACHE_TTL_HOURS;
-  if (!ctx.globals.cache || ctx.globals.sandbox || ttlHours <= 0 || !settings.baseUrl) return fetchList();
+export interface CacheRun {
+  settings: ResolvedSettings;
+  globals: Pick<GlobalOptions, 'cache' | 'sandbox'>;
+  env: NodeJS.ProcessEnv;
+  report: Pick<Reporter, 'note' | 'debug'>;
+}
 
-  const root = cacheDirectory(ctx.env);
+export async function cachedList(run: CacheRun, name: CachedListName, fetchList: () => Promise<unknown>): Promise<unknown> {
+  const { settings, globals, env, report } = run;
+  const ttlHours = settings.cacheTtlHours ?? DEFAULT_CACHE_TTL_HOURS;
+  if (!globals.cache || globals.sandbox || ttlHours <= 0 || !settings.baseUrl) return fetchList();
+
+  const root = cacheDirectory(env);
   const scope = join(root, cacheScope(settings.baseUrl, settings.profileName));
   const unsafe = await prepareFolders(root, scope).catch(async (error: unknown) => {
     const { systemErrorReason } = await import('../output/write-error.js');
     return `${root} cannot be created: ${systemErrorReason(error)}`;
   });
   if (unsafe !== undefined) {
-    ctx.note(`newsstats: not using the cache: ${unsafe}; running uncached`);
+    report.note(`newsstats: not using the cache: ${unsafe}; running uncached`);
     return fetchList();
   }
   const path = join(scope, `${name}.json`);
   const cached = await readCacheEntry(path, ttlHours * 3_600_000, { baseUrl: settings.baseUrl, apiPath: listPath(name) });
   if (cached !== undefined) {
-    ctx.debug(`cache hit: ${name} (${path})`);
+    report.debug(`cache hit: ${name} (${path})`);
     return cached;
   }
   const value = await fetchList();
   if (settings.apiKey && holdsText(value, settings.apiKey)) {
     // A service that echoes the key into data must not get it written to disk.
-    ctx.debug(`cache not written: ${name} holds the API key`);
+    report.debug(`cache not written: ${name} holds the API key`);
     return value;
   }
   try {
     await writeCacheEntry(path, { savedAt: Date.now(), baseUrl: settings.baseUrl, value });
   } catch (error) {
     // A cache that cannot be written costs a request next time, nothing more.
-    ctx.debug(`cache not written: ${(error as Error).message}`);
+    report.debug(`cache not written: ${(error as Error).message}`);
   }
   return value;
 }

@@ -5,13 +5,12 @@
  * Startup is kept light on purpose: only the noun being run is imported (`case 'env': await import`,
  * as the Vercel CLI does), and `--version` answers before commander is even loaded.
  */
-import { constants } from 'node:os';
 import { VERSION } from '../version.js';
 import type { Context, GlobalOptions, Io } from './context.js';
 import { UsageError } from './errors.js';
 import type { MainIo, ProcessControl } from './io.js';
 import type { OutputPlan } from './output-plan.js';
-import type { AnyVerbSpec, CommandData, CommandStream } from './spec.js';
+import type { AnyVerbSpec, CommandData, CommandStream, VerbInvocation } from './spec.js';
 
 type Registry = typeof import('./registry.js');
 
@@ -44,7 +43,7 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
   } catch (error) {
     await fail(error, state);
   } finally {
-    await state.context?.close();
+    await state.context?.lifecycle.close();
   }
   return state.exitCode;
 }
@@ -92,7 +91,7 @@ async function stdoutFailed(error: NodeJS.ErrnoException, state: RunState, proc:
   setTimeout(() => undefined, 10_000);
   const { OutputWriteError } = await import('../output/write-error.js');
   await fail(new OutputWriteError('stdout', error), state);
-  await state.context?.close('interrupted');
+  await state.context?.lifecycle.close('interrupted');
   proc.exit(state.exitCode);
 }
 
@@ -103,7 +102,7 @@ function fail(error: unknown, state: RunState): Promise<void> {
 
 async function report(error: unknown, state: RunState): Promise<void> {
   // Requests cut off by Ctrl-C fail too; the run is already on its way out with 130.
-  if (state.context?.interrupted) return;
+  if (state.context?.lifecycle.interrupted) return;
   // --help and --version end as commander's exit with code 0, already printed: nothing more to load.
   if (isCommanderSuccess(error)) return;
   const [{ describeFailure }, { OutputWriteError, isSystemError }] = await Promise.all([
@@ -118,7 +117,7 @@ async function report(error: unknown, state: RunState): Promise<void> {
   const { printable, terminalColumns, wrapToWidth } = await import('../output/text.js');
   const { stderr, env } = state.io;
   for (const line of failure.lines) {
-    const text = (state.context?.redact(line) ?? line).split('\n').map(printable).join('\n');
+    const text = (state.context?.report.redact(line) ?? line).split('\n').map(printable).join('\n');
     // A terminal stream knows its columns; in-memory streams fall back to $COLUMNS, then 80.
     const lines = state.io.isTTY.stderr ? wrapToWidth(text, terminalColumns(stderr as { columns?: number }, env)) : [text];
     stderr.write(`${lines.join('\n')}\n`);
@@ -166,12 +165,11 @@ async function buildProgram(args: readonly string[], state: RunState, registry: 
       if (verbSpec.arguments) command.arguments(verbSpec.arguments);
       for (const option of verbSpec.options?.() ?? []) command.addOption(option);
       if (verbSpec.examples.length > 0) command.addHelpText('after', examplesHelp(verbSpec.examples));
-      command.action(async (...actionArgs: unknown[]) => {
-        const self = actionArgs.at(-1) as InstanceType<typeof Command>;
+      // Commander calls the action with the command as `this`: its parsed positionals and flags.
+      command.action(async function (this: InstanceType<typeof Command>) {
         const path = [noun.name, verbSpec.name].filter((word) => word !== '').join(' ');
-        // Commander parsed these from this verb's own declarations: they are the verb's typed input.
-        const input = { args: self.processedArgs, flags: self.opts() } as never;
-        await runVerb(path, verbSpec, input, self.optsWithGlobals<GlobalOptions>(), state, registry);
+        const invocation = verbSpec.invoke({ args: this.processedArgs, flags: this.opts() });
+        await runVerb(path, verbSpec, invocation, this.optsWithGlobals<GlobalOptions>(), state, registry);
       });
     }
   }
@@ -199,27 +197,27 @@ function examplesHelp(examples: readonly string[]): string {
   return `\nExamples:\n${examples.map((example) => `  $ newsstats ${example}`).join('\n')}`;
 }
 
-async function runVerb(path: string, verbSpec: AnyVerbSpec, input: never, globals: GlobalOptions, state: RunState, registry: Registry): Promise<void> {
-  const [{ Context, detectIo }, { planOutput }] = await Promise.all([import('./context.js'), import('./output-plan.js')]);
+async function runVerb(path: string, verbSpec: AnyVerbSpec, invocation: VerbInvocation, globals: GlobalOptions, state: RunState, registry: Registry): Promise<void> {
+  const [{ createContext, detectIo }, { planOutput }] = await Promise.all([import('./context.js'), import('./output-plan.js')]);
   // `-o -` is stdout, as in curl and most Unix tools.
   if (globals.output === '-') delete globals.output;
   const io: Io = detectIo(state.io, globals.color);
   const commands = { nouns: () => Promise.all(registry.COMMANDS.map(registry.loadNoun)), globalOptions: registry.globalOptions };
-  const ctx = new Context(io, globals, state.io.env, commands);
+  const ctx = createContext(io, globals, state.io.env, commands);
   state.context = ctx;
-  if (!verbSpec.handlesSignals && state.io.process) interruptCleanly(ctx, state.io.process);
+  if (!verbSpec.handlesSignals) ctx.lifecycle.exitOnSignals();
 
   // Everything that can be refused without asking the service is refused here, before any request.
   // A verb whose columns depend on its flags (people links --no-context) gives that view before planning.
   const prints = verbSpec.prints ?? 'records';
   if (prints !== 'records') refuseOutputFlags(path, prints, globals);
-  const spec = { ...verbSpec, view: verbSpec.viewFor?.(input) ?? verbSpec.view };
+  const spec = { ...verbSpec, view: invocation.view };
   const plan = planOutput(spec, globals, io);
   // jq is loaded only here: a run without --jq never pays for it.
   if (plan.render.jq !== undefined) await (await import('../output/jq.js')).checkJqExpression(plan.render.jq);
-  const parsed = (verbSpec.validate ? verbSpec.validate(input) : input) as never;
+  const run = invocation.validate();
 
-  const output = await verbSpec.run(ctx, parsed);
+  const output = await run(ctx);
   if (!output) return;
   if ('text' in output) io.stdout.write(output.text);
   else await writeOutput(ctx, plan, spec, output);
@@ -248,14 +246,14 @@ async function writeOutput(ctx: Context, plan: OutputPlan, verbSpec: Pick<AnyVer
   const [{ renderView, openRowSink, rowsOf }, { writeToDestination }] = await Promise.all([import('../output/index.js'), import('../output/destination.js')]);
   const view = { ...verbSpec.view, ...output.view, fields: output.view?.fields ?? verbSpec.view?.fields ?? [] };
   // Hidden columns and empty results are told on stderr, dim like gh's notes, never among the data.
-  const render = { ...plan.render, notice: (text: string, options: { evenQuiet?: boolean } = {}) => ctx.note(text, { dim: true, ...options }) };
+  const render = { ...plan.render, notice: (text: string, options: { evenQuiet?: boolean } = {}) => ctx.report.note(text, { dim: true, ...options }) };
   let rowCount = 0;
   const destination = {
     outputPath: plan.outputPath,
     // Messages name the file as it was given, not as resolved against the working directory.
     label: ctx.globals.output,
     stdout: ctx.io.stdout,
-    onInterrupt: (cleanup: () => Promise<void>) => ctx.onCleanup(cleanup),
+    onInterrupt: (cleanup: () => Promise<void>) => ctx.lifecycle.onCleanup(cleanup),
   };
   await writeToDestination(destination, async (stream) => {
     if ('stream' in output) {
@@ -273,20 +271,8 @@ async function writeOutput(ctx: Context, plan: OutputPlan, verbSpec: Pick<AnyVer
   });
   // Someone at a terminal sees that a file was written, and how much went into it.
   if (plan.outputPath && ctx.io.stderrIsTTY) {
-    ctx.note(`wrote ${rowCount.toLocaleString('en-US')} ${rowCount === 1 ? 'row' : 'rows'} to ${ctx.globals.output ?? plan.outputPath}`);
+    ctx.report.note(`wrote ${rowCount.toLocaleString('en-US')} ${rowCount === 1 ? 'row' : 'rows'} to ${ctx.globals.output ?? plan.outputPath}`);
   }
 }
 
-/**
- * Ctrl-C, kill, or a closed terminal (SIGHUP): remove any half-written --output file, then exit
- * 128 + the signal's number (130, 143, 129), as a shell reports it.
- */
-function interruptCleanly(ctx: Context, proc: ProcessControl): void {
-  const onSignal = (signal: NodeJS.Signals) => {
-    void ctx.close('interrupted').finally(() => proc.exit(128 + (constants.signals[signal] ?? 0)));
-  };
-  proc.once('SIGINT', onSignal);
-  proc.once('SIGTERM', onSignal);
-  proc.once('SIGHUP', onSignal);
-}
 export { processIo, type MainIo } from './io.js';

@@ -3,8 +3,11 @@
  * Only when stderr is a terminal (and not --quiet): logs and cron mail never get carriage returns.
  * Not while rows stream onto that same terminal.
  */
-import type { Context } from './context.js';
 import { chooseFormat } from './output-plan.js';
+import type { GlobalOptions } from './registry.js';
+import type { Io } from './streams.js';
+
+type ProgressGlobals = Pick<GlobalOptions, 'quiet' | 'format' | 'output'>;
 
 export interface Progress {
   tick(): void;
@@ -33,20 +36,20 @@ export function progressLine(done: number, total: number, elapsedSeconds: number
  * Rows streamed to the same terminal (csv, tsv, json, ndjson on stdout) would land on the bar's line
  * and leave it half-erased between them; a table or chart is printed only at the end, after the bar.
  */
-function rowsStreamToTerminal(ctx: Context): boolean {
-  if (!ctx.io.stdoutIsTTY || ctx.globals.output) return false;
-  const format = chooseFormat(ctx.globals, ctx.io);
+function rowsStreamToTerminal(io: Io, globals: ProgressGlobals): boolean {
+  if (!io.stdoutIsTTY || globals.output) return false;
+  const format = chooseFormat(globals, io);
   return format !== 'table' && format !== 'chart';
 }
 
-export function startProgress(ctx: Context, label: string, total: number): Progress {
-  if (!ctx.io.stderrIsTTY || ctx.globals.quiet || rowsStreamToTerminal(ctx)) return QUIET;
+export function startProgress(io: Io, globals: ProgressGlobals, label: string, total: number): Progress {
+  if (!io.stderrIsTTY || globals.quiet || rowsStreamToTerminal(io, globals)) return QUIET;
   const started = performance.now();
   let done = 0;
   let lastDraw = 0;
   const draw = () => {
     const elapsed = (performance.now() - started) / 1000;
-    ctx.io.stderr.write(`\r\x1b[K${label} ${progressLine(done, total, elapsed, 24, ctx.io.unicode)}`);
+    io.stderr.write(`\r\x1b[K${label} ${progressLine(done, total, elapsed, 24, io.unicode)}`);
   };
   draw();
   return {
@@ -60,7 +63,7 @@ export function startProgress(ctx: Context, label: string, total: number): Progr
       }
     },
     done() {
-      ctx.io.stderr.write('\r\x1b[K');
+      io.stderr.write('\r\x1b[K');
     },
   };
 }

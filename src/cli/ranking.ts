@@ -34,7 +34,7 @@ export function validateRanking(flags: RankingFlags): void {
 
 /** The query for one ranking; countries are resolved once by the caller's context (and its cache). */
 export async function rankingParams(ctx: Context, flags: RankingFlags, window: WeekWindow | undefined): Promise<PeopleTopParams> {
-  const [countryId, fromCountryId] = await Promise.all([flags.country, flags.fromCountry].map((country) => countryFlagId(country, ctx)));
+  const [countryId, fromCountryId] = await Promise.all([flags.country, flags.fromCountry].map((country) => countryFlagId(country, ctx.deps)));
   return {
     ...window,
     limit: flags.limit,

@@ -107,9 +107,23 @@ export interface VerbSpec<Args extends readonly string[], Flags extends FlagTabl
   run(ctx: Context, input: Parsed): Promise<CommandOutput | void>;
 }
 
+/** What commander parsed for one run of a verb, before the verb's declarations type it. */
+export interface RawVerbInput {
+  args: readonly unknown[];
+  flags: Readonly<Record<string, unknown>>;
+}
+
+/** One run of a verb with its input bound: the view for its flags, then its checks, then its run. */
+export interface VerbInvocation {
+  /** viewFor's view for these flags, else the verb's own. */
+  readonly view: ViewSpec | undefined;
+  /** Runs validate(): the checks that need no request. Returns the run itself. */
+  validate(): (ctx: Context) => Promise<CommandOutput | void>;
+}
+
 /**
- * A verb as the command table holds it: the types erased once verb() has checked them. main.ts
- * hands validate() and run() what commander parsed from this same verb's declarations.
+ * A verb as the command table holds it: what commander needs to build its command, and invoke(),
+ * which hands what commander parsed to the verb's own typed viewFor, validate and run.
  */
 export interface AnyVerbSpec {
   name: string;
@@ -119,12 +133,10 @@ export interface AnyVerbSpec {
   options?: () => Option[];
   examples: string[];
   view?: ViewSpec;
-  viewFor?: (input: never) => ViewSpec | undefined;
   prefersJson?: boolean;
   prints?: VerbPrints;
   handlesSignals?: boolean;
-  validate?: (input: never) => unknown;
-  run(ctx: Context, input: never): Promise<CommandOutput | void>;
+  invoke(input: RawVerbInput): VerbInvocation;
 }
 
 /**
@@ -154,11 +166,23 @@ export interface NounSpec extends NounVerbs {
 export function verb<const Args extends readonly string[] = [], Flags extends FlagTable = Record<never, never>, Parsed = VerbInput<Args, Flags>>(
   spec: VerbSpec<Args, Flags, Parsed>,
 ): AnyVerbSpec {
-  const { args, flags, ...rest } = spec;
+  const { args, flags, viewFor, validate, ...rest } = spec;
   return {
     ...rest,
     ...(args && args.length > 0 && { arguments: args.join(' ') }),
     ...(flags && { options: () => Object.entries(flags).map(([name, flag]) => checkedOption(name, flag.build())) }),
+    invoke(raw) {
+      // The one place the types are asserted: commander parsed `raw` with the Options built above from
+      // these same declarations, under the names checkedOption verified.
+      const input = raw as VerbInput<Args, Flags>;
+      return {
+        view: viewFor?.(input) ?? spec.view,
+        validate() {
+          const parsed = validate ? validate(input) : (input as Parsed);
+          return (ctx) => spec.run(ctx, parsed);
+        },
+      };
+    },
   };
 }
 

@@ -14,6 +14,10 @@ import { UsageError } from '../../src/cli/errors.js';
 import { HELP_TOPIC_NAMES } from '../../src/cli/help-topics.js';
 import { COMMANDS, globalOptions, loadNoun } from '../../src/cli/registry.js';
 import { OUTPUT_FORMATS } from '../../src/output/formats.js';
+import type { VerbInvocation } from '../../src/cli/spec.js';
+
+/** A verb that is only listed, never run. */
+const stubInvoke = (): VerbInvocation => ({ view: undefined, validate: () => async () => undefined });
 
 function hasShell(shell: string): boolean {
   return spawnSync(shell, ['-c', 'exit 0'], { stdio: 'ignore' }).status === 0;
@@ -88,7 +92,7 @@ describe('the completion tree', () => {
     expect(() =>
       buildCompletionTree({
         program: 'newsstats',
-        nouns: [{ name: 'x', summary: '', verbs: [{ name: 'y', summary: '', examples: [], options: () => [new Option('--z <v>').choices(['a b'])], run: async () => {} }] }],
+        nouns: [{ name: 'x', summary: '', verbs: [{ name: 'y', summary: '', examples: [], options: () => [new Option('--z <v>').choices(['a b'])], invoke: stubInvoke }] }],
         globalOptions: [],
       }),
     ).toThrow(/one shell word/);
@@ -128,7 +132,7 @@ describe('syntax', () => {
     const hostile = `it's "quoted" $(touch ${join(directory, 'pwned')}) \`touch ${join(directory, 'pwned')}\` \\ end`;
     const hostileTree = buildCompletionTree({
       program: 'newsstats',
-      nouns: [{ name: 'x', summary: hostile, verbs: [{ name: 'y', summary: hostile, examples: [], options: () => [new Option('--z <v>', hostile)], run: async () => {} }] }],
+      nouns: [{ name: 'x', summary: hostile, verbs: [{ name: 'y', summary: hostile, examples: [], options: () => [new Option('--z <v>', hostile)], invoke: stubInvoke }] }],
       globalOptions: [new Option('--g', hostile)],
     });
     const checks: Array<[string, (tree: CompletionTree) => string, boolean]> = [
@@ -242,13 +246,13 @@ describe('newsstats completion <shell>', () => {
   const [spec] = completionCommand.verbs;
 
   it('refuses an unknown shell, naming the valid ones', () => {
-    expect(() => spec!.validate!({ args: ['powershell'], flags: {} } as never)).toThrow(UsageError);
-    expect(() => spec!.validate!({ args: ['powershell'], flags: {} } as never)).toThrow(/bash, zsh, fish/);
+    expect(() => spec!.invoke({ args: ['powershell'], flags: {} }).validate()).toThrow(UsageError);
+    expect(() => spec!.invoke({ args: ['powershell'], flags: {} }).validate()).toThrow(/bash, zsh, fish/);
   });
 
   it('returns the script as text (main writes it to stdout)', async () => {
     const ctx = { commands: { nouns: () => Promise.all(COMMANDS.map(loadNoun)), globalOptions } };
-    const output = await spec!.run(ctx as never, 'bash' as never);
+    const output = await spec!.invoke({ args: ['bash'], flags: {} }).validate()(ctx as never);
     expect(output).toEqual({ text: expect.stringContaining('complete -F _newsstats newsstats') });
   });
 });

@@ -83,7 +83,7 @@ describe('newsstats help', () => {
   const [spec] = helpCommand.verbs;
 
   async function run(words: string[]): Promise<string> {
-    const output = await spec!.run({ env, io: { stdoutIsTTY: false, width: 120 } } as never, { args: [words], flags: {} } as never);
+    const output = await spec!.invoke({ args: [words], flags: {} }).validate()({ env, io: { stdoutIsTTY: false, width: 120 } } as never);
     if (!output || !('text' in output)) throw new Error('the help verb returns text');
     return output.text;
   }

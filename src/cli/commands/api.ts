@@ -20,7 +20,7 @@ const raw = verb({
   async run(ctx, { args: [path], flags }) {
     const query: Record<string, string[]> = {};
     for (const [key, value] of flags.param ?? []) (query[key] ??= []).push(value);
-    const data = await (await ctx.client()).get(path, query);
+    const data = await (await ctx.deps.client()).get(path, query);
     const rows = Array.isArray(data) ? (data as Row[]) : [data as Row];
     return { data, rows, view: { fields: observedFields(rows) } };
   },

@@ -15,7 +15,7 @@ const recent = verb({
   viewFor: ({ flags }) =>
     flags.sourceContext ? undefined : { fields: fieldsOf(articleBaseSchema), tableFields: ['articleHash', 'sourceId', 'title'] },
   async run(ctx, { flags }) {
-    return { data: await (await ctx.client()).articles.recent({ limit: flags.limit, includeSourceContext: flags.sourceContext }) };
+    return { data: await (await ctx.deps.client()).articles.recent({ limit: flags.limit, includeSourceContext: flags.sourceContext }) };
   },
 });
 
@@ -35,7 +35,7 @@ const stats = verb({
     return flags;
   },
   async run(ctx, flags) {
-    const client = await ctx.client();
+    const client = await ctx.deps.client();
     if (flags.allTime) return { data: await client.articles.statsAllTime() };
     return { data: await client.articles.stats({ days: flags.days }) };
   },

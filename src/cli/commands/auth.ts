@@ -38,7 +38,7 @@ async function promptHidden(ctx: Context, question: string): Promise<string> {
     stderr.write(`${BRACKETED_PASTE_OFF}\n`);
   }
   if (input.done === 'cancel') {
-    ctx.note('login cancelled; nothing was saved');
+    ctx.report.note('login cancelled; nothing was saved');
     throw new InterruptedError();
   }
   return input.typed;
@@ -62,7 +62,7 @@ const login = verb({
     'printf %s "$KEY" | newsstats --profile staging auth login --with-key',
   ],
   async run(ctx, { flags }) {
-    const settings = await ctx.settings();
+    const settings = await ctx.deps.settings();
     if (!settings.baseUrl) {
       throw new UsageError('no base URL to log in to', 'pass --base-url URL, or run `newsstats config set base-url URL` first');
     }
@@ -73,7 +73,7 @@ const login = verb({
     if (!apiKey) throw new UsageError('the key is empty; nothing was saved');
 
     // A rejected key ends the run here with exit 3, and nothing is written.
-    const client = await ctx.openClient({ baseUrl: settings.baseUrl, apiKey, settings });
+    const client = await ctx.deps.openClient({ baseUrl: settings.baseUrl, apiKey, settings });
     try {
       await client.weeks.current();
     } catch (error) {
@@ -90,9 +90,9 @@ const login = verb({
     const store = await ProfileStore.open(ctx.env);
     store.set(settings.profileName, 'api-key', apiKey);
     if (settings.baseUrlSource !== 'profile') store.set(settings.profileName, 'base-url', settings.baseUrl);
-    ctx.note(`Logged in to ${settings.baseUrl} with key ${maskKey(apiKey)}; saved to profile "${settings.profileName}" in ${store.path}.`);
+    ctx.report.note(`Logged in to ${settings.baseUrl} with key ${maskKey(apiKey)}; saved to profile "${settings.profileName}" in ${store.path}.`);
     if (settings.keySource === 'NEWSSTATS_API_KEY') {
-      ctx.note('Note: NEWSSTATS_API_KEY is set and takes precedence over the saved key.');
+      ctx.report.note('Note: NEWSSTATS_API_KEY is set and takes precedence over the saved key.');
     }
   },
 });
@@ -115,7 +115,7 @@ const status = verb({
   examples: ['auth status', 'auth status -f json'],
   view: { fields: ['profile', 'baseUrl', 'baseUrlSource', 'keySource', 'key', 'accepted'], single: true },
   async run(ctx) {
-    const settings = await ctx.settings();
+    const settings = await ctx.deps.settings();
     if (!ctx.globals.sandbox) (await import('../../config/resolve.js')).checkNamedProfile(ctx.globals.profile, ctx.env);
     // The block is always printed; a key that is not accepted then fails the run (exit 2, 3 or 5).
     let accepted = 'yes';
@@ -128,7 +128,7 @@ const status = verb({
       failure = new UsageError('no base URL is set', 'pass --base-url URL, set NEWSSTATS_BASE_URL, or run `newsstats config set base-url URL`');
     } else {
       try {
-        await (await ctx.client()).weeks.current();
+        await (await ctx.deps.client()).weeks.current();
       } catch (error) {
         const { AuthenticationError, ConnectionError, ServerError, RateLimitError } = await import('../../api/errors.js');
         if (error instanceof AuthenticationError) {
@@ -162,13 +162,13 @@ const logout = verb({
   examples: ['auth logout', 'auth logout --profile staging'],
   prints: 'nothing',
   async run(ctx) {
-    const settings = await ctx.settings();
+    const settings = await ctx.deps.settings();
     const { ProfileStore } = await import('../../config/store.js');
     const store = await ProfileStore.open(ctx.env);
     const hadKey = store.profile(settings.profileName)['api-key'] !== undefined;
     store.unset(settings.profileName, 'api-key');
-    ctx.note(hadKey ? `Removed the key from profile "${settings.profileName}".` : `Profile "${settings.profileName}" had no key.`);
-    if (ctx.env.NEWSSTATS_API_KEY) ctx.note('NEWSSTATS_API_KEY is still set in this environment.');
+    ctx.report.note(hadKey ? `Removed the key from profile "${settings.profileName}".` : `Profile "${settings.profileName}" had no key.`);
+    if (ctx.env.NEWSSTATS_API_KEY) ctx.report.note('NEWSSTATS_API_KEY is still set in this environment.');
   },
 });
 

@@ -17,7 +17,7 @@ const clear = verb({
   examples: ['cache clear'],
   prints: 'nothing',
   async run(ctx) {
-    ctx.note(`Cleared ${await clearCache(ctx.env)}.`);
+    ctx.report.note(`Cleared ${await clearCache(ctx.env)}.`);
   },
 });
 

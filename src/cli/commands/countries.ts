@@ -8,10 +8,10 @@ import { windowFromBounds } from '../../weeks.js';
 
 /** `countries get` answers with the service's own record, by id or by slug, never a local copy. */
 async function fetchCountry(ctx: Context, text: string): Promise<unknown> {
-  const client = await ctx.client();
+  const client = await ctx.deps.client();
   const query = parseCountryQuery(text);
   if (query.kind === 'id') return client.countries.get(query.countryId);
-  return client.countries.get(await resolveCountryId(text, ctx));
+  return client.countries.get(await resolveCountryId(text, ctx.deps));
 }
 
 const list = verb({
@@ -20,9 +20,8 @@ const list = verb({
   examples: ['countries list', 'countries list --format csv --output countries.csv'],
   view: { fields: fieldsOf(countrySchema) },
   async run(ctx) {
-    const client = await ctx.client();
-    const { cachedList } = await import('../cache.js');
-    return { data: await cachedList(ctx, 'countries', () => client.countries.list()) };
+    const client = await ctx.deps.client();
+    return { data: await ctx.deps.cachedList('countries', () => client.countries.list()) };
   },
 });
 
@@ -44,8 +43,8 @@ const attention = verb({
   examples: ['countries attention FR'],
   view: { fields: fieldsOf(internationalAttentionSchema), single: true },
   async run(ctx, { args: [country] }) {
-    const countryId = await resolveCountryId(country, ctx);
-    return { data: await (await ctx.client()).countries.attention(countryId) };
+    const countryId = await resolveCountryId(country, ctx.deps);
+    return { data: await (await ctx.deps.client()).countries.attention(countryId) };
   },
 });
 
@@ -62,8 +61,8 @@ const focus = verb({
     return input;
   },
   async run(ctx, { args: [country], flags }) {
-    const [countryId, window] = await Promise.all([resolveCountryId(country, ctx), resolveWindow(flags, () => ctx.client())]);
-    return { data: await (await ctx.client()).countries.focus(countryId, window ?? {}) };
+    const [countryId, window] = await Promise.all([resolveCountryId(country, ctx.deps), resolveWindow(flags, () => ctx.deps.client())]);
+    return { data: await (await ctx.deps.client()).countries.focus(countryId, window ?? {}) };
   },
 });
 

@@ -2,7 +2,7 @@ import { BOUNDS, fieldsOf, personCountryRowSchema, personLinkBaseSchema, personL
 import { concurrencyFlag } from '../concurrency.js';
 import type { Context } from '../context.js';
 import { integerFlag, negatedFlag, weekWindowFlags, withDefault } from '../options.js';
-import { startProgress, type Progress } from '../progress.js';
+import type { Progress } from '../progress.js';
 import { rankingFlags, rankingParams, validateRanking } from '../ranking.js';
 import { rankedCountryStatsRows, rankedLinkRows } from '../rows.js';
 import { verb, type FlagValues, type NounVerbs, type Row } from '../spec.js';
@@ -29,8 +29,8 @@ async function exportParams(ctx: Context, flags: BulkFlags, label: string) {
   // the heap grow to ~60 MiB of mostly garbage before collecting: 115-120 MiB peak RSS for 480
   // people's links. Optimising for size keeps the peak near 90 MiB, flat from 50 to 480 people, for
   // about 30% more CPU time on loopback, where the CPU is the bottleneck (bench:export-memory).
-  await ctx.tuneV8('--optimize-for-size');
-  const client = await ctx.client({ concurrency: flags.concurrency });
+  await ctx.lifecycle.tuneV8('--optimize-for-size');
+  const client = await ctx.deps.client({ concurrency: flags.concurrency });
   const window = await resolveWindow(flags, async () => client);
   const { limit: _limit, ...filters } = await rankingParams(ctx, flags, window);
   let progress: Progress | undefined;
@@ -39,7 +39,7 @@ async function exportParams(ctx: Context, flags: BulkFlags, label: string) {
     top: flags.top,
     concurrency: flags.concurrency,
     onRanking: ({ people }: { people: unknown[] }) => {
-      progress = startProgress(ctx, label, people.length);
+      progress = ctx.report.progress(label, people.length);
     },
   };
   return { client, params, tick: () => progress?.tick(), done: () => progress?.done() };

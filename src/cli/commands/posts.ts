@@ -9,7 +9,7 @@ const recent = verb({
   examples: ['posts recent --count 5'],
   view: { fields: fieldsOf(postSchema), tableFields: ['postId', 'createdAt', 'slug', 'title', 'view'] },
   async run(ctx, { flags }) {
-    return { data: await (await ctx.client()).posts.recent({ count: flags.count }) };
+    return { data: await (await ctx.deps.client()).posts.recent({ count: flags.count }) };
   },
 });
 
@@ -20,7 +20,7 @@ const get = verb({
   examples: ['posts get weekly-roundup-2026-w46', 'posts get weekly-roundup-2026-w46 --fields title,content -f json'],
   view: { fields: fieldsOf(postSchema), single: true },
   async run(ctx, { args: [slug] }) {
-    return { data: await (await ctx.client()).posts.get(slug) };
+    return { data: await (await ctx.deps.client()).posts.get(slug) };
   },
 });
 

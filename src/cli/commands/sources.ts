@@ -12,11 +12,10 @@ const list = verb({
   examples: ['sources list --country DE', 'sources list --fields sourceId,name,url --format tsv'],
   view: { fields: fieldsOf(sourceSchema), tableFields: ['sourceId', 'name', 'url', 'countryId', 'status', 'lastCheckedDate'] },
   async run(ctx, { flags }) {
-    const client = await ctx.client();
-    const countryId = await countryFlagId(flags.country, ctx);
-    const { cachedList } = await import('../cache.js');
+    const client = await ctx.deps.client();
+    const countryId = await countryFlagId(flags.country, ctx.deps);
     const name: CachedListName = countryId === undefined ? 'sources' : `sources-${countryId}`;
-    return { data: await cachedList(ctx, name, () => client.sources.list({ countryId })) };
+    return { data: await ctx.deps.cachedList(name, () => client.sources.list({ countryId })) };
   },
 });
 
@@ -28,7 +27,7 @@ const get = verb({
   view: { fields: fieldsOf(sourceSchema), single: true },
   validate: ({ args: [sourceId] }) => parseIdArgument('sourceId', sourceId),
   async run(ctx, sourceId) {
-    return { data: await (await ctx.client()).sources.get(sourceId) };
+    return { data: await (await ctx.deps.client()).sources.get(sourceId) };
   },
 });
 
@@ -41,7 +40,7 @@ const links = verb({
   view: { fields: ['sourceId', 'sourceName', 'url', 'matched'], tableFields: ['matched', 'url'] },
   validate: ({ args: [sourceId], flags }) => ({ sourceId: parseIdArgument('sourceId', sourceId), flags }),
   async run(ctx, { sourceId, flags }) {
-    const data = await (await ctx.client()).sources.links(sourceId, { applyFilter: flags.filter });
+    const data = await (await ctx.deps.client()).sources.links(sourceId, { applyFilter: flags.filter });
     return { data, rows: sourceLinkRows(data) };
   },
 });

@@ -10,7 +10,6 @@ import { concurrencyFlag } from '../concurrency.js';
 import type { Context } from '../context.js';
 import { IncompleteRunError, UsageError } from '../errors.js';
 import { integerFlag, parsedFlag, switchFlag, weekArgument, withDefault } from '../options.js';
-import { startProgress } from '../progress.js';
 import { rankingFlags, rankingParams, validateRanking, type RankingFlags } from '../ranking.js';
 import { verb, type NounVerbs } from '../spec.js';
 
@@ -66,8 +65,8 @@ const sync = verb({
     const target = resolve(ctx.io.cwd, dir);
     try {
       const streams = parseStreamList(flags.streams ?? STREAM_NAMES.join(','));
-      await ctx.tuneV8('--optimize-for-size');
-      const client = await ctx.client({ concurrency: flags.concurrency });
+      await ctx.lifecycle.tuneV8('--optimize-for-size');
+      const client = await ctx.deps.client({ concurrency: flags.concurrency });
       let progress = { tick() {}, done() {} };
       const summary = await runSync({
         client,
@@ -82,11 +81,11 @@ const sync = verb({
         concurrency: flags.concurrency,
         filters: await syncFilters(ctx, flags),
         onPlan: (tasks) => {
-          if (tasks.length > 0) progress = startProgress(ctx, 'sync', tasks.length);
+          if (tasks.length > 0) progress = ctx.report.progress('sync', tasks.length);
         },
         onTask: (task, error) => {
           progress.tick();
-          if (error) ctx.note(`sync: ${describeTask(task)} failed: ${error instanceof Error ? error.message : String(error)}`);
+          if (error) ctx.report.note(`sync: ${describeTask(task)} failed: ${error instanceof Error ? error.message : String(error)}`);
         },
       });
       progress.done();
@@ -96,7 +95,7 @@ const sync = verb({
         ? 'up to date'
         : `wrote ${summary.written.length} partitions (${weeks.length} weeks${weeks.length > 0 ? ` ${weeks[0]}..${weeks.at(-1)}` : ''})`;
       const failed = summary.failed.length > 0 ? `, ${summary.failed.length} failed` : '';
-      ctx.note(`sync: ${what}${failed}, ${summary.requests} requests, ${seconds} s, ${target}`);
+      ctx.report.note(`sync: ${what}${failed}, ${summary.requests} requests, ${seconds} s, ${target}`);
       if (summary.failed.length > 0) {
         throw new IncompleteRunError(`${summary.failed.length} partitions failed after retries (${summary.failed.map(({ task }) => describeTask(task)).join(', ')}); what landed is recorded: run sync again to fetch what is missing`);
       }

@@ -125,7 +125,7 @@ const tap = verb({
         concurrency: configInteger(config, 'concurrency', { min: 1, max: 32 }) ?? DEFAULT_CONCURRENCY,
       };
       const ranking = rankingFlagsOf(config);
-      const client = await ctx.client({ concurrency: query.concurrency });
+      const client = await ctx.deps.client({ concurrency: query.concurrency });
       const sink = await openRowSink(ctx.io.stdout, MESSAGES, { fields: [] });
       const summary = await singer.runTap({
         ...query,
@@ -136,7 +136,7 @@ const tap = verb({
         write: (message) => sink.write(message),
       });
       await sink.end();
-      ctx.note(`tap: ${summary.written.length} partitions, ${summary.requests} requests${summary.failed.length > 0 ? `, ${summary.failed.length} failed` : ''}`);
+      ctx.report.note(`tap: ${summary.written.length} partitions, ${summary.requests} requests${summary.failed.length > 0 ? `, ${summary.failed.length} failed` : ''}`);
       if (summary.failed.length > 0) {
         throw new IncompleteRunError(`${summary.failed.length} partitions failed after retries; the STATE messages stop before them: run the tap again with its last state`);
       }

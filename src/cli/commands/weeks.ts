@@ -7,7 +7,7 @@ const show = verb({
   examples: ['weeks', 'weeks -f json | jq .currentWeek'],
   view: { fields: fieldsOf(weekInfoSchema), single: true },
   async run(ctx) {
-    return { data: await (await ctx.client()).weeks.current() };
+    return { data: await (await ctx.deps.client()).weeks.current() };
   },
 });
 

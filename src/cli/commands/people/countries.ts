@@ -17,8 +17,8 @@ const countries = verb({
     tableFields: ['countryName', 'countryIso', 'mentions', 'articles', 'localDominance', 'reach', 'power', 'sentiment'],
   },
   async run(ctx, { args: [personHash], flags }) {
-    const window = await resolveWindow(flags, () => ctx.client());
-    const data = await (await ctx.client()).people.countryStats(personHash, window ?? {});
+    const window = await resolveWindow(flags, () => ctx.deps.client());
+    const data = await (await ctx.deps.client()).people.countryStats(personHash, window ?? {});
     return { data, rows: countryStatsRows(personHash, data) };
   },
 });

@@ -8,7 +8,7 @@ const get = verb({
   examples: ['people get chiamaka-okafor-6303'],
   view: { fields: personFields, single: true },
   async run(ctx, { args: [personHash] }) {
-    return { data: await (await ctx.client()).people.get(personHash) };
+    return { data: await (await ctx.deps.client()).people.get(personHash) };
   },
 });
 

@@ -21,7 +21,7 @@ const links = verb({
   viewFor: ({ flags }) =>
     flags.context ? undefined : { fields: fieldsOf(personLinkBaseSchema), tableFields: ['mentionDate', 'sentiment', 'articleHash', 'snippet'] },
   async run(ctx, { args: [personHash], flags }) {
-    return { data: await (await ctx.client()).people.links(personHash, { limit: flags.limit, includeContext: flags.context }) };
+    return { data: await (await ctx.deps.client()).people.links(personHash, { limit: flags.limit, includeContext: flags.context }) };
   },
 });
 

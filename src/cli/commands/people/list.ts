@@ -7,7 +7,7 @@ const list = verb({
   examples: ['people list --fields personHash,fullName,countryName --format csv'],
   view: { fields: personFields, tableFields: ['personHash', 'fullName', 'countryName', 'category', 'birthDate'] },
   async run(ctx) {
-    return { data: await (await ctx.client()).people.list() };
+    return { data: await (await ctx.deps.client()).people.list() };
   },
 });
 

@@ -66,7 +66,7 @@ const movers = verb({
   async run(ctx, flags) {
     // Loaded here, not above: it brings lossless-json, which `people --help` has no use for.
     const { joinRankings, previousWindow, windowLabel } = await import('../../movers.js');
-    const client = () => ctx.client();
+    const client = () => ctx.deps.client();
     // Both windows may be relative (--weeks last4 --vs last8): the week info is asked for once.
     const info = weekInfoOnce(client);
     const window = (await resolveWindow(flags, client, info)) ?? (await resolveWindow({ weeks: { kind: 'last4' } }, client, info))!;

@@ -28,8 +28,8 @@ const search = verb({
     return { query, terms, flags };
   },
   async run(ctx, { query, terms, flags }) {
-    const client = await ctx.client();
-    const countryId = await countryFlagId(flags.country, ctx);
+    const client = await ctx.deps.client();
+    const countryId = await countryFlagId(flags.country, ctx.deps);
     const data = await client.people.search({
       ...terms,
       exactName: flags.exact || undefined,

@@ -47,10 +47,10 @@ const top = verb({
     return flags;
   },
   async run(ctx, flags) {
-    const client = await ctx.client();
+    const client = await ctx.deps.client();
     const chart = { label: 'fullName', value: sortField(flags.sort) };
     if (!flags.perWeek) {
-      const window = await resolveWindow(flags, () => ctx.client());
+      const window = await resolveWindow(flags, () => ctx.deps.client());
       const data = await client.people.top(await rankingParams(ctx, flags, window));
       return { data, view: { chart, caption: rankingCaption(Array.isArray(data) ? data.length : 0, flags.sort, window) } };
     }

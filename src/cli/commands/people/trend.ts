@@ -82,9 +82,9 @@ const trend = verb({
     // A trend is about weeks, so it always has a window: last12 unless asked otherwise.
     const given = flags.weeks !== undefined || flags.start !== undefined || flags.end !== undefined;
     // The window and the caption's current week share one request for the week info.
-    const info = weekInfoOnce(() => ctx.client());
+    const info = weekInfoOnce(() => ctx.deps.client());
     const weeks = await weeklyWindows(ctx, given ? flags : { weeks: parseWeekSpec(DEFAULT_TREND_WEEKS) }, DEFAULT_TREND_WEEKS, info);
-    const client = await ctx.client();
+    const client = await ctx.deps.client();
     const people = [...new Set(personHashes)];
     // Fail on an unknown person with one 404 naming them, before any weekly request.
     const persons = (await mapInOrder(people, DEFAULT_CONCURRENCY, (personHash) => client.people.get(personHash))) as Row[];

@@ -1,0 +1,160 @@
+/**
+ * What commands build on, each made on first use, as gh's Factory: the settings, the in-process
+ * sandbox, the client, and the cached lists. Nothing here is created before a command asks for it,
+ * so `newsstats config path` never loads undici and `newsstats weeks` never loads the profile store.
+ */
+import type { NewsStatsClient } from '../api/client.js';
+import type { RequestEvent } from '../api/options.js';
+import type { Country } from '../api/types.js';
+import type { ResolvedSettings } from '../config/resolve.js';
+import { ConfigurationError } from '../api/errors.js';
+import type { CachedListName } from './cache.js';
+import { DEFAULT_CONCURRENCY } from './concurrency.js';
+import { MissingKeyError } from './errors.js';
+import type { Lifecycle } from './lifecycle.js';
+import type { GlobalOptions } from './registry.js';
+import type { Reporter } from './reporter.js';
+
+/** A Retry-After wait at least this long is announced on stderr. */
+const LONG_WAIT_MS = 3_000;
+
+type Sandbox = { url: string; key: string; close(): Promise<void> };
+
+export interface Connection {
+  baseUrl: string;
+  apiKey: string;
+  settings: ResolvedSettings;
+}
+
+export class Dependencies {
+  #settings?: ResolvedSettings;
+  #client?: Promise<NewsStatsClient<'lossless'>>;
+  #sandbox?: Promise<Sandbox>;
+  #countries?: Promise<Country[]>;
+  #concurrency = DEFAULT_CONCURRENCY;
+
+  constructor(
+    readonly globals: GlobalOptions,
+    readonly env: NodeJS.ProcessEnv,
+    readonly report: Reporter,
+    readonly lifecycle: Lifecycle,
+  ) {}
+
+  /** The API key once settings were read, for the reporter to mask; undefined before. */
+  get knownSecret(): string | undefined {
+    return this.#settings?.apiKey;
+  }
+
+  async settings(): Promise<ResolvedSettings> {
+    if (!this.#settings) {
+      const { resolveSettings } = await import('../config/resolve.js');
+      this.#settings = resolveSettings({ flags: this.globals, env: this.env });
+      for (const warning of this.#settings.warnings) this.report.note(warning);
+    }
+    return this.#settings;
+  }
+
+  /** The in-process sandbox behind --sandbox, started on first use on an ephemeral loopback port. */
+  sandbox(): Promise<Sandbox> {
+    this.#sandbox ??= (async () => {
+      const { startSandbox } = await import('../sandbox/server.js');
+      const sandbox = await startSandbox({ port: 0 });
+      this.lifecycle.onCleanup(() => sandbox.close());
+      this.report.note('newsstats: using the built-in sandbox: the data is synthetic, not the real service.');
+      return sandbox;
+    })();
+    return this.#sandbox;
+  }
+
+  /** Base URL and key as the request core needs them; fails with how to set what is missing. */
+  async connection(): Promise<Connection> {
+    const settings = await this.settings();
+    if (this.globals.sandbox) {
+      const sandbox = await this.sandbox();
+      return { baseUrl: sandbox.url, apiKey: sandbox.key, settings };
+    }
+    const { checkNamedProfile } = await import('../config/resolve.js');
+    checkNamedProfile(this.globals.profile, this.env);
+    // The failure map (exit-codes.ts) adds how to set it, as for the library's own missing base URL.
+    if (!settings.baseUrl) throw new ConfigurationError('baseUrl', 'missing', 'no base URL is set');
+    if (!settings.apiKey) {
+      throw new MissingKeyError(`no API key for profile "${settings.profileName}"`);
+    }
+    return { baseUrl: settings.baseUrl, apiKey: settings.apiKey, settings };
+  }
+
+  /**
+   * The run's client, made on first use. `concurrency` (how many requests the run keeps in flight,
+   * and so how many connections the client opens) is given by the first call that makes it.
+   */
+  client(options: { concurrency?: number } = {}): Promise<NewsStatsClient<'lossless'>> {
+    if (this.#client && options.concurrency !== undefined && options.concurrency !== this.#concurrency) {
+      throw new Error('the client was made before its concurrency was given');
+    }
+    if (options.concurrency !== undefined) this.#concurrency = options.concurrency;
+    this.#client ??= this.connection().then((connection) => this.openClient(connection));
+    return this.#client;
+  }
+
+  /** A client for the given connection; `auth login` uses it to try a key before saving it. */
+  async openClient(connection: Connection): Promise<NewsStatsClient<'lossless'>> {
+    const { baseUrl, apiKey, settings } = connection;
+    // undici parses HTTP with WebAssembly. V8 compiles it quickly first (Liftoff), then optimises it in
+    // the background, and the process cannot exit before that optimisation ends: about 65 ms after the
+    // output is written, and 35 MiB, for code a CLI runs a few hundred times at most. The flag must be
+    // set before undici compiles its parser; the library leaves V8's flags to the program embedding it.
+    await this.lifecycle.tuneV8('--liftoff-only');
+    const [{ NewsStatsClient }, { VERSION }] = await Promise.all([import('../api/client.js'), import('../version.js')]);
+    const client = new NewsStatsClient({
+      baseUrl,
+      apiKey,
+      numbers: 'lossless',
+      userAgent: `newsstats/${VERSION}`,
+      allowInsecureHttp: settings.allowInsecureHttp,
+      maxConnections: this.#concurrency,
+      ...(settings.timeoutSeconds !== undefined && { timeoutMs: settings.timeoutSeconds * 1000 }),
+      ...(settings.retries !== undefined && { maxRetries: settings.retries }),
+      ...(settings.maxResponseMb !== undefined && { maxResponseBytes: settings.maxResponseMb * 1024 * 1024 }),
+      ...(this.globals.maxRequestsPerSecond !== undefined && { maxRequestsPerSecond: this.globals.maxRequestsPerSecond }),
+      onEvent: (event: RequestEvent) => this.#reportEvent(baseUrl, event),
+    });
+    this.lifecycle.onCleanup((reason) => (reason === 'interrupted' ? client.destroy() : client.close()));
+    return client;
+  }
+
+  #reportEvent(baseUrl: string, event: RequestEvent): void {
+    if (event.retryAfter && event.retryInMs !== undefined && event.retryInMs >= LONG_WAIT_MS) {
+      // A silent minute looks like a hang; -q still silences it.
+      // Retry-After comes with 503 (down for maintenance) as well as 429: say which it was.
+      const why = event.status === 503 ? 'service unavailable' : 'rate limited';
+      this.report.note(`${why}: waiting ${Math.round(event.retryInMs / 1000)} s as the service asked`);
+    }
+    if (!this.globals.verbose) return;
+    const outcome = event.error ? `failed: ${event.error.message}` : String(event.status);
+    // attempt counts from 1: the first retry is attempt 2.
+    const retry = event.attempt > 1 ? ` (retry ${event.attempt - 1})` : '';
+    const next = event.retryInMs !== undefined ? `, retrying in ${Math.round(event.retryInMs)}ms` : '';
+    this.report.debug(`${event.method} ${baseUrl}${event.url} ${outcome} ${Math.round(event.ms)}ms${retry}${next}`);
+  }
+
+  /** A stable list (countries, sources) from the disk cache when fresh, else fetched and stored (cache.ts). */
+  async cachedList(name: CachedListName, fetchList: () => Promise<unknown>): Promise<unknown> {
+    const { cachedList } = await import('./cache.js');
+    return cachedList({ settings: await this.settings(), globals: this.globals, env: this.env, report: this.report }, name, fetchList);
+  }
+
+  /** The countries list, from the cache when fresh, else from the API. */
+  countries(): Promise<Country[]> {
+    this.#countries ??= (async () => {
+      const client = await this.client();
+      const list = await this.cachedList('countries', () => client.countries.list());
+      const { answerId } = await import('./answer-integers.js');
+      return (list as Array<Record<string, unknown>>).map((country) => ({
+        countryId: answerId(country.countryId, 'countryId', '/api/data/countries'),
+        countryName: String(country.countryName ?? ''),
+        countryIso: String(country.countryIso ?? ''),
+      }));
+    })();
+    return this.#countries;
+  }
+}

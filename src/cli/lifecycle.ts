@@ -1,0 +1,58 @@
+/**
+ * The run's life: clean-ups that run at its end or on Ctrl-C, the signals that interrupt it, and the
+ * V8 flags it may set when it owns its process.
+ */
+import { constants } from 'node:os';
+import type { ProcessControl } from './io.js';
+
+export type CloseReason = 'done' | 'interrupted';
+
+export class Lifecycle {
+  #interrupted = false;
+  readonly #cleanups: Array<(reason: CloseReason) => Promise<void> | void> = [];
+
+  /** `process` is the real process when the run owns it (bin/newsstats.cjs); absent in-process. */
+  constructor(readonly process?: ProcessControl) {}
+
+  /** Runs at the end of the run, and on Ctrl-C. */
+  onCleanup(cleanup: (reason: CloseReason) => Promise<void> | void): void {
+    this.#cleanups.push(cleanup);
+  }
+
+  /** True once Ctrl-C began closing the run: what fails after that is its consequence, not news. */
+  get interrupted(): boolean {
+    return this.#interrupted;
+  }
+
+  /** Runs the cleanups, newest first. An interrupt drops connections rather than waiting for them. */
+  async close(reason: CloseReason = 'done'): Promise<void> {
+    if (reason === 'interrupted') this.#interrupted = true;
+    const cleanups = this.#cleanups.splice(0).reverse();
+    for (const cleanup of cleanups) await cleanup(reason);
+  }
+
+  /**
+   * Ctrl-C, kill, or a closed terminal (SIGHUP): run the clean-ups (a half-written --output file is
+   * removed), then exit 128 + the signal's number (130, 143, 129), as a shell reports it.
+   */
+  exitOnSignals(): void {
+    const proc = this.process;
+    if (!proc) return;
+    const onSignal = (signal: NodeJS.Signals) => {
+      void this.close('interrupted').finally(() => proc.exit(128 + (constants.signals[signal] ?? 0)));
+    };
+    proc.once('SIGINT', onSignal);
+    proc.once('SIGTERM', onSignal);
+    proc.once('SIGHUP', onSignal);
+  }
+
+  /**
+   * Sets a V8 flag for the rest of the run, but only when the run owns its process (bin/newsstats.cjs):
+   * a program that calls main() in-process, such as the test suite, keeps its own V8 settings.
+   */
+  async tuneV8(flag: string): Promise<void> {
+    if (!this.process) return;
+    const { setFlagsFromString } = await import('node:v8');
+    setFlagsFromString(flag);
+  }
+}
