@@ -3,21 +3,59 @@
 // CommonJS, as dist/ is: an ES module here would start Node's ES module loader (about 4 ms) for nothing.
 'use strict';
 
-// `newsstats --version` alone answers here, before anything loads: written to fd 1 directly, because
-// creating process.stdout (a stream over the pipe or terminal) costs more than the whole answer, about
-// 0.15x of `node -e 0` (npm run bench:startup). package.json holds the version (test/unit/api/
-// version.test.ts keeps src/version.ts equal to it). Should the write fail (a closed pipe, a full
-// disk), main() answers instead and reports it as every other run does.
+// Two answers need nothing of dist/cli and are given here, before anything loads, written to fd 1
+// directly (creating process.stdout, a stream over the pipe or terminal, costs more than the answer):
+// - `newsstats --version`: package.json holds the version (test/unit/api/version.test.ts keeps
+//   src/version.ts equal to it);
+// - `newsstats`, `newsstats --help` and `newsstats NOUN [VERB] --help` when stdout is no terminal:
+//   the text commander would print, written into dist/help/ by the build (scripts/static-help.mjs;
+//   test/build/static-help.test.ts keeps it equal to main()'s). Commander, the command tree and the
+//   noun's module cost about 0.5x of `node -e 0` on Node 24 and 26 (npm run bench:startup).
+// Should the first write fail (a closed pipe, a full disk), main() answers instead and reports it as
+// every other run does.
 const words = process.argv.slice(2);
-if (!(words.length === 1 && (words[0] === '--version' || words[0] === '-V') && printedVersion())) run();
+if (!answered(words)) run();
 
-function printedVersion() {
+function answered(words) {
+  if (words.length === 1 && (words[0] === '--version' || words[0] === '-V')) return written(`${require('../package.json').version}\n`);
+  const help = staticHelp(words);
+  return help !== undefined && written(help);
+}
+
+/** The help `words` ask for, as dist/help/ holds it, or undefined when main() must lay it out. */
+function staticHelp(words) {
+  const last = words.at(-1);
+  const command = words.length === 0 ? [] : last === '--help' || last === '-h' ? words.slice(0, -1) : undefined;
+  if (command === undefined || command.length > 2 || !command.every((word) => /^[a-z][a-z0-9-]*$/.test(word))) return undefined;
+  const fs = require('node:fs');
   try {
-    require('node:fs').writeSync(1, `${require('../package.json').version}\n`);
-    return true;
+    // At a terminal commander wraps help at its width. Only a character device can be one, so the
+    // common pipe or file answers without loading node:tty.
+    if (fs.fstatSync(1).isCharacterDevice() && require('node:tty').isatty(1)) return undefined;
+    return fs.readFileSync(require('node:path').join(__dirname, '..', 'dist', 'help', `${['newsstats', ...command].join('.')}.txt`), 'utf8');
   } catch {
-    return false;
+    return undefined; // no such command (main() says so), or no dist/help (the standalone executable)
   }
+}
+
+/** Writes all of `text` to fd 1; false when nothing could be written (main() then answers). */
+function written(text) {
+  const fs = require('node:fs');
+  const bytes = Buffer.from(text);
+  let offset = 0;
+  while (offset < bytes.length) {
+    try {
+      offset += fs.writeSync(1, bytes, offset);
+    } catch (error) {
+      if (offset === 0) return false;
+      // Part of it is out: a reader that went away ends the run quietly, as main() does (exit 0);
+      // a pipe another process made non-blocking is waited on; anything else is main()'s to report.
+      if (error.code === 'EPIPE') return true;
+      if (error.code !== 'EAGAIN') return false;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+    }
+  }
+  return true;
 }
 
 function run() {

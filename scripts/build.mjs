@@ -12,6 +12,7 @@
 // package's own (`"type": "module"`, the name and the exports) applies there and dist/esm can import
 // `newsstats/sandbox` by name.
 //   dist/THIRD-PARTY-NOTICES.md   the licence of every package whose code a build bundled
+//   dist/help/         every command's --help text as printed to a pipe (scripts/static-help.mjs)
 //
 // Nouns, renderers and the sandbox stay behind dynamic imports: code splitting turns each into a
 // chunk loaded only when a run needs it.
@@ -44,6 +45,7 @@ import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deferRequires } from './defer-requires.mjs';
+import { writeStaticHelp } from './static-help.mjs';
 
 export const target = 'node20.19';
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -249,6 +251,7 @@ async function main() {
   const commonjs = `${JSON.stringify({ type: 'commonjs' })}\n`;
   for (const folder of ['cli', 'sandbox', 'chunks', 'cjs']) await writeFile(join(dist, folder, 'package.json'), commonjs);
   await writeFile(join(dist, 'THIRD-PARTY-NOTICES.md'), thirdPartyNotices(metafiles));
+  await writeStaticHelp(repo, dist); // dist/help/: what bin/newsstats.cjs prints for a piped --help
   if (withTypes) declarations();
   if (!existsSync(join(dist, 'cli', 'main.js'))) throw new Error('dist/cli/main.js was not written');
 }
