@@ -131,7 +131,7 @@ function isCommanderSuccess(error: unknown): boolean {
 }
 
 async function buildProgram(args: readonly string[], state: RunState, registry: Registry) {
-  const { Command } = await import('commander');
+  const [{ Command }, { examplesHelp }] = await Promise.all([import('commander'), import('./help-examples.js')]);
 
   const program = new Command('newsstats')
     .description('Query and export statistics from the News-Mention Statistics Data API.')
@@ -142,7 +142,7 @@ async function buildProgram(args: readonly string[], state: RunState, registry: 
     .configureHelp({ showGlobalOptions: true })
     .exitOverride()
     .configureOutput(commanderOutput(state.io))
-    .addHelpText('after', '\nExamples:\n  $ newsstats --sandbox people top --weeks last4\n  $ newsstats people top --weeks last4 --format csv --output top.csv\n  $ newsstats help weeks');
+    .addHelpText('after', examplesHelp(['--sandbox people top --weeks last4', 'people top --weeks last4 --format csv --output top.csv', 'help weeks']));
   const globalOptions = registry.globalOptions();
   for (const option of globalOptions) program.addOption(option);
 
@@ -191,10 +191,6 @@ function commanderOutput(io: MainIo) {
     getOutHasColors: () => forced ?? (io.isTTY.stdout && env.TERM !== 'dumb'),
     getErrHasColors: () => forced ?? (io.isTTY.stderr && env.TERM !== 'dumb'),
   };
-}
-
-function examplesHelp(examples: readonly string[]): string {
-  return `\nExamples:\n${examples.map((example) => `  $ newsstats ${example}`).join('\n')}`;
 }
 
 async function runVerb(path: string, verbSpec: AnyVerbSpec, invocation: VerbInvocation, globals: GlobalOptions, state: RunState, registry: Registry): Promise<void> {

@@ -29,7 +29,10 @@ export interface SandboxOptions {
   key?: string;
   /** Seed of the data, the faults and the trace ids. Default 1. */
   seed?: number;
-  /** Decides the current week. Default: the time of the call. */
+  /**
+   * Decides the current week and how much of it has happened. Default: today at 00:00 UTC (as
+   * `--now` with today's date), so every run of a day sees the same data.
+   */
   now?: Date;
   /** Share of authenticated requests, 0 to 1, that fail (500, 503 or dropped connection). Default 0. */
   failRate?: number;
@@ -94,7 +97,7 @@ export function resolveSandboxOptions(options: SandboxOptions = {}): ResolvedOpt
     port: options.port ?? SANDBOX_OPTION_DEFAULTS.port,
     key: options.key ?? SANDBOX_OPTION_DEFAULTS.key,
     seed: options.seed ?? SANDBOX_OPTION_DEFAULTS.seed,
-    now: options.now ?? new Date(),
+    now: options.now ?? startOfTodayUtc(),
     failRate: options.failRate ?? SANDBOX_OPTION_DEFAULTS.failRate,
     latencyMs: options.latencyMs ?? SANDBOX_OPTION_DEFAULTS.latencyMs,
     rateLimit: options.rateLimit,
@@ -123,6 +126,15 @@ export function resolveSandboxOptions(options: SandboxOptions = {}): ResolvedOpt
   }
   if (resolved.logFile !== undefined && resolved.logFile.trim() === '') fail('logFile', 'must not be empty');
   return resolved;
+}
+
+/**
+ * The default clock: today's date at 00:00 UTC, never the moment. The current week's articles are
+ * scaled by how much of the week has passed, so a clock read at each start made two runs seconds
+ * apart answer differently.
+ */
+export function startOfTodayUtc(clock: Date = new Date()): Date {
+  return new Date(Date.UTC(clock.getUTCFullYear(), clock.getUTCMonth(), clock.getUTCDate()));
 }
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';

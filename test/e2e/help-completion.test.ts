@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { COMMANDS, loadNoun } from '../../src/cli/registry.js';
 import { runCli, tempDir } from './harness.js';
 
 const home = tempDir('newsstats-help-e2e-');
@@ -79,5 +80,56 @@ describe('newsstats completion', async () => {
     expect(stdout).toBe('');
     expect(stderrLines(stderr)).toHaveLength(1);
     expect(stderr).toContain('bash, zsh, fish');
+  });
+});
+
+/** Every --help there is: newsstats, each noun, each verb (#18: nine example lines ran past 80 columns). */
+async function everyHelp(): Promise<Array<{ path: string[]; text: string }>> {
+  const paths: string[][] = [[]];
+  for (const entry of COMMANDS) {
+    const noun = await loadNoun(entry);
+    paths.push([noun.name], ...noun.verbs.filter((verbSpec) => verbSpec.name !== '').map((verbSpec) => [noun.name, verbSpec.name]));
+  }
+  return Promise.all(paths.map(async (path) => ({ path, text: (await newsstats(...path, '--help')).stdout })));
+}
+
+/** The examples of a help text as a shell reads them: continuation lines joined, comments left out. */
+function examplesOf(help: string): string[] {
+  const section = help.split('\nExamples:\n')[1] ?? '';
+  return section.replace(/ \\\n {6}/g, ' ').split('\n').filter((line) => line.startsWith('  $ ')).map((line) => line.slice(4));
+}
+
+describe('help examples', () => {
+  it('every line of every command\'s --help fits 80 columns, examples included', async () => {
+    const helps = await everyHelp();
+    expect(helps.length).toBeGreaterThan(40);
+    for (const { path, text } of helps) {
+      for (const line of text.split('\n')) expect(line.length, `newsstats ${path.join(' ')} --help: ${line}`).toBeLessThanOrEqual(80);
+    }
+  });
+
+  it('a long example continues with " \\" and reads back as the verb declares it', async () => {
+    const help = (await newsstats('people', 'top', '--help')).stdout;
+    expect(help).toContain('  $ newsstats people top --weeks 202636..202647 --per-week --limit 10 \\\n      --format csv --output panel.csv\n');
+    const verbs = (await loadNoun(COMMANDS.find((entry) => entry.name === 'people')!)).verbs;
+    expect(examplesOf(help)).toEqual(verbs.find((verbSpec) => verbSpec.name === 'top')!.examples.map((example) => `newsstats ${example}`));
+  });
+
+  it('the completion install lines make the folder first; a comment goes above its example', async () => {
+    const help = (await newsstats('completion', '--help')).stdout;
+    expect(examplesOf(help)).toEqual([
+      'mkdir -p ~/.local/share/bash-completion/completions && newsstats completion bash > ~/.local/share/bash-completion/completions/newsstats',
+      'newsstats completion zsh > "${fpath[1]}/_newsstats"',
+      'mkdir -p ~/.config/fish/completions && newsstats completion fish > ~/.config/fish/completions/newsstats.fish',
+    ]);
+    expect((await newsstats('sandbox', '--help')).stdout).toContain(
+      '  # answers with nulls, unknown fields and extreme values the contract allows\n  $ newsstats sandbox --port 0 --wild --seed 7\n',
+    );
+  });
+
+  it('auth login --help: a line that pipes into newsstats is not prefixed with another newsstats', async () => {
+    const examples = examplesOf((await newsstats('auth', 'login', '--help')).stdout);
+    expect(examples).toContain('printf %s "$KEY" | newsstats --profile staging auth login --with-key');
+    for (const example of examples) expect(example).not.toMatch(/newsstats .*newsstats|^newsstats printf/);
   });
 });

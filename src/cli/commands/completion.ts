@@ -14,9 +14,10 @@ const script = verb({
   summary: 'Print a completion script for bash, zsh or fish: nouns, verbs, options and option values',
   args: ['<shell>'],
   examples: [
-    'completion bash > ~/.local/share/bash-completion/completions/newsstats',
+    // The folders may not exist yet on a fresh account: the line makes them first.
+    'mkdir -p ~/.local/share/bash-completion/completions && newsstats completion bash > ~/.local/share/bash-completion/completions/newsstats',
     'completion zsh > "${fpath[1]}/_newsstats"',
-    'completion fish > ~/.config/fish/completions/newsstats.fish',
+    'mkdir -p ~/.config/fish/completions && newsstats completion fish > ~/.config/fish/completions/newsstats.fish',
   ],
   prints: 'text',
   validate: ({ args: [shell] }) => checkShell(shell),

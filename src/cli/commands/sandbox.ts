@@ -16,7 +16,7 @@ const serve = verb({
     port: withDefault(parsedFlag('--port <port>', 'port; 0 picks a free one', (text) => parseInteger('--port', text)), 8787),
     key: withDefault(textFlag('--key <key>', 'the API key clients must send'), 'sandbox'),
     seed: withDefault(parsedFlag('--seed <n>', 'seed of the data and the faults', (text) => parseInteger('--seed', text)), 1),
-    now: parsedFlag('--now <YYYY-MM-DD>', 'the date that decides the current week (default: today, UTC)', (text) => parseDate('--now', text)),
+    now: parsedFlag('--now <YYYY-MM-DD>', 'the date that decides the current week, read as 00:00 UTC (default: today\'s date, so runs of one day agree)', (text) => parseDate('--now', text)),
     failRate: parsedFlag('--fail-rate <share>', 'share of requests, 0-1, answered 500/503 or dropped', (text) => parseDecimal('--fail-rate', text)),
     latency: parsedFlag('--latency <ms>', 'mean added latency per request, with jitter', (text) => parseDecimal('--latency', text)),
     rateLimit: parsedFlag('--rate-limit <n>', 'answer 429 with Retry-After above N requests a second', (text) => parseInteger('--rate-limit', text)),
