@@ -13,7 +13,7 @@ export class NewsStatsError extends Error {
 }
 
 /** A configuration value is absent or unusable. Which one, and why, is in the fields. */
-export type ConfigurationSetting = 'baseUrl' | 'apiKey';
+export type ConfigurationSetting = 'baseUrl' | 'apiKey' | 'proxy';
 export type ConfigurationProblem = 'missing' | 'invalid' | 'insecure';
 
 export class ConfigurationError extends NewsStatsError {
@@ -148,8 +148,9 @@ export interface ConnectionErrorInit {
   /** A short reason when the code alone says little (undici's own errors). One line, never the key. */
   detail?: string;
   /**
-   * The request went through the proxy from HTTPS_PROXY/HTTP_PROXY, named by its host:port (never its
-   * credentials): the failure may be the proxy's. `true` when the host is not known.
+   * The request went through the proxy from HTTPS_PROXY/HTTP_PROXY (NO_PROXY did not name the host),
+   * named by its host:port (never its credentials): the failure may be the proxy's. `true` when the
+   * host is not known.
    */
   viaProxy?: boolean | string;
   attempts?: number;

@@ -9,7 +9,7 @@ import type { Dispatcher } from 'undici';
 // copy of undici as well. Together about 50 ms of every run that makes a request. What the index does
 // that they need is done here: give dispatchers request() and connect() (the proxy agent uses it).
 import Agent from 'undici/lib/dispatcher/agent.js';
-import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
+import ProxyAgent from 'undici/lib/dispatcher/proxy-agent.js';
 import Pool from 'undici/lib/dispatcher/pool.js';
 import UndiciDispatcher from 'undici/lib/dispatcher/dispatcher.js';
 import dispatcherApi from 'undici/lib/api/index.js';
@@ -43,6 +43,7 @@ import { API_ROOT, type ProblemDetails } from './types.js';
 import { VERSION } from '../version.js';
 import { printable } from '../output/text.js';
 import { redactSecret } from './redact.js';
+import { proxyFor, type ProxyRoute } from './proxy.js';
 
 export { HTTP_DEFAULTS, type HttpClientOptions, type RequestEvent } from './options.js';
 
@@ -255,9 +256,6 @@ function errorCode(error: unknown): string | undefined {
 }
 
 /** Which of the proxy variables are set, in any case. */
-function proxyVariablesSet(env: NodeJS.ProcessEnv, names: readonly string[]): boolean {
-  return Object.entries(env).some(([name, value]) => value !== undefined && value !== '' && names.includes(name.toLowerCase()));
-}
 
 /** undici's error codes say little on their own ("UND_ERR_ABORTED"); their messages say what happened. */
 function connectionDetail(error: unknown, code: string | undefined, apiKey: string): string | undefined {
@@ -372,22 +370,6 @@ function redirectTarget(location: string | undefined, origin: string, apiKey: st
 }
 
 /**
- * The proxy undici's EnvHttpProxyAgent picks for the origin (HTTPS_PROXY for https, falling back to
- * HTTP_PROXY, as undici does), for messages: host and port only, never its credentials.
- */
-function proxyHostFor(origin: string, env: NodeJS.ProcessEnv): string | undefined {
-  const http = env.http_proxy || env.HTTP_PROXY;
-  const https = env.https_proxy || env.HTTPS_PROXY;
-  const proxy = origin.startsWith('https:') ? https || http : http;
-  if (!proxy) return undefined;
-  try {
-    return new URL(proxy).host;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
  * A proxy that closes the connection before answering CONNECT makes undici report a socket error,
  * which its client takes as "retry the connection" and loops on without end (thousands of CONNECTs a
  * second). Renamed, the failure reaches the request and our bounded retries instead.
@@ -433,9 +415,8 @@ export class HttpClient {
   readonly #pacer: Pacer;
   readonly #injectedDispatcher: Dispatcher | undefined;
   #ownDispatcher: Dispatcher | undefined;
-  #viaProxy = false;
-  /** host:port of the proxy requests go through, for messages; undefined when none. */
-  #proxyHost: string | undefined;
+  /** The proxy requests go through (from HTTPS_PROXY/HTTP_PROXY, unless NO_PROXY names the host); undefined when direct. */
+  readonly #proxy: ProxyRoute | undefined;
 
   constructor(options: InternalClientOptions) {
     const allowInsecureHttp = options.allowInsecureHttp ?? HTTP_DEFAULTS.allowInsecureHttp;
@@ -469,6 +450,10 @@ export class HttpClient {
     this.#sleep = hooks?.sleep;
     this.#now = hooks?.now ?? (() => performance.now());
     this.#injectedDispatcher = options.dispatcher;
+    // Loopback never goes through a proxy (as Go's net/http decides too): a plain-http request to a
+    // local tunnel or the sandbox would otherwise carry the key, in clear text, to the proxy host.
+    // Read here, so a malformed variable is a ConfigurationError naming it before any request.
+    this.#proxy = this.address.loopback || this.#injectedDispatcher ? undefined : proxyFor(this.address.origin, process.env);
   }
 
   /** GET `path` (which starts with /api/data); resolves for 2xx, throws the mapped error otherwise. */
@@ -599,18 +584,11 @@ export class HttpClient {
   #dispatcher(): Dispatcher {
     if (this.#injectedDispatcher) return this.#injectedDispatcher;
     if (!this.#ownDispatcher) {
-      // NO_PROXY alone still needs the proxy agent: it is the one that reads it. (Whether a given host
-      // is excluded is its decision; viaProxy only hints that a proxy may be involved.)
-      // Loopback never goes through a proxy (as Go's net/http decides too): a plain-http request to a
-      // local tunnel or the sandbox would otherwise carry the key, in clear text, to the proxy host.
-      const useProxyAgent = !this.address.loopback && proxyVariablesSet(process.env, ['https_proxy', 'http_proxy', 'no_proxy']);
-      this.#viaProxy = useProxyAgent && proxyVariablesSet(process.env, ['https_proxy', 'http_proxy']);
-      this.#proxyHost = this.#viaProxy ? proxyHostFor(this.address.origin, process.env) ?? 'the proxy' : undefined;
       // undici's own connect timeout (10 s) would outlast a shorter deadline in the TLS handshake. It is
       // the client's deadline: a call given a longer one of its own still connects within the client's.
       const poolOptions = { keepAliveTimeout: 10_000, connections: this.#maxConnections, connect: { timeout: this.#timeoutMs } };
-      this.#ownDispatcher = useProxyAgent
-        ? new EnvHttpProxyAgent({ ...poolOptions, clientFactory: (origin: URL, options: object) => this.#proxyClient(origin, options) })
+      this.#ownDispatcher = this.#proxy
+        ? new ProxyAgent({ ...poolOptions, uri: this.#proxy.url, clientFactory: (origin: URL, options: object) => this.#proxyClient(origin, options) })
         : new Agent(poolOptions);
     }
     return this.#ownDispatcher;
@@ -631,7 +609,7 @@ export class HttpClient {
         } catch (error) {
           const code = errorCode(error);
           if (code !== 'UND_ERR_SOCKET' && code !== 'UND_ERR_INFO') throw error;
-          throw new ProxyTunnelError(`the proxy ${this.#proxyHost ?? ''} closed the connection before the tunnel opened`, { cause: error });
+          throw new ProxyTunnelError(`the proxy ${this.#proxy?.host ?? ''} closed the connection before the tunnel opened`, { cause: error });
         }
       },
     });
@@ -675,7 +653,7 @@ export class HttpClient {
         if (reason instanceof AttemptTimeout) settle(this.#failure(plan, reason, phase));
         else settle({ kind: 'throw', error: reason });
         if (abortRequest) abortRequest(reason);
-        else if (dispatcher === this.#ownDispatcher && this.#viaProxy) this.#retireDispatcher();
+        else if (dispatcher === this.#ownDispatcher && this.#proxy) this.#retireDispatcher();
       };
       let stopListening: () => void = () => undefined;
       const timer = setTimeout(() => giveUp(new AttemptTimeout(phase, plan.deadlineBound)), timeoutMs);
@@ -748,7 +726,7 @@ export class HttpClient {
     const detail = error instanceof AttemptTimeout ? undefined : connectionDetail(error, code, this.#apiKey);
     const init: ConnectionErrorInit = {
       method, url, host: this.address.hostPort, cause: error,
-      ...(code ? { code } : {}), ...(detail ? { detail } : {}), ...(this.#proxyHost ? { viaProxy: this.#proxyHost } : {}),
+      ...(code ? { code } : {}), ...(detail ? { detail } : {}), ...(this.#proxy ? { viaProxy: this.#proxy.host } : {}),
     };
     if (error instanceof AttemptTimeout && error.wholeCall) {
       return { kind: 'failure', error: new TimeoutError({ ...init, timeoutMs: plan.totalTimeoutMs ?? timeoutMs, phase: PHASE_TEXT[phase], scope: 'call' }), retryable: false };

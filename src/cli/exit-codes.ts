@@ -41,7 +41,7 @@ export const EXIT = {
 export const EXIT_CODE_MEANINGS: ReadonlyArray<[number, string]> = [
   [EXIT.ok, 'success'],
   [EXIT.unexpected, 'unexpected failure (a bug: please report it with the output of --verbose)'],
-  [EXIT.usage, 'usage error (bad flag, week, bound or setting; checked before any request) or the server\'s 400'],
+  [EXIT.usage, 'usage error (bad flag, week, bound or setting, a malformed HTTPS_PROXY/HTTP_PROXY; checked before any request) or the server\'s 400'],
   [EXIT.auth, 'missing API key, or the server rejected it (401) or refused it this resource (403)'],
   [EXIT.notFound, 'not found (404): the person, country, source, post or path named'],
   [EXIT.unavailable, 'the service failed: server error (5xx), rate limit (429), network, proxy or TLS failure or timeout ' +

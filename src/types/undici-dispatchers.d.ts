@@ -4,10 +4,6 @@ declare module 'undici/lib/dispatcher/agent.js' {
   import { Agent } from 'undici';
   export default Agent;
 }
-declare module 'undici/lib/dispatcher/env-http-proxy-agent.js' {
-  import { EnvHttpProxyAgent } from 'undici';
-  export default EnvHttpProxyAgent;
-}
 declare module 'undici/lib/dispatcher/pool.js' {
   import { Pool } from 'undici';
   export default Pool;
@@ -21,4 +17,8 @@ declare module 'undici/lib/api/index.js' {
   /** The methods undici's index puts on Dispatcher.prototype. */
   const api: Pick<Dispatcher, 'request' | 'stream' | 'pipeline' | 'connect' | 'upgrade'>;
   export default api;
+}
+declare module 'undici/lib/dispatcher/proxy-agent.js' {
+  import { ProxyAgent } from 'undici';
+  export default ProxyAgent;
 }
