@@ -1,9 +1,11 @@
 // ESLint 9 flat config with typescript-eslint's type-aware rules.
 // src/: the whole recommendedTypeChecked set (floating promises, `any` and unsafe `any` use, unused
 // names). test/: the same promise and unused-name rules; tests read JSON loosely, so `any` is allowed
-// there. bench/ and bin/ are plain JavaScript run by Node: syntax rules only.
+// there. bench/ and bin/ are plain JavaScript run by Node: syntax rules only. src/: imports follow
+// the layers of docs/design.md (lint/layers.js).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { layersConfig } from './lint/layers.js';
 
 const unusedVars = ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }];
 
@@ -32,6 +34,7 @@ export default tseslint.config(
       '@typescript-eslint/no-base-to-string': 'off',
     },
   },
+  layersConfig,
   {
     files: ['test/**/*.ts'],
     rules: {

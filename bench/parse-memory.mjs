@@ -2,9 +2,9 @@
 /**
  * Time and memory to parse one answer with exact numbers, each parser in a fresh process (a CLI run
  * parses cold) so none sees another's garbage:
- *   newsstats        parseJson (src/api/json.ts): JSON.parse up to JSON_PARSE_MAX_CHARS, else slicing
+ *   newsstats        parseJson (src/shared/exact-json/parse.ts): JSON.parse up to JSON_PARSE_MAX_CHARS, else slicing
  *   JSON.parse path  marking the numbers JSON.parse would change, then JSON.parse
- *   slicing path     json-text.ts, which slices strings out of the text
+ *   slicing path     slicing.ts, which slices strings out of the text
  *   lossless-json    what newsstats used before both
  * The answer is a ranking (the shape of /people/top) of each size. Runs alternate; medians of
  * `--runs` runs (default 5) are printed, a table per size.
@@ -36,7 +36,7 @@ function rankingText(mib) {
 if (process.argv[2] === '--child') {
   const [, , , which, mib] = process.argv;
   const text = rankingText(Number(mib));
-  const json = await loadSource('api/json.ts');
+  const json = await loadSource('shared/exact-json/parse.ts');
   const { parse: losslessParse } = await import('lossless-json');
   const parse = {
     newsstats: () => json.parseJson(text, 'lossless'),

@@ -24,7 +24,8 @@ export {
 export * from './api/errors.js';
 export * from './api/types.js';
 export { HTTP_DEFAULTS, type RequestEvent } from './api/options.js';
-export { parse, stringify } from './api/serialize.js';
+export { parseJson as parse } from './api/json.js';
+export { stringify } from './shared/exact-json/stringify.js';
 export {
   addWeeks,
   isoWeekOf,

@@ -35,13 +35,14 @@ import {
   ServerError,
   TimeoutError,
 } from './errors.js';
-import { NumberBoundError, parseJson, type NumberMode } from './json.js';
+import { parseJson, type NumberMode } from './json.js';
+import { NumberBoundError } from '../shared/exact-json/slicing.js';
 import { CallScope, cancellableSleep, type Cancellation } from './cancel.js';
 import { HTTP_DEFAULTS, TEST_HOOKS, type InternalClientOptions, type RequestEvent } from './options.js';
 import { Pacer } from './pacing.js';
 import { API_ROOT, type ProblemDetails } from './types.js';
 import { VERSION } from '../version.js';
-import { printable } from '../output/text.js';
+import { printable } from '../shared/printable.js';
 import { redactSecret } from './redact.js';
 import { proxyFor, type ProxyRoute } from './proxy.js';
 

@@ -127,7 +127,7 @@ export async function cachedList(run: CacheRun, name: CachedListName, fetchList:
   const root = cacheDirectory(env);
   const scope = join(root, cacheScope(settings.baseUrl, settings.profileName));
   const unsafe = await prepareFolders(root, scope).catch(async (error: unknown) => {
-    const { systemErrorReason } = await import('../output/write-error.js');
+    const { systemErrorReason } = await import('../shared/system-error.js');
     return `${root} cannot be created: ${systemErrorReason(error)}`;
   });
   if (unsafe !== undefined) {

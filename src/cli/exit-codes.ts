@@ -16,6 +16,7 @@ import {
   ResponseTooLargeError,
 } from '../api/errors.js';
 import { ConfigFileError } from '../config/resolve.js';
+import { SettingError } from '../config/settings.js';
 import { OutputUsageError } from '../output/errors.js';
 import { OutputWriteError } from '../output/write-error.js';
 import { WeekError } from '../weeks.js';
@@ -91,7 +92,7 @@ export function describeFailure(error: unknown, verbose: boolean): Failure {
     lines: [`error: ${message}`, ...hints.map((hint) => `hint: ${hint}`)],
   });
 
-  if (error instanceof UsageError) return failure(EXIT.usage, ...(error.hint ? [error.hint] : []));
+  if (error instanceof UsageError || error instanceof SettingError) return failure(EXIT.usage, ...(error.hint ? [error.hint] : []));
   if (error instanceof ConfigurationError) {
     // A missing key is an authentication problem like a rejected one; the rest are usage errors.
     const exitCode = error.setting === 'apiKey' && error.problem === 'missing' ? EXIT.auth : EXIT.usage;

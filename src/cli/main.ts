@@ -105,8 +105,8 @@ async function report(error: unknown, state: RunState): Promise<void> {
   if (state.context?.lifecycle.interrupted) return;
   // --help and --version end as commander's exit with code 0, already printed: nothing more to load.
   if (isCommanderSuccess(error)) return;
-  const [{ describeFailure }, { OutputWriteError, isSystemError }] = await Promise.all([
-    import('./exit-codes.js'), import('../output/write-error.js'),
+  const [{ describeFailure }, { OutputWriteError }, { isSystemError }] = await Promise.all([
+    import('./exit-codes.js'), import('../output/write-error.js'), import('../shared/system-error.js'),
   ]);
   // --output failures arrive wrapped already; a write that failed unwrapped was one to stdout.
   if (isSystemError(error) && error.syscall === 'write') error = new OutputWriteError('stdout', error);
@@ -114,7 +114,7 @@ async function report(error: unknown, state: RunState): Promise<void> {
   const failure = describeFailure(error, verbose);
   // Messages quote what the service sent: no control character or bidi override reaches the terminal.
   // At a terminal a long message wraps between words; in a log each stays one line for grep.
-  const { printable, terminalColumns, wrapToWidth } = await import('../output/text.js');
+  const [{ terminalColumns, wrapToWidth }, { printable }] = await Promise.all([import('../output/text.js'), import('../shared/printable.js')]);
   const { stderr, env } = state.io;
   for (const line of failure.lines) {
     const text = (state.context?.report.redact(line) ?? line).split('\n').map(printable).join('\n');

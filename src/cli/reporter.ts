@@ -3,7 +3,8 @@
  * progress of long exports, all on stderr, with the API key masked in anything printed.
  */
 import { redactSecret } from '../api/redact.js';
-import { printable, wrapToWidth } from '../output/text.js';
+import { wrapToWidth } from '../output/text.js';
+import { printable } from '../shared/printable.js';
 import { startProgress, type Progress } from './progress.js';
 import type { GlobalOptions } from './registry.js';
 import { stderrColumns, type Io } from './streams.js';

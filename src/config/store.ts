@@ -7,7 +7,7 @@ import { chmodSync, closeSync, constants, fstatSync, mkdirSync, openSync, readSy
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type Conf from 'conf';
-import { systemErrorReason } from '../output/write-error.js';
+import { systemErrorReason } from '../shared/system-error.js';
 
 /** The config file or its folder is unusable: a one-line reason naming the path (exit 2). */
 export class ConfigFileError extends Error {

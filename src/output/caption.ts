@@ -2,7 +2,8 @@
  * The caption above a terminal table or chart (View.caption), wrapped at spaces to the terminal's
  * width rather than cut, so both windows of `people movers` stay readable on a narrow terminal.
  */
-import { displayWidth, printable, truncateToWidth } from './text.js';
+import { displayWidth, truncateToWidth } from './text.js';
+import { printable } from '../shared/printable.js';
 import type { RenderOptions, View } from './view.js';
 
 export function captionLines(view: Pick<View, 'caption'>, options: Pick<RenderOptions, 'width' | 'unicode'>): string[] {

@@ -11,7 +11,8 @@
  */
 import { captionLines } from './caption.js';
 import { cellText, numericValue } from './flatten.js';
-import { displayWidth, padToWidth, printable, truncateToWidth } from './text.js';
+import { displayWidth, padToWidth, truncateToWidth } from './text.js';
+import { printable } from '../shared/printable.js';
 import { OutputUsageError } from './errors.js';
 import { lineChartLines, multiLineChartLines, seriesOf } from './line-chart.js';
 import { drawnValue, fieldValue, laidOutRenderer, rowsOf, type RenderOptions, type View } from './view.js';

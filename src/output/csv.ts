@@ -17,7 +17,7 @@ import { once } from 'node:events';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { csvCellText, guardFormula } from './flatten.js';
-import { withoutControls } from './text.js';
+import { withoutControls } from '../shared/printable.js';
 import { fieldValue, fieldsWithRowKeys, rowsOf, type FormatRenderer, type RenderOptions, type Row, type RowSink } from './view.js';
 import type { TextWriter } from './writer.js';
 

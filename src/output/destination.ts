@@ -4,7 +4,8 @@
  * A device, FIFO or other special file is written into as a shell's `> target` would (atomic.ts).
  */
 import { openAtomicFile } from './atomic.js';
-import { isSystemError, OutputWriteError } from './write-error.js';
+import { isSystemError } from '../shared/system-error.js';
+import { OutputWriteError } from './write-error.js';
 
 export interface Destination {
   /** The file to write; stdout when absent. */

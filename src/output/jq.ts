@@ -11,7 +11,7 @@
  * result a line.
  */
 import { JqExpressionError } from './errors.js';
-import { withoutControls } from './text.js';
+import { withoutControls } from '../shared/printable.js';
 
 interface JqWeb {
   raw(json: string, filter: string, flags?: string[]): string | undefined;

@@ -6,7 +6,7 @@
  * --fields they print the rows projected to the selected keys, in that order; a selected key that
  * a row lacks prints as null, so every object has the same keys (what jq and spreadsheets want).
  */
-import { stringify } from '../api/serialize.js';
+import { stringify } from '../shared/exact-json/stringify.js';
 import { fieldValue, rowsOf, type FormatRenderer, type Row, type RowSink, type View } from './view.js';
 import type { TextWriter } from './writer.js';
 

@@ -9,7 +9,8 @@
  * Axis ticks are computed, so they are rounded; the exact values sent are in the title line.
  */
 import { cellText, numericValue } from './flatten.js';
-import { padToWidth, printable } from './text.js';
+import { padToWidth } from './text.js';
+import { printable } from '../shared/printable.js';
 
 export interface LinePoint {
   label: string;

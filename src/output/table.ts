@@ -19,7 +19,8 @@ import { columnHeader, columnKind, dateText, isNeverCut, isNeverHidden, type Col
 import { hyperlink } from './hyperlink.js';
 import { cellText, isNumericValue, numericValue } from './flatten.js';
 import { movementCell } from './movement.js';
-import { displayWidth, padToWidth, printable, truncateToWidth, withoutControls } from './text.js';
+import { displayWidth, padToWidth, truncateToWidth } from './text.js';
+import { printable, withoutControls } from '../shared/printable.js';
 import { tsvLine, tsvRendererFor } from './tsv.js';
 import {
   drawnValue, fieldValue, fieldsWithRowKeys, laidOutRenderer, rowsOf, type FormatRenderer, type RenderOptions, type Row, type View,

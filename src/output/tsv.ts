@@ -12,7 +12,7 @@
  * Rows are written as they come: a streaming sink holds no rows, so a piped export's memory stays flat.
  */
 import { csvCellText, guardFormula } from './flatten.js';
-import { withoutControls } from './text.js';
+import { withoutControls } from '../shared/printable.js';
 import { fieldValue, fieldsWithRowKeys, rowsOf, type FormatRenderer, type Row, type RowSink, type View } from './view.js';
 import type { RenderOptions } from './view.js';
 

@@ -1,3 +1,5 @@
+import { systemErrorReason } from '../shared/system-error.js';
+
 /**
  * The output could not be written: a full disk (ENOSPC), an I/O error (EIO), a target that cannot be
  * opened. One line naming the target and the operating system's reason, never a stack trace.
@@ -9,41 +11,8 @@ export class OutputWriteError extends Error {
 
   constructor(target: string, cause: unknown) {
     const code = (cause as NodeJS.ErrnoException | undefined)?.code;
-    super(`cannot write to ${target}: ${reasonOf(cause)}`, { cause });
+    super(`cannot write to ${target}: ${systemErrorReason(cause)}`, { cause });
     this.target = target;
     this.code = code;
   }
-}
-
-const REASONS: Readonly<Record<string, string>> = {
-  ENOSPC: 'no space left on the device',
-  EDQUOT: 'disk quota exceeded',
-  EIO: 'input/output error',
-  EACCES: 'permission denied',
-  EPERM: 'operation not permitted',
-  EROFS: 'read-only file system',
-  ENOENT: 'no such directory',
-  EEXIST: 'a file is in the way',
-  ELOOP: 'too many levels of symbolic links',
-  ENAMETOOLONG: 'the name is too long',
-  EISDIR: 'it is a directory',
-  ENOTDIR: 'a part of the path is not a directory',
-  EFBIG: 'file too large',
-  ENXIO: 'no reader on the other end',
-};
-
-/** The operating system's reason in words, with its code: `read-only file system (EROFS)`. */
-export function systemErrorReason(cause: unknown): string {
-  return reasonOf(cause);
-}
-
-function reasonOf(cause: unknown): string {
-  const code = (cause as NodeJS.ErrnoException | undefined)?.code;
-  if (code !== undefined && REASONS[code]) return `${REASONS[code]} (${code})`;
-  return code ?? (cause instanceof Error ? cause.message : String(cause));
-}
-
-/** A failure of the operating system (it has an errno code), as opposed to a bug or a refusal of ours. */
-export function isSystemError(error: unknown): error is NodeJS.ErrnoException {
-  return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && typeof (error as NodeJS.ErrnoException).syscall === 'string';
 }

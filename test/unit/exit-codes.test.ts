@@ -22,6 +22,7 @@ import {
   TimeoutError,
 } from '../../src/api/errors.js';
 import { ConfigFileError } from '../../src/config/resolve.js';
+import { SettingError } from '../../src/config/settings.js';
 import { describeFailure, EXIT_CODE_MEANINGS } from '../../src/cli/exit-codes.js';
 import { InterruptedError, KeyRejectedError, MissingKeyError, UsageError } from '../../src/cli/errors.js';
 import { FieldError, OutputUsageError } from '../../src/output/errors.js';
@@ -46,6 +47,7 @@ const TABLE: Array<[string, unknown, number, string[]]> = [
   ['an unusable key', new ConfigurationError('apiKey', 'invalid', 'the API key contains spaces'), 2, ['error: the API key contains spaces']],
   ['a client made without a key', new ConfigurationError('apiKey', 'missing', 'no API key is set'), 3, ['error: no API key is set', LOGIN_HINT]],
   ['config file error', new ConfigFileError('config unreadable'), 2, ['error: config unreadable']],
+  ['a setting refused, with its hint', new SettingError('retries takes an integer from 0 to 20', 'see help config'), 2, ['error: retries takes an integer from 0 to 20', 'hint: see help config']],
   ['the server\'s 400', new BadRequestError({ ...request, status: 400 }), 2, []],
   ['missing key', new MissingKeyError('no API key'), 3, ['error: no API key', LOGIN_HINT]],
   ['401', new AuthenticationError({ ...request, status: 401 }), 3, []],

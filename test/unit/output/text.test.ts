@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { displayWidth, padToWidth, printable, truncateToWidth, wrapToWidth } from '../../../src/output/text.js';
+import { displayWidth, padToWidth, truncateToWidth, wrapToWidth } from '../../../src/output/text.js';
+import { printable } from '../../../src/shared/printable.js';
 
 describe('displayWidth', () => {
   test.each([

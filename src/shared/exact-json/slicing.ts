@@ -6,7 +6,7 @@
  */
 
 /**
- * A number with more digits or a larger exponent than newsstats accepts (json.ts's bounds): valid
+ * A number with more digits or a larger exponent than newsstats accepts (parse.ts's bounds): valid
  * JSON, but a value no answer holds, refused before anything computes with it.
  */
 export class NumberBoundError extends Error {

@@ -1,10 +1,11 @@
 /**
- * Results written back as JSON with every digit the service sent. JSON.stringify throws on a bigint
+ * Values written back as JSON with every digit the service sent. JSON.stringify throws on a bigint
  * (articleHash in native mode) and writes a LosslessNumber as `{"value":…,"isLosslessNumber":true}`;
- * `stringify` writes both as the plain numbers they are, and `parse` reads them back in either mode.
+ * `stringify` writes both as the plain numbers they are (api/json.ts's `parseJson` reads them back).
+ * The library's `stringify` and the CLI's JSON and NDJSON output.
  */
 import { isLosslessNumber, stringify as losslessStringify } from 'lossless-json';
-import { MARK, parseJson, printsAsWritten, type NumberMode } from './json.js';
+import { MARK, printsAsWritten } from './parse.js';
 
 const NOT_NATIVE = Symbol('a value JSON.stringify cannot be made to print exactly');
 // JSON.stringify writes the MARK character as this escape; a marked number is a string holding it.
@@ -48,13 +49,4 @@ function nativeJsonText(value: unknown, indent: string | number | undefined): st
  */
 export function stringify(value: unknown, space?: string | number): string {
   return nativeJsonText(value, space) ?? losslessStringify(value, null, space) ?? 'null';
-}
-
-/**
- * Reads JSON text as the client reads answers: in `native` mode integers beyond 2^53 (and every
- * articleHash) become bigints; in `lossless` mode every number is a LosslessNumber. So
- * `parse(stringify(result), mode)` gives back what the client returned.
- */
-export function parse(text: string, numbers: NumberMode = 'native'): unknown {
-  return parseJson(text, numbers);
 }

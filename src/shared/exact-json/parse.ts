@@ -1,0 +1,187 @@
+/**
+ * JSON parsing in the two number modes (docs/design.md, "Numbers are kept exactly as sent").
+ * JSON.parse would round articleHash (> 2^53) and rewrite `1.50` as `1.5`. So JSON.parse reads a
+ * small body only after one pass has put the numbers it would change into strings; a large body, or
+ * one that pass cannot make safe, goes to slicing.ts, a parser that hands every number's text on.
+ *
+ * Neutral: it knows JSON, not the contract. Which fields are always bigints in native mode is the
+ * caller's to say (api/json.ts passes the contract's `biginteger` fields).
+ */
+import { isInteger, LosslessNumber } from 'lossless-json';
+import { NumberBoundError, parseJsonText } from './slicing.js';
+
+/**
+ * `native`: numbers, and bigints for integers beyond 2^53 (and always for `biginteger` fields).
+ * `lossless`: every number a LosslessNumber holding the digits as sent.
+ */
+export type NumberMode = 'native' | 'lossless';
+
+/** A resource type as returned in lossless mode: every number (or bigint) becomes a LosslessNumber. */
+export type LosslessOf<T> =
+  T extends number | bigint ? LosslessNumber :
+  T extends readonly (infer E)[] ? LosslessOf<E>[] :
+  T extends object ? { [K in keyof T]: LosslessOf<T[K]> } :
+  T;
+
+export type Parsed<M extends NumberMode, T> = M extends 'lossless' ? LosslessOf<T> : T;
+
+/**
+ * Field names whose integers are bigints in native mode even when small, so a field has one type
+ * instead of number-or-bigint depending on its value.
+ */
+export type BigIntegerFields = ReadonlySet<string>;
+
+const NO_FIELDS: BigIntegerFields = new Set();
+
+function parseNativeNumber(text: string): number | bigint {
+  if (isInteger(text)) {
+    const value = Number(text);
+    return Number.isSafeInteger(value) ? value : BigInt(text);
+  }
+  return Number.parseFloat(text);
+}
+
+function nativeNumber(digits: string, key: string, bigIntegerFields: BigIntegerFields): number | bigint {
+  const value = parseNativeNumber(digits);
+  return typeof value === 'number' && Number.isInteger(value) && bigIntegerFields.has(key) ? BigInt(value) : value;
+}
+
+/** True when a number's text is what JavaScript prints for its value: JSON.parse then loses nothing. */
+export function printsAsWritten(numberText: string): boolean {
+  return String(Number(numberText)) === numberText;
+}
+
+// Strings are matched first so that digits inside them ("2026-11-22T00:00:00") are skipped.
+const STRING_OR_NUMBER = /"[^"\\]*(?:\\.[^"\\]*)*"|-?\d[\d.eE+-]*/g;
+const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+/**
+ * Starts a string that carries a number JSON.parse (or JSON.stringify) would change. No JSON string
+ * from the API can be taken for one: markChangedNumbers refuses text that could hold it.
+ */
+export const MARK = '\u0000';
+
+/**
+ * The text with every number that JSON.parse would change (digits beyond 2^53, `1.50`, an exponent)
+ * turned into a string holding its digits behind MARK, so JSON.parse keeps them. Undefined when the
+ * text holds MARK already (as the escape \u0000), a `__proto__` key (which the walk below must not
+ * assign) or something that is not a JSON number: lossless-json reads those.
+ */
+function markChangedNumbers(text: string): string | undefined {
+  if (text.includes('\\u0000')) return undefined;
+  let usable = true;
+  // One pass of replace() with a callback: the fastest way to visit every match.
+  const marked = text.replace(STRING_OR_NUMBER, (token) => {
+    if (token.charCodeAt(0) === 0x22) {
+      if (token === '"__proto__"') usable = false;
+      return token;
+    }
+    if (printsAsWritten(token)) return token;
+    // Beyond the bounds (or not a number): the slicing parser refuses it, naming the field.
+    if (!JSON_NUMBER.test(token) || isBeyondNumberBounds(token)) usable = false;
+    return `"\\u0000${token}"`;
+  });
+  return usable ? marked : undefined;
+}
+
+/** The digits of a marked number, or undefined for any other value. */
+function markedDigits(value: unknown): string | undefined {
+  return typeof value === 'string' && value.startsWith(MARK) ? value.slice(MARK.length) : undefined;
+}
+
+/** Every number in a JSON.parse result of marked text as the LosslessNumber lossless-json makes. */
+function withLosslessNumbers(value: unknown): unknown {
+  if (typeof value === 'number') return new LosslessNumber(String(value));
+  if (typeof value === 'string') {
+    const digits = markedDigits(value);
+    return digits === undefined ? value : new LosslessNumber(digits);
+  }
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index += 1) value[index] = withLosslessNumbers(value[index]);
+  } else if (typeof value === 'object' && value !== null) {
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) record[key] = withLosslessNumbers(record[key]);
+  }
+  return value;
+}
+
+/** JSON.parse's reviver for marked text in native mode. */
+function markedNumberReviver(bigIntegerFields: BigIntegerFields): (key: string, value: unknown) => unknown {
+  return (key, value) => {
+    const digits = markedDigits(value);
+    if (digits !== undefined) return nativeNumber(digits, key, bigIntegerFields);
+    return typeof value === 'number' && Number.isInteger(value) && bigIntegerFields.has(key) ? BigInt(value) : value;
+  };
+}
+
+const losslessNumber = (digits: string): LosslessNumber => new LosslessNumber(digits);
+
+/**
+ * Bodies up to this many characters go through JSON.parse; longer ones straight to slicing.ts. In a
+ * fresh process the two are even at about 512 KiB; beyond it the marked copy of the text and
+ * JSON.parse's strings cost more than slicing does (a 15 MiB ranking: 546 ms and 212 MB of RSS against
+ * 227 ms and 42 MB). `npm run bench:parse` measures both paths at 0.25, 1 and 15 MiB.
+ */
+export const JSON_PARSE_MAX_CHARS = 512 * 1024;
+
+/**
+ * Parses JSON text; throws SyntaxError when it is not JSON (with parseJsonText's message, which says
+ * where). A small body is read by JSON.parse when that can be made exact (faster to start, less
+ * garbage on a bulk export's many small answers); anything else by slicing.ts, which slices strings
+ * rather than building them. A repeated key keeps its last value in both.
+ */
+export function parseJson(text: string, mode: NumberMode, bigIntegerFields: BigIntegerFields = NO_FIELDS): unknown {
+  if (text.length <= JSON_PARSE_MAX_CHARS) {
+    // JSON has no undefined: here it says the JSON.parse path could not read the text.
+    const value = parseWithJsonParse(text, mode, bigIntegerFields);
+    if (value !== undefined) return value;
+  }
+  return parseJsonSlicing(text, mode, bigIntegerFields);
+}
+
+/** The JSON.parse path alone: undefined when the text cannot be made exact for it, or is not JSON. */
+export function parseWithJsonParse(text: string, mode: NumberMode, bigIntegerFields: BigIntegerFields = NO_FIELDS): unknown {
+  const marked = markChangedNumbers(text);
+  if (marked === undefined) return undefined;
+  try {
+    return mode === 'lossless' ? withLosslessNumbers(JSON.parse(marked)) : JSON.parse(marked, markedNumberReviver(bigIntegerFields));
+  } catch {
+    // Not JSON: parseJsonSlicing throws the SyntaxError with the position.
+    return undefined;
+  }
+}
+
+export { NumberBoundError };
+
+/**
+ * Digits a number of an answer may have at most (mantissa, sign and point not counted): articleHash
+ * has 20, a dominance about 17. Beyond it a number is an attack on whoever computes with it.
+ */
+export const MAX_NUMBER_DIGITS = 100;
+/**
+ * Largest exponent a number may be written with: beyond a double's whole range (1e308; 5e-324 the
+ * least). `1e-100000000` made movers' exact arithmetic build a 10^100000000 (264 s, 652 MB).
+ */
+export const MAX_NUMBER_EXPONENT = 400;
+
+/** True when a JSON number's text has more digits or a larger exponent than any answer's number. */
+export function isBeyondNumberBounds(text: string): boolean {
+  let exponentAt = text.indexOf('e');
+  if (exponentAt === -1) exponentAt = text.indexOf('E');
+  const mantissa = exponentAt === -1 ? text : text.slice(0, exponentAt);
+  const digits = mantissa.length - (mantissa.startsWith('-') ? 1 : 0) - (mantissa.includes('.') ? 1 : 0);
+  if (digits > MAX_NUMBER_DIGITS) return true;
+  if (exponentAt === -1) return false;
+  // Leading zeros of the exponent say nothing; its length alone must not decide.
+  const exponent = text.slice(exponentAt + 1).replace(/^[+-]?0*/, '');
+  return exponent.length > 3 || Number(exponent) > MAX_NUMBER_EXPONENT;
+}
+
+/** The slicing.ts path alone, in `mode`. */
+export function parseJsonSlicing(text: string, mode: NumberMode, bigIntegerFields: BigIntegerFields = NO_FIELDS): unknown {
+  const make = mode === 'lossless' ? losslessNumber : (digits: string, key: string) => nativeNumber(digits, key, bigIntegerFields);
+  return parseJsonText(text, (digits, key) => {
+    // Most numbers are short and have no exponent: only those that could be out of bounds are read.
+    if ((digits.length > 20 || /[eE]/.test(digits)) && isBeyondNumberBounds(digits)) throw new NumberBoundError(key, digits, MAX_NUMBER_DIGITS, MAX_NUMBER_EXPONENT);
+    return make(digits, key);
+  });
+}

@@ -1,0 +1,113 @@
+import { isLosslessNumber, LosslessNumber, parse, stringify } from 'lossless-json';
+import { describe, expect, test } from 'vitest';
+import { isBeyondNumberBounds, JSON_PARSE_MAX_CHARS, NumberBoundError, parseJson, parseJsonSlicing, parseWithJsonParse, printsAsWritten } from '../../../src/shared/exact-json/parse.js';
+
+// parseJson takes JSON.parse's fast path only when that loses nothing; every case here must give
+// exactly what lossless-json alone gives, whichever path it took.
+const cases = {
+  'plain ranking': '[{"rank":1,"personHash":"a-73da","birthDate":"1981-05-16T00:00:00","dominance":5.8504,"sentiment":-0.1829}]',
+  'articleHash beyond 2^53': '{"articleHash":12345678901234567890,"n":1}',
+  'a trailing zero': '{"sentiment":1.50}',
+  'an exponent': '{"reach":1e5}',
+  'minus zero': '{"x":-0}',
+  'digits in strings only': '{"title":"1.50 and 00:00 and 12345678901234567890","n":[1,2.5]}',
+  'escaped quotes in strings': '{"title":"say \\"1.50\\"","n":2}',
+  'a __proto__ key': '{"__proto__":{"polluted":1},"n":1}',
+  'a string holding \\u0000': '{"title":"\\u000012345678901234567890","n":12345678901234567890}',
+  'links with big hashes and context': '[{"articleHash":9007199254740993,"mentionDate":"2026-11-20","sourceName":"A","score":0.10},{"articleHash":-18446744073709551615}]',
+};
+
+describe('parseJson', () => {
+  for (const [name, text] of Object.entries(cases)) {
+    test(`lossless mode, ${name}: the same value and digits as lossless-json`, () => {
+      const value = parseJson(text, 'lossless');
+      expect(stringify(value)).toBe(stringify(parse(text)));
+      expect(value).toEqual(parse(text));
+    });
+  }
+
+  test('lossless mode gives LosslessNumber holding the digits as sent on the fast path too', () => {
+    const value = parseJson('{"rank":1,"dominance":5.8504}', 'lossless') as Record<string, unknown>;
+    expect(isLosslessNumber(value.rank)).toBe(true);
+    expect((value.dominance as LosslessNumber).value).toBe('5.8504');
+  });
+
+  test('native mode: numbers, bigint beyond 2^53 and for biginteger fields', () => {
+    expect(parseJson('{"rank":1,"dominance":5.8504}', 'native')).toEqual({ rank: 1, dominance: 5.8504 });
+    expect(parseJson('{"articleHash":42}', 'native')).toEqual({ articleHash: 42 });
+    expect(parseJson('{"articleHash":42}', 'native', new Set(['articleHash']))).toEqual({ articleHash: 42n });
+    expect(parseJson('{"n":12345678901234567890}', 'native')).toEqual({ n: 12345678901234567890n });
+  });
+
+  test('a __proto__ key stays an own property, the prototype untouched', () => {
+    const value = parseJson(cases['a __proto__ key'], 'lossless') as Record<string, unknown>;
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect(Object.hasOwn(value, '__proto__')).toBe(true);
+  });
+
+  test('native mode reads big and trailing-zero numbers as lossless-json\'s native mode does', () => {
+    expect(parseJson('{"n":12345678901234567890,"s":1.50,"e":2e3}', 'native')).toEqual({ n: 12345678901234567890n, s: 1.5, e: 2000 });
+  });
+
+  for (const bad of ['{"rank":1,}', '[01]', '[1-2]', '[1.5.5]', '{"a":NaN}']) {
+    test(`${bad} is not JSON: SyntaxError in both modes`, () => {
+      expect(() => parseJson(bad, 'lossless')).toThrow(SyntaxError);
+      expect(() => parseJson(bad, 'native')).toThrow(SyntaxError);
+    });
+  }
+
+  test('text that is not JSON throws lossless-json\'s SyntaxError, which says where', () => {
+    expect(() => parseJson('{"rank":1,}', 'lossless')).toThrow(SyntaxError);
+    expect(() => parseJson('{"rank":1,}', 'lossless')).toThrow(/position/);
+  });
+
+  test('printsAsWritten: true only when String(Number(text)) gives the text back', () => {
+    expect(['1', '-3', '5.8504', '0.5'].every(printsAsWritten)).toBe(true);
+    expect(['1.50', '1e5', '-0', '12345678901234567890', '01'].some(printsAsWritten)).toBe(false);
+  });
+
+  describe('both paths, either side of JSON_PARSE_MAX_CHARS', () => {
+    /** A ranking of about `chars` characters, each row with a big hash and a trailing zero. */
+    const ranking = (chars: number) => {
+      const row = (rank: number) => `{"rank":${rank},"articleHash":1234567890123456789${rank % 10},"sentiment":-0.4480,"name":"R \\"${rank}\\""}`;
+      const rows: string[] = [];
+      for (let size = 0, rank = 1; size < chars; rank += 1) size += (rows[rows.push(row(rank)) - 1]!.length + 1);
+      return `[${rows.join(',')}]`;
+    };
+
+    for (const [side, text] of [['below', ranking(JSON_PARSE_MAX_CHARS / 4)], ['above', ranking(JSON_PARSE_MAX_CHARS * 2)]] as const) {
+      test(`${side} the limit: parseJson, the JSON.parse path and the slicing path give lossless-json's value`, () => {
+        expect(text.length > JSON_PARSE_MAX_CHARS).toBe(side === 'above');
+        const expected = stringify(parse(text));
+        expect(stringify(parseJson(text, 'lossless'))).toBe(expected);
+        expect(stringify(parseWithJsonParse(text, 'lossless'))).toBe(expected);
+        expect(stringify(parseJsonSlicing(text, 'lossless'))).toBe(expected);
+        const rows = parseJson(text, 'native', new Set(['articleHash'])) as Array<Record<string, unknown>>;
+        expect(rows.at(-1)!.articleHash).toBe(BigInt(`1234567890123456789${rows.length % 10}`));
+      });
+    }
+  });
+});
+
+describe('numbers are bounded in digits and exponent (issue #21 item 1)', () => {
+  test('knows what is beyond the bounds', () => {
+    expect(isBeyondNumberBounds('1e-100000000')).toBe(true);
+    expect(isBeyondNumberBounds('1E+401')).toBe(true);
+    expect(isBeyondNumberBounds(`1${'0'.repeat(100)}`)).toBe(true);
+    expect(isBeyondNumberBounds(`-0.${'0'.repeat(99)}1`)).toBe(true);
+    expect(isBeyondNumberBounds('1e-400')).toBe(false);
+    expect(isBeyondNumberBounds('1e+000000000000000000000009')).toBe(false);
+    expect(isBeyondNumberBounds('18446744073709551615')).toBe(false);
+    expect(isBeyondNumberBounds(`-${'9'.repeat(99)}.9`)).toBe(false);
+  });
+
+  test('both parse paths refuse such a number naming its field, in both modes', () => {
+    const text = '{"a":[{"mentionCount":1e-100000000}]}';
+    for (const mode of ['lossless', 'native'] as const) {
+      for (const parse of [parseJson, parseJsonSlicing]) {
+        expect(() => parse(text, mode)).toThrow(NumberBoundError);
+        expect(() => parse(text, mode)).toThrow(/field "mentionCount": the number 1e-100000000 is beyond the bounds/);
+      }
+    }
+  });
+});
