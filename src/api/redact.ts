@@ -1,16 +1,45 @@
 /**
  * Masking the API key in text about to be printed. A long key is masked wherever it appears. A short
- * one (people do use "test" or "e") is masked only where it stands alone: masking every "e" would
- * mangle each message and, by the pattern of what vanished, give the key away.
+ * one (people do use "test", "top" or "e") is masked only where a key could show up: as a token of
+ * its own (`invalid key top`, `'top'`, `"top"`) or as the value of something named like a key
+ * (`apiKey=top`, `X-Api-Key: top`, `token=top`). It is left alone inside a word, a path, a URL or a
+ * host name (`stop`, `/api/data/people/top`, `?term=people`, `top.example`): the key travels only in
+ * a header, so it never enters those, and masking every "top" in them would mangle each message
+ * and, by what vanished from a path everyone knows, give the key away.
  */
 export const MASK = '••••';
 
-/** Keys this long or longer are masked inside any text; shorter ones only as a whole word. */
+/** Keys this long or longer are masked inside any text; shorter ones only where they stand alone. */
 const SUBSTRING_MASK_MIN_LENGTH = 8;
+
+/**
+ * Characters that make a neighbour of a short key part of one bigger token: a word (letters, digits,
+ * `_`, `-`), a path (`/`, `\`), a URL's query or fragment (`?`, `&`, `=`, `#`, `%`, `+`, `~`) or an
+ * address (`@`). A `.` counts only when a word goes on after it (`top.example`; `key top.` ends a
+ * sentence); before the key, `.` always does (`api.top`, `.top`).
+ */
+const JOINS_BEFORE = /[\p{L}\p{N}\p{M}_\-/\\?&=#%+~@.]$/u;
+const JOINS_AFTER = /^(?:[\p{L}\p{N}\p{M}_\-/\\?&=#%+~@]|\.[\p{L}\p{N}_-])/u;
+
+/** Text that names a key just before its value: `apiKey=`, `X-Api-Key: `, `"token": "`, `key '`. */
+const NAMES_A_KEY = /(?:key|token|secret|password|authorization|auth)["']?\s*[:=]?\s*["']?$/i;
 
 export function redactSecret(text: string, key: string | undefined): string {
   if (!key) return text;
   if (key.length >= SUBSTRING_MASK_MIN_LENGTH) return text.split(key).join(MASK);
-  const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return text.replace(new RegExp(`(?<![\\p{L}\\p{N}_-])${escaped}(?![\\p{L}\\p{N}_-])`, 'gu'), MASK);
+  let result = '';
+  let from = 0;
+  for (let at = text.indexOf(key); at !== -1; at = text.indexOf(key, at + key.length)) {
+    // The neighbourhood is all the rules look at (a key's name is never longer than "authorization").
+    const before = text.slice(Math.max(0, at - 32), at);
+    const after = text.slice(at + key.length, at + key.length + 2);
+    // Quotes escaped as in JSON text (`\"top\"`) quote it as plain ones do.
+    const escapedQuotes = /\\["']$/.test(before) && /^\\["']/.test(after);
+    const standsAlone = escapedQuotes || (!JOINS_BEFORE.test(before) && !JOINS_AFTER.test(after));
+    const valueOfAKey = NAMES_A_KEY.test(before) && !/^[\p{L}\p{N}_]/u.test(after);
+    if (!standsAlone && !valueOfAKey) continue;
+    result += text.slice(from, at) + MASK;
+    from = at + key.length;
+  }
+  return result + text.slice(from);
 }

@@ -1,7 +1,6 @@
 import { LosslessNumber, parse } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
 import { jsonDepthExceeds, parseRetryAfter } from '../../../src/api/http.js';
-import { redactSecret } from '../../../src/api/redact.js';
 import { shapeProblem } from '../../../src/api/validate.js';
 
 describe('shapeProblem', () => {
@@ -74,15 +73,5 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('2026', now)).toBe(2_026_000);
     expect(parseRetryAfter('soon', now)).toBeUndefined();
     expect(parseRetryAfter('1e3', now)).toBeUndefined();
-  });
-});
-
-describe('redactSecret', () => {
-  it('masks a long key anywhere, a short one only as a whole word', () => {
-    expect(redactSecret('key=abcdefgh123 and xabcdefgh123x', 'abcdefgh123')).toBe('key=•••• and x••••x');
-    expect(redactSecret('error: person "nobody" not found', 'e')).toBe('error: person "nobody" not found');
-    expect(redactSecret('the key e was refused', 'e')).toBe('the key •••• was refused');
-    // A key is text, never a pattern.
-    expect(redactSecret('x .* y and abc', '.*')).toBe('x •••• y and abc');
   });
 });
