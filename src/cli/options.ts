@@ -7,6 +7,8 @@ import { parseWeek, parseWeekSpec, WeekError, WEEK_SPEC_GRAMMAR } from '../weeks
 import { UsageError } from './errors.js';
 import { parseMaxResponseMb } from '../config/settings.js';
 import { parseIntegerText } from '../numbers.js';
+import { closest, didYouMean } from '../suggest.js';
+import { GENDER_CODES, type GenderName } from '../api/gender.js';
 import type { Flag, FlagValues } from './spec.js';
 
 export interface IntegerBounds {
@@ -163,6 +165,22 @@ export function parseIdArgument(name: string, text: string): number {
     throw new UsageError(`<${name}> takes a positive integer id (got "${text}")`);
   }
   return value;
+}
+
+/** --gender: a name (female, male, non-binary, unknown) sent as its code, or a code as the service knows it. */
+export function parseGender(text: string): number {
+  const name = text.trim().toLowerCase();
+  if (Object.hasOwn(GENDER_CODES, name)) return GENDER_CODES[name as GenderName];
+  const code = parseIntegerText(text);
+  if (code !== undefined && code >= 0) return code;
+  const names = Object.keys(GENDER_CODES);
+  throw new InvalidArgumentError(`--gender takes ${names.join(', ')} or a code (an integer of at least 0)${didYouMean(closest(name, names)) || '.'}`);
+}
+
+/** The --gender flag of people search and the rankings. */
+export function genderFlag(): Flag<number | undefined> {
+  const names = Object.entries(GENDER_CODES).map(([name, code]) => `${name} (${code})`).join(', ');
+  return parsedFlag('--gender <gender>', `only people of this gender: ${names}, or another code`, parseGender);
 }
 
 /** A value that must not be empty (`-o ''`, `--base-url ''`): refused rather than read as "not given". */

@@ -8,6 +8,7 @@ import {
   BINARY_FORMATS, formatFromPath, isSpecialTarget, outputExtensions, selectFields, type OutputFormat, type RenderOptions,
 } from '../output/index.js';
 import type { GlobalOptions, Io } from './context.js';
+import { OutputWriteError } from '../output/write-error.js';
 import { UsageError } from './errors.js';
 import type { AnyVerbSpec } from './spec.js';
 
@@ -51,8 +52,10 @@ export function checkOutputPath(path: string, cwd = '.'): void {
   const target = resolve(cwd, path);
   const directory = dirname(target);
   const directoryStat = statSync(directory, { throwIfNoEntry: false });
-  if (!directoryStat) throw new UsageError(`cannot write --output ${path}: the directory ${directory} does not exist`);
-  if (!directoryStat.isDirectory()) throw new UsageError(`cannot write --output ${path}: ${directory} is not a directory`);
+  // A place the system cannot write is exit 6, as when the write itself fails: the code scripts check
+  // for "the output was not written". A folder named as the file (above, below) is a usage error.
+  if (!directoryStat) throw unwritable(path, 'ENOENT', `the directory ${directory} does not exist`);
+  if (!directoryStat.isDirectory()) throw unwritable(path, 'ENOTDIR', `${directory} is not a directory`);
   if (statSync(target, { throwIfNoEntry: false })?.isDirectory()) {
     throw new UsageError(`cannot write --output ${path}: it is a directory`, 'give a file name, e.g. --output top.csv');
   }
@@ -61,15 +64,20 @@ export function checkOutputPath(path: string, cwd = '.'): void {
     try {
       accessSync(target, constants.W_OK);
     } catch {
-      throw new UsageError(`cannot write --output ${path}: it is not writable`);
+      throw unwritable(path, 'EACCES', 'it is not writable');
     }
     return;
   }
   try {
     accessSync(directory, constants.W_OK);
   } catch {
-    throw new UsageError(`cannot write --output ${path}: the directory ${directory} is not writable`);
+    throw unwritable(path, 'EACCES', `the directory ${directory} is not writable`);
   }
+}
+
+/** What the write would have failed with, found before any request. */
+function unwritable(path: string, code: string, detail: string): OutputWriteError {
+  return new OutputWriteError(path, Object.assign(new Error(code), { code }), detail);
 }
 
 /** --jq filters JSON: it takes json, whatever the terminal or the --output extension would choose. */

@@ -7,7 +7,7 @@ import type { WeekWindow } from '../weeks.js';
 import type { Context } from './context.js';
 import { countryFlagId } from './country-flag.js';
 import { UsageError } from './errors.js';
-import { choiceFlag, integerFlag, nonEmpty, parsedFlag, switchFlag, textFlag } from './options.js';
+import { choiceFlag, genderFlag, integerFlag, nonEmpty, parsedFlag, switchFlag, textFlag } from './options.js';
 import type { FlagValues } from './spec.js';
 
 export function rankingFlags(limitDescription = 'how many people') {
@@ -16,7 +16,7 @@ export function rankingFlags(limitDescription = 'how many people') {
     fresh: switchFlag('--fresh', 'only people new in the window (the service decides what fresh means)'),
     country: textFlag('--country <country>', 'count mentions in this country\'s news only (id, ISO code, name or slug)'),
     fromCountry: textFlag('--from-country <country>', 'only people from this country (id, ISO code, name or slug)'),
-    gender: integerFlag('--gender <n>', 'only people of this gender code', { min: 0 }),
+    gender: genderFlag(),
     minAge: integerFlag('--min-age <years>', 'only people at least this old', AGE_BOUNDS),
     maxAge: integerFlag('--max-age <years>', 'only people at most this old', AGE_BOUNDS),
     category: parsedFlag('--category <name>', 'only people of this news category', nonEmpty('--category')),

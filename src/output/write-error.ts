@@ -9,9 +9,10 @@ export class OutputWriteError extends Error {
   readonly target: string;
   readonly code: string | undefined;
 
-  constructor(target: string, cause: unknown) {
+  /** `detail` says more than the errno's words where the caller knows it (which folder is missing). */
+  constructor(target: string, cause: unknown, detail?: string) {
     const code = (cause as NodeJS.ErrnoException | undefined)?.code;
-    super(`cannot write to ${target}: ${systemErrorReason(cause)}`, { cause });
+    super(`cannot write to ${target}: ${detail === undefined ? systemErrorReason(cause) : `${detail}${code === undefined ? '' : ` (${code})`}`}`, { cause });
     this.target = target;
     this.code = code;
   }

@@ -103,7 +103,7 @@ describe.concurrent('a failed run leaves an existing target byte-identical and n
   });
 });
 
-describe('an --output path that cannot be written is a usage error, before any request', () => {
+describe('an --output path that cannot be written is refused before any request', () => {
   const logDir = tempDir('newsstats-e2e-output-log-');
   const log = join(logDir, 'requests.log');
   let logged: RunningSandbox;
@@ -114,15 +114,25 @@ describe('an --output path that cannot be written is a usage error, before any r
     await logged?.close();
   });
 
+  // A place the system cannot write is exit 6, the documented "output could not be written" (#18);
+  // a folder given where a file belongs is the user's slip, exit 2.
   test.concurrent.each([
-    ['a missing directory', (dir: string) => join(dir, 'missing', 'x.csv')],
-    ['a directory', (dir: string) => dir],
-  ])('%s: exit 2 naming the path, no temporary file name, no request', async (_name, target) => {
+    ['a missing directory', 6, (dir: string) => join(dir, 'missing', 'x.csv')],
+    ['a file as directory', 6, (dir: string) => (writeFileSync(join(dir, 'plain'), ''), join(dir, 'plain', 'x.csv'))],
+    ['a directory', 2, (dir: string) => dir],
+  ])('%s: exit %i, one line naming the path, no temporary file name, no request', async (_name, exitCode, target) => {
     const dir = tempDir('newsstats-e2e-output-');
     const path = target(dir);
-    const line = expectFailure(await runCli(['countries', 'list', '-o', path], { env: sandboxEnv(logged) }), 2, path);
+    const line = expectFailure(await runCli(['countries', 'list', '-o', path], { env: sandboxEnv(logged) }), exitCode, path);
     expect(line).not.toContain('.tmp');
-    expect(listDir(dir)).toEqual([]);
+    expect(listDir(dir)).toEqual(path.includes('plain') ? ['plain'] : []);
+  });
+
+  test('-o /nonexistent/dir/x.csv: exit 6 and one line saying which directory is missing', async () => {
+    const result = await runCli(['countries', 'list', '-o', '/nonexistent/dir/x.csv'], { env: sandboxEnv(logged) });
+    expect(result.code).toBe(6);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe('error: cannot write to /nonexistent/dir/x.csv: the directory /nonexistent/dir does not exist (ENOENT)\n');
   });
 
   test('the service was not asked', async () => {

@@ -249,7 +249,8 @@ describe('checkOutputPath', () => {
   });
 
   it('refuses a missing directory, a directory as target, and a file as directory', () => {
-    expect(() => checkOutputPath(join(directory, 'missing', 'top.csv'))).toThrow(/the directory .*missing does not exist/);
+    // Exit 6 (OutputWriteError) where the system cannot write; a folder as the target is a usage error.
+    expect(() => checkOutputPath(join(directory, 'missing', 'top.csv'))).toThrow(expect.objectContaining({ name: 'OutputWriteError', message: expect.stringMatching(/the directory .*missing does not exist \(ENOENT\)$/) }));
     expect(() => checkOutputPath(directory)).toThrow('it is a directory');
     writeFileSync(join(directory, 'plain'), '');
     expect(() => checkOutputPath(join(directory, 'plain', 'top.csv'))).toThrow('is not a directory');

@@ -2,7 +2,7 @@ import { hasSearchTerm } from '../../../api/resources/people.js';
 import { BOUNDS } from '../../../api/types.js';
 import { countryFlagId } from '../../country-flag.js';
 import { UsageError } from '../../errors.js';
-import { integerFlag, switchFlag, textFlag } from '../../options.js';
+import { genderFlag, integerFlag, switchFlag, textFlag } from '../../options.js';
 import { verb } from '../../spec.js';
 import { personFields } from './shared.js';
 
@@ -15,7 +15,7 @@ const search = verb({
     name: textFlag('--name <fullName>', 'match the full name'),
     exact: switchFlag('--exact', 'the query or --name must match the whole name (or the personHash) exactly'),
     country: textFlag('--country <country>', 'only people from this country (id, ISO code, name or slug)'),
-    gender: integerFlag('--gender <n>', 'only people of this gender code', { min: 0 }),
+    gender: genderFlag(),
     limit: integerFlag('--limit <n>', 'at most this many people', BOUNDS.searchLimit),
   },
   examples: ['people search "okafor"', 'people search "Chiamaka Okafor" --exact', 'people search --name "Chiamaka Okafor" --exact', 'people search ana --country BR --limit 5'],
