@@ -21,6 +21,8 @@ export interface RequestEvent {
   retryInMs?: number;
   /** The wait is the one the service asked for in Retry-After, not our own backoff. */
   retryAfter?: boolean;
+  /** A successful answer held bytes that are not UTF-8: they were read as U+FFFD (�). */
+  invalidUtf8?: boolean;
 }
 
 export interface HttpClientOptions {

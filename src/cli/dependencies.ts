@@ -129,6 +129,10 @@ export class Dependencies {
       const why = event.status === 503 ? 'service unavailable' : 'rate limited';
       this.report.note(`${why}: waiting ${Math.round(event.retryInMs / 1000)} s as the service asked`);
     }
+    if (event.invalidUtf8) {
+      // The text was altered (each bad byte became U+FFFD): once per answer, naming it, -q silences it.
+      this.report.note(`the answer to ${event.method} ${event.url} held bytes that are not UTF-8; they are shown as U+FFFD (�)`);
+    }
     if (!this.globals.verbose) return;
     const outcome = event.error ? `failed: ${event.error.message}` : String(event.status);
     // attempt counts from 1: the first retry is attempt 2.

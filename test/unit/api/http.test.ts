@@ -4,6 +4,7 @@ import { ConfigurationError } from '../../../src/api/errors.js';
 import {
   backoffDelayMs,
   buildQueryString,
+  decodeBody,
   HTTP_DEFAULTS,
   HttpClient,
   isLoopbackHost,
@@ -124,5 +125,19 @@ describe('backoffDelayMs', () => {
     expect(backoffDelayMs(0, 250, 8000, () => 0.5)).toBe(125);
     expect(backoffDelayMs(2, 250, 8000, () => 0.5)).toBe(500);
     expect(backoffDelayMs(10, 250, 8000, () => 0.999_999)).toBe(7999);
+  });
+});
+
+describe('decodeBody', () => {
+  it('drops a UTF-8 byte order mark at the start, and only there', () => {
+    expect(decodeBody(Buffer.from('\uFEFF[1]'))).toEqual({ text: '[1]', invalidUtf8: false });
+    expect(decodeBody(Buffer.from('["\uFEFF"]'))).toEqual({ text: '["\uFEFF"]', invalidUtf8: false });
+    expect(decodeBody(Buffer.alloc(0))).toEqual({ text: '', invalidUtf8: false });
+  });
+
+  it('says when bytes were not UTF-8 (they became U+FFFD)', () => {
+    expect(decodeBody(Buffer.from([0x5b, 0x22, 0xe9, 0x22, 0x5d]))).toEqual({ text: '["\uFFFD"]', invalidUtf8: true });
+    expect(decodeBody(Buffer.from([0xef, 0xbb, 0xbf, 0x22, 0xe2, 0x82, 0x22]))).toEqual({ text: '"\uFFFD"', invalidUtf8: true });
+    expect(decodeBody(Buffer.from('"Zoë €"'))).toEqual({ text: '"Zoë €"', invalidUtf8: false });
   });
 });
