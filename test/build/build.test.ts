@@ -42,13 +42,21 @@ describe('the build fails on what would ship broken', () => {
   });
 });
 
-/** What each patch leaves in the built CLI (dist/chunks, which test/global-setup.ts builds). */
+/** What each patch leaves in the built CLI (dist/chunks, which test/global-setup.ts builds), by the line it replaces. */
 const appliedInBuild: Record<string, RegExp> = {
-  'undici/lib/dispatcher/client.js': /connectH2 = [^;]*\(\.\.\.args\) => require_client_h2\(\)\(\.\.\.args\)/,
-  'commander/lib/command.js': /childProcess = \{ spawn: [^;]*\(\.\.\.args\) => [^;]*\("node:child_process"\)\.spawn\(\.\.\.args\)/,
+  "const connectH2 = require('./client-h2.js')": /connectH2 = [^;]*\(\.\.\.args\) => require_client_h2\(\)\(\.\.\.args\)/,
+  "const http = require('node:http')": /var http = \{ get maxHeaderSize\(\) \{\s*return \[\.\.\.process\.execArgv, [^}]*\("node:http"\)\.maxHeaderSize : 16384;/,
+  'const getDefaultNodeMaxHeaderSize = http &&': /getDefaultNodeMaxHeaderSize = [^;]*\(\) => nodeMaxHeaderSize\(\)\(\)/,
+  "const { IncomingMessage } = require('node:http')": /isIncomingMessage = [^;]*\(constructor\) => constructor\?\.name === "IncomingMessage" && constructor === [^;]*\("node:http"\)\.IncomingMessage/,
+  'if (Object.getPrototypeOf(stream).constructor === IncomingMessage) {': /if \(isIncomingMessage\(Object\.getPrototypeOf\(stream2?\)\.constructor\)\) \{/,
+  "const childProcess = require('node:child_process');": /childProcess = \{ spawn: [^;]*\(\.\.\.args\) => [^;]*\("node:child_process"\)\.spawn\(\.\.\.args\)/,
 };
 
 describe('patched dependencies', () => {
+  it("undici's header size limit, deferred, is node:http's own when no --max-http-header-size is given", async () => {
+    expect((await import('node:http')).maxHeaderSize).toBe(16384);
+  });
+
   const chunks = join(REPO, 'dist', 'chunks');
   const built = readdirSync(chunks).map((name) => readFileSync(join(chunks, name), 'utf8')).join('\n');
 
@@ -58,14 +66,14 @@ describe('patched dependencies', () => {
   for (const { file, eager } of deferredRequires) {
     const name = file.split('/')[0] ?? file;
 
-    it(`${file}: the line the patch replaces is there, once`, () => {
+    it(`${file}: \`${eager}\` is there, once`, () => {
       const source = readFileSync(join(REPO, 'node_modules', file), 'utf8');
       expect(source.split(eager)).toHaveLength(2);
     });
 
-    it(`${file}: the built CLI holds the patched line`, () => {
-      const applied = appliedInBuild[file];
-      expect(applied, `appliedInBuild has no check for ${file}`).toBeDefined();
+    it(`${file}: the built CLI holds the patched line for \`${eager}\``, () => {
+      const applied = appliedInBuild[eager];
+      expect(applied, `appliedInBuild has no check for ${eager}`).toBeDefined();
       expect(built).toMatch(applied!);
     });
 
