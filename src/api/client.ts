@@ -16,7 +16,7 @@ import { HttpClient, type HttpClientOptions, type JsonResponse, type Query, type
 import { InvalidParameterError } from './errors.js';
 import { checkResponseShape } from './validate.js';
 import type { NumberMode, Parsed } from './json.js';
-import { API_ROOT } from './types.js';
+import { API_ROOT, type Endpoint } from './types.js';
 import { ArticlesResource } from './resources/articles.js';
 import { path, quote, type CallOptions, type Fetch } from './resources/base.js';
 import { CountriesResource } from './resources/countries.js';
@@ -29,8 +29,9 @@ import { WeeksResource } from './resources/weeks.js';
 export type { NumberMode, Parsed, LosslessOf } from './json.js';
 
 export type ClientOptions = HttpClientOptions;
-export type { CallOptions } from './resources/base.js';
+/** For the raw get(): path`/people/${hash}/new-thing` encodes each value as one segment. */
 export { path };
+export type { CallOptions } from './resources/base.js';
 export { ArticlesResource, CountriesResource, ExportResource, PeopleResource, PostsResource, SourcesResource, WeeksResource };
 export type { APIPromise, ResponseInfo, WithResponse } from './api-promise.js';
 export type { CountryStatsExportItem, ExportParams, ExportWindow, LinksExportItem, LinksExportParams } from './resources/export.js';
@@ -103,9 +104,9 @@ export class NewsStatsClient<M extends NumberMode = 'native'> {
     this.#http = new HttpClient(options);
     // Every typed method's answer is checked against the contract here, at the one edge the resources
     // share (APIResource.request reaches it). The raw get() is not: its path may be newer than the contract.
-    const fetch: Fetch<M> = async <T>(apiPath: string, request: RequestOptions = {}) => {
+    const fetch: Fetch<M> = async <T>(endpoint: Endpoint, apiPath: string, request: RequestOptions = {}) => {
       const answer = await this.#http.getJson(apiPath, this.numbers, request);
-      checkResponseShape(apiPath, answer.data);
+      checkResponseShape(endpoint, apiPath, answer.data);
       return { data: answer.data as Parsed<M, T>, response: responseInfo(answer) };
     };
     this.weeks = new WeeksResource(fetch);

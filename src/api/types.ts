@@ -397,6 +397,9 @@ export const ENDPOINT_SHAPES = {
 
 export type Endpoint = keyof typeof ENDPOINT_SHAPES;
 
+/** The names of an endpoint's `{...}` segments: `personHash` for `/api/data/people/{personHash}/links`. */
+export type PathParameterNames<E extends string> = E extends `${string}{${infer Name}}${infer Rest}` ? Name | PathParameterNames<Rest> : never;
+
 /** The endpoints alone, in the contract's order. */
 export const ENDPOINTS = Object.keys(ENDPOINT_SHAPES) as readonly Endpoint[];
 

@@ -45,18 +45,20 @@ export function endpointFor(path: string): Endpoint | undefined {
 }
 
 /**
- * Throws ResponseShapeError when `data`, the parsed answer to GET `path`, is not what the contract
- * promises. `path` is the API path without query (e.g. /api/data/people/top).
+ * Throws ResponseShapeError when `data`, the parsed answer to GET `path` (the API path without
+ * query, e.g. /api/data/people/p-1), is not what the contract promises for `endpoint`.
  */
-export function checkResponseShape(path: string, data: unknown): void {
-  const reason = shapeProblem(path, data);
+export function checkResponseShape(endpoint: Endpoint, path: string, data: unknown): void {
+  const reason = shapeProblem(endpoint, data);
   if (reason !== undefined) throw new ResponseShapeError({ status: 200, method: 'GET', url: path }, reason);
 }
 
-/** The reason `data` does not fit the endpoint's shape, or undefined when it fits (or the path is unknown). */
-export function shapeProblem(path: string, data: unknown): string | undefined {
-  const endpoint = endpointFor(path);
-  if (!endpoint) return undefined;
+/**
+ * The reason `data` does not fit the endpoint's shape, or undefined when it fits. Typed by the
+ * endpoint, not a path: every typed request names its endpoint (resources/base.ts), so there is no
+ * path it could fail to know and leave unchecked.
+ */
+export function shapeProblem(endpoint: Endpoint, data: unknown): string | undefined {
   const shape: ResponseShape = ENDPOINT_SHAPES[endpoint];
   const check = VALUE_CHECKS[endpoint];
   if (!shape.list) return recordProblem(data, shape, check, '');

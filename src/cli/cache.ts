@@ -11,6 +11,7 @@ import { isLosslessNumber } from 'lossless-json';
 import { constants } from 'node:fs';
 import { lstat, mkdir, open, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import type { Endpoint } from '../api/types.js';
 import { xdgDirectory } from '../config/store.js';
 import type { ResolvedSettings } from '../config/resolve.js';
 import type { GlobalOptions } from './registry.js';
@@ -38,7 +39,7 @@ interface CacheEntry {
 export const MAX_CACHE_FILE_BYTES = 8 * 1024 * 1024;
 
 /** The API path whose answer a cached list holds, so an entry is checked by that endpoint's shape. */
-function listPath(name: CachedListName): string {
+function listPath(name: CachedListName): Endpoint {
   return name === 'countries' ? '/api/data/countries' : '/api/data/sources';
 }
 
@@ -74,7 +75,7 @@ async function prepareFolders(root: string, scope: string): Promise<string | und
  * Reads an entry younger than ttlMs for this base URL, or undefined for absent, stale, oversized,
  * misshapen or unreadable files (they are then rewritten). A symlink is never followed.
  */
-export async function readCacheEntry(path: string, ttlMs: number, expected: { baseUrl: string; apiPath: string }, now = Date.now()): Promise<unknown> {
+export async function readCacheEntry(path: string, ttlMs: number, expected: { baseUrl: string; apiPath: Endpoint }, now = Date.now()): Promise<unknown> {
   let handle;
   try {
     // O_NONBLOCK: a FIFO planted at the name must not hang the run in open().

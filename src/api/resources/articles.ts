@@ -10,7 +10,7 @@ import {
   type ArticleStatsAllTime,
   type ArticleWithSourceContext,
 } from '../types.js';
-import { APIResource, checkBound, path, type CallOptions } from './base.js';
+import { APIResource, checkBound, type CallOptions } from './base.js';
 
 export class ArticlesResource<M extends NumberMode> extends APIResource<M> {
   /** With source context (the default), every context field is there; with includeSourceContext false, none is. */
@@ -19,7 +19,7 @@ export class ArticlesResource<M extends NumberMode> extends APIResource<M> {
   recent(params?: ArticlesRecentParams, options?: CallOptions): APIPromise<Parsed<M, Article[]>>;
   recent(params: ArticlesRecentParams = {}, options?: CallOptions): APIPromise<Parsed<M, Article[]>> {
     return this.request<Article[]>(() => ({
-      path: path`/api/data/articles/recent`,
+      endpoint: '/api/data/articles/recent',
       query: {
         limit: checkBound('limit', params.limit, BOUNDS.articlesLimit),
         includeSourceContext: params.includeSourceContext,
@@ -30,12 +30,12 @@ export class ArticlesResource<M extends NumberMode> extends APIResource<M> {
   /** Counts over the last `days` days. */
   stats(params: { days?: number } = {}, options?: CallOptions): APIPromise<Parsed<M, ArticleStats>> {
     return this.request<ArticleStats>(() => ({
-      path: path`/api/data/articles/stats`,
+      endpoint: '/api/data/articles/stats',
       query: { days: checkBound('days', params.days, BOUNDS.statsDays) },
     }), options);
   }
 
   statsAllTime(options?: CallOptions): APIPromise<Parsed<M, ArticleStatsAllTime>> {
-    return this.request<ArticleStatsAllTime>(() => ({ path: path`/api/data/articles/stats/all-time` }), options);
+    return this.request<ArticleStatsAllTime>(() => ({ endpoint: '/api/data/articles/stats/all-time' }), options);
   }
 }

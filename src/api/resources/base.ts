@@ -1,12 +1,12 @@
 /**
  * What every resource shares: the request core it reaches through the client, the per-call options
- * every method takes, the `path` tag, and the parameter checks made before any request.
+ * every method takes, how an endpoint's path is built, and the parameter checks made before any request.
  */
 import { APIPromise, type WithResponse } from '../api-promise.js';
 import { InvalidParameterError } from '../errors.js';
 import type { Query, RequestOptions } from '../http.js';
 import type { NumberMode, Parsed } from '../json.js';
-import type { WeekRange } from '../types.js';
+import type { Endpoint, PathParameterNames, WeekRange } from '../types.js';
 
 /**
  * Options of one call: cancel it, give it its own deadlines (per attempt, for the whole call) or its
@@ -14,15 +14,24 @@ import type { WeekRange } from '../types.js';
  */
 export type CallOptions = Pick<RequestOptions, 'signal' | 'timeoutMs' | 'totalTimeoutMs' | 'maxRetries' | 'headers'>;
 
-/** How the resources reach the request core (the client's, in its number mode). */
-export type Fetch<M extends NumberMode> = <T>(path: string, options?: RequestOptions) => Promise<WithResponse<Parsed<M, T>>>;
+/**
+ * How the resources reach the request core (the client's, in its number mode): the endpoint says
+ * which shape of ENDPOINT_SHAPES the answer is checked against, the path is the one requested.
+ */
+export type Fetch<M extends NumberMode> = <T>(endpoint: Endpoint, path: string, options?: RequestOptions) => Promise<WithResponse<Parsed<M, T>>>;
 
-/** What a method asks for: the path and, optionally, its query and what a 404 means. */
-export interface RequestPlan {
-  path: string;
-  query?: Query;
-  notFound?: string;
-}
+type PathValue = string | number | bigint;
+
+/**
+ * What a method asks for: the endpoint as the contract writes it (a key of ENDPOINT_SHAPES, so a
+ * method for an endpoint without a shape does not compile), a value for each of its `{name}`
+ * segments, and optionally its query and what a 404 means.
+ */
+export type RequestPlan = {
+  [E in Endpoint]: { endpoint: E; query?: Query; notFound?: string } & ([PathParameterNames<E>] extends [never]
+    ? { params?: never }
+    : { params: Readonly<Record<PathParameterNames<E>, PathValue>> });
+}[Endpoint];
 
 /** One resource of the API (people, countries, ...), as Stainless SDKs shape them: a class per noun. */
 export abstract class APIResource<M extends NumberMode> {
@@ -38,26 +47,34 @@ export abstract class APIResource<M extends NumberMode> {
    */
   protected request<T>(plan: () => RequestPlan, options: CallOptions = {}): APIPromise<Parsed<M, T>> {
     return new APIPromise((async () => {
-      const { path, ...request } = plan();
-      return this.fetch<T>(path, { ...request, ...options });
+      const { endpoint, params, ...request } = plan();
+      return this.fetch<T>(endpoint, endpointPath(endpoint, params ?? {}), { ...request, ...options });
     })());
   }
 }
 
-/**
- * Builds a path with every interpolation percent-encoded as one segment, so `a/b c` cannot reach
- * another endpoint (it becomes `a%2Fb%20c`). `.` and `..` are encoded too: left as they are, URL
- * normalisation would treat them as directory steps.
- */
-export function path(strings: TemplateStringsArray, ...values: ReadonlyArray<string | number | bigint>): string {
+/** A path with each interpolation encoded as one segment (pathSegment), for the client's raw get(). */
+export function path(strings: TemplateStringsArray, ...values: readonly PathValue[]): string {
   let result = strings[0] ?? '';
   values.forEach((value, index) => {
-    const text = String(value);
-    if (text === '') throw new InvalidParameterError('path', 'a path parameter is empty');
-    const encoded = text === '.' || text === '..' ? text.replaceAll('.', '%2E') : encodeURIComponent(text);
-    result += encoded + (strings[index + 1] ?? '');
+    result += pathSegment(value) + (strings[index + 1] ?? '');
   });
   return result;
+}
+
+/**
+ * One path parameter as one segment: `a/b c` cannot reach another endpoint (it becomes `a%2Fb%20c`).
+ * `.` and `..` are encoded too: left as they are, URL normalisation would treat them as directory steps.
+ */
+function pathSegment(value: PathValue): string {
+  const text = String(value);
+  if (text === '') throw new InvalidParameterError('path', 'a path parameter is empty');
+  return text === '.' || text === '..' ? text.replaceAll('.', '%2E') : encodeURIComponent(text);
+}
+
+/** The path of an endpoint, each `{name}` replaced by its value encoded as one segment (as `path` does). */
+export function endpointPath(endpoint: Endpoint, params: Readonly<Record<string, PathValue>>): string {
+  return endpoint.replace(/\{(\w+)\}/g, (_, name: string) => pathSegment(params[name] ?? ''));
 }
 
 export function checkBound(parameter: string, value: number | undefined, bounds: { min: number; max: number }): number | undefined {

@@ -2,23 +2,23 @@
 import type { APIPromise } from '../api-promise.js';
 import type { NumberMode, Parsed } from '../json.js';
 import type { Country, DomesticFocus, InternationalAttention, WeekRange } from '../types.js';
-import { APIResource, checkId, checkText, path, quote, weekQuery, type CallOptions } from './base.js';
+import { APIResource, checkId, checkText, quote, weekQuery, type CallOptions } from './base.js';
 
 export class CountriesResource<M extends NumberMode> extends APIResource<M> {
   list(options?: CallOptions): APIPromise<Parsed<M, Country[]>> {
-    return this.request<Country[]>(() => ({ path: path`/api/data/countries` }), options);
+    return this.request<Country[]>(() => ({ endpoint: '/api/data/countries' }), options);
   }
 
   get(countryId: number, options?: CallOptions): APIPromise<Parsed<M, Country>> {
     return this.request<Country>(() => ({
-      path: path`/api/data/countries/${checkId('countryId', countryId)}`,
+      endpoint: '/api/data/countries/{countryId}', params: { countryId: checkId('countryId', countryId) },
       notFound: `country ${countryId}`,
     }), options);
   }
 
   getBySlug(slug: string, options?: CallOptions): APIPromise<Parsed<M, Country>> {
     return this.request<Country>(() => ({
-      path: path`/api/data/countries/slug/${checkText('slug', slug)}`,
+      endpoint: '/api/data/countries/slug/{slug}', params: { slug: checkText('slug', slug) },
       notFound: `country slug ${quote(slug)}`,
     }), options);
   }
@@ -26,7 +26,7 @@ export class CountriesResource<M extends NumberMode> extends APIResource<M> {
   /** How much the world's news mentions this country. */
   attention(countryId: number, options?: CallOptions): APIPromise<Parsed<M, InternationalAttention>> {
     return this.request<InternationalAttention>(() => ({
-      path: path`/api/data/countries/${checkId('countryId', countryId)}/international-attention`,
+      endpoint: '/api/data/countries/{countryId}/international-attention', params: { countryId: checkId('countryId', countryId) },
       notFound: `country ${countryId}`,
     }), options);
   }
@@ -34,7 +34,7 @@ export class CountriesResource<M extends NumberMode> extends APIResource<M> {
   /** How much this country's news is about itself, over a week range. */
   focus(countryId: number, range?: WeekRange, options?: CallOptions): APIPromise<Parsed<M, DomesticFocus>> {
     return this.request<DomesticFocus>(() => ({
-      path: path`/api/data/countries/${checkId('countryId', countryId)}/domestic-focus`,
+      endpoint: '/api/data/countries/{countryId}/domestic-focus', params: { countryId: checkId('countryId', countryId) },
       query: weekQuery(range),
       notFound: `country ${countryId}`,
     }), options);

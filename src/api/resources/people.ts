@@ -17,7 +17,7 @@ import {
   type PersonStats,
   type WeekRange,
 } from '../types.js';
-import { APIResource, checkBound, checkInteger, checkText, path, quote, weekQuery, type CallOptions } from './base.js';
+import { APIResource, checkBound, checkInteger, checkText, quote, weekQuery, type CallOptions } from './base.js';
 
 /** Whether the parameters name something to search by (a non-empty q, personHash or fullName). */
 export function hasSearchTerm<P extends PeopleSearchParams>(params: P): params is P & SearchTerm {
@@ -26,12 +26,12 @@ export function hasSearchTerm<P extends PeopleSearchParams>(params: P): params i
 
 export class PeopleResource<M extends NumberMode> extends APIResource<M> {
   list(options?: CallOptions): APIPromise<Parsed<M, Person[]>> {
-    return this.request<Person[]>(() => ({ path: path`/api/data/people` }), options);
+    return this.request<Person[]>(() => ({ endpoint: '/api/data/people' }), options);
   }
 
   get(personHash: string, options?: CallOptions): APIPromise<Parsed<M, Person>> {
     return this.request<Person>(() => ({
-      path: path`/api/data/people/${checkText('personHash', personHash)}`,
+      endpoint: '/api/data/people/{personHash}', params: { personHash: checkText('personHash', personHash) },
       notFound: `person ${quote(personHash)}`,
     }), options);
   }
@@ -44,7 +44,7 @@ export class PeopleResource<M extends NumberMode> extends APIResource<M> {
       }
       const { q, personHash, fullName } = params;
       return {
-        path: path`/api/data/people/search`,
+        endpoint: '/api/data/people/search',
         query: {
           q, personHash, fullName,
           exactName: params.exactName,
@@ -63,7 +63,7 @@ export class PeopleResource<M extends NumberMode> extends APIResource<M> {
         throw new InvalidParameterError('sortBy', `sortBy must be mentions or dominance (got ${quote(String(params.sortBy))})`);
       }
       return {
-        path: path`/api/data/people/top`,
+        endpoint: '/api/data/people/top',
         query: {
           ...weekQuery(params),
           limit: checkInteger('limit', params.limit),
@@ -86,7 +86,7 @@ export class PeopleResource<M extends NumberMode> extends APIResource<M> {
   links(personHash: string, params?: PersonLinksParams, options?: CallOptions): APIPromise<Parsed<M, PersonLink[]>>;
   links(personHash: string, params: PersonLinksParams = {}, options?: CallOptions): APIPromise<Parsed<M, PersonLink[]>> {
     return this.request<PersonLink[]>(() => ({
-      path: path`/api/data/people/${checkText('personHash', personHash)}/links`,
+      endpoint: '/api/data/people/{personHash}/links', params: { personHash: checkText('personHash', personHash) },
       query: { limit: checkBound('limit', params.limit, BOUNDS.linksLimit), includeContext: params.includeContext },
       notFound: `person ${quote(personHash)}`,
     }), options);
@@ -94,7 +94,7 @@ export class PeopleResource<M extends NumberMode> extends APIResource<M> {
 
   countryStats(personHash: string, range?: WeekRange, options?: CallOptions): APIPromise<Parsed<M, PersonCountryStats>> {
     return this.request<PersonCountryStats>(() => ({
-      path: path`/api/data/people/${checkText('personHash', personHash)}/country-stats`,
+      endpoint: '/api/data/people/{personHash}/country-stats', params: { personHash: checkText('personHash', personHash) },
       query: weekQuery(range),
       notFound: `person ${quote(personHash)}`,
     }), options);

@@ -2,17 +2,17 @@
 import type { APIPromise } from '../api-promise.js';
 import type { NumberMode, Parsed } from '../json.js';
 import { BOUNDS, type Post } from '../types.js';
-import { APIResource, checkBound, checkText, path, quote, type CallOptions } from './base.js';
+import { APIResource, checkBound, checkText, quote, type CallOptions } from './base.js';
 
 export class PostsResource<M extends NumberMode> extends APIResource<M> {
   recent(params: { count?: number } = {}, options?: CallOptions): APIPromise<Parsed<M, Post[]>> {
     return this.request<Post[]>(() => ({
-      path: path`/api/data/posts/recent`,
+      endpoint: '/api/data/posts/recent',
       query: { count: checkBound('count', params.count, BOUNDS.postsCount) },
     }), options);
   }
 
   get(slug: string, options?: CallOptions): APIPromise<Parsed<M, Post>> {
-    return this.request<Post>(() => ({ path: path`/api/data/posts/${checkText('slug', slug)}`, notFound: `post ${quote(slug)}` }), options);
+    return this.request<Post>(() => ({ endpoint: '/api/data/posts/{slug}', params: { slug: checkText('slug', slug) }, notFound: `post ${quote(slug)}` }), options);
   }
 }

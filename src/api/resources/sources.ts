@@ -2,24 +2,24 @@
 import type { APIPromise } from '../api-promise.js';
 import type { NumberMode, Parsed } from '../json.js';
 import type { Source, SourceLinks } from '../types.js';
-import { APIResource, checkId, checkInteger, path, type CallOptions } from './base.js';
+import { APIResource, checkId, checkInteger, type CallOptions } from './base.js';
 
 export class SourcesResource<M extends NumberMode> extends APIResource<M> {
   list(params: { countryId?: number } = {}, options?: CallOptions): APIPromise<Parsed<M, Source[]>> {
     return this.request<Source[]>(() => ({
-      path: path`/api/data/sources`,
+      endpoint: '/api/data/sources',
       query: { countryId: checkInteger('countryId', params.countryId) },
     }), options);
   }
 
   get(sourceId: number, options?: CallOptions): APIPromise<Parsed<M, Source>> {
-    return this.request<Source>(() => ({ path: path`/api/data/sources/${checkId('sourceId', sourceId)}`, notFound: `source ${sourceId}` }), options);
+    return this.request<Source>(() => ({ endpoint: '/api/data/sources/{sourceId}', params: { sourceId: checkId('sourceId', sourceId) }, notFound: `source ${sourceId}` }), options);
   }
 
   /** Links on the source's homepage, split by its link filter (applyFilter defaults to true on the server). */
   links(sourceId: number, params: { applyFilter?: boolean } = {}, options?: CallOptions): APIPromise<Parsed<M, SourceLinks>> {
     return this.request<SourceLinks>(() => ({
-      path: path`/api/data/sources/${checkId('sourceId', sourceId)}/links`,
+      endpoint: '/api/data/sources/{sourceId}/links', params: { sourceId: checkId('sourceId', sourceId) },
       query: { applyFilter: params.applyFilter },
       notFound: `source ${sourceId}`,
     }), options);

@@ -1,6 +1,7 @@
 import { LosslessNumber } from 'lossless-json';
 import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { NewsStatsClient, path, resolveApiPath, type ClientOptions } from '../../../src/api/client.js';
+import { endpointPath } from '../../../src/api/resources/base.js';
 import {
   ApiError,
   AuthenticationError,
@@ -187,6 +188,17 @@ describe('path tag', () => {
     expect(path`/api/data/countries/${42}`).toBe('/api/data/countries/42');
     expect(path`/x/${'.'}/${'..'}`).toBe('/x/%2E/%2E%2E');
     expect(() => path`/x/${''}`).toThrow(InvalidParameterError);
+  });
+});
+
+describe('endpointPath', () => {
+  it('encodes each parameter as one segment and nothing else', () => {
+    expect(endpointPath('/api/data/people/{personHash}/links', { personHash: 'a/b c' })).toBe('/api/data/people/a%2Fb%20c/links');
+    expect(endpointPath('/api/data/countries/{countryId}', { countryId: 42 })).toBe('/api/data/countries/42');
+    expect(endpointPath('/api/data/posts/{slug}', { slug: '.' })).toBe('/api/data/posts/%2E');
+    expect(endpointPath('/api/data/posts/{slug}', { slug: '..' })).toBe('/api/data/posts/%2E%2E');
+    expect(() => endpointPath('/api/data/posts/{slug}', { slug: '' })).toThrow(InvalidParameterError);
+    expect(() => endpointPath('/api/data/posts/{slug}', {})).toThrow(InvalidParameterError);
   });
 });
 

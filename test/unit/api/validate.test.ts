@@ -1,7 +1,7 @@
 import { LosslessNumber, parse } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
 import { jsonDepthExceeds, parseRetryAfter } from '../../../src/api/http.js';
-import { shapeProblem } from '../../../src/api/validate.js';
+import { endpointFor, shapeProblem } from '../../../src/api/validate.js';
 
 describe('shapeProblem', () => {
   it('names the top-level type a list endpoint got instead of an array', () => {
@@ -28,18 +28,18 @@ describe('shapeProblem', () => {
   });
 
   it('lets unknown fields, allowed nulls and absent context fields pass; checks nested rows', () => {
-    expect(shapeProblem('/api/data/people/p1', { personHash: 'p1', countryId: 1, birthDate: null, extra: {} })).toBeUndefined();
+    expect(shapeProblem('/api/data/people/{personHash}', { personHash: 'p1', countryId: 1, birthDate: null, extra: {} })).toBeUndefined();
     // The contract: "Optional or partial fields can be null; clients treat null and unknown fields as expected".
-    expect(shapeProblem('/api/data/people/p1', { personHash: 'p1', countryId: 1, fullName: null })).toBeUndefined();
+    expect(shapeProblem('/api/data/people/{personHash}', { personHash: 'p1', countryId: 1, fullName: null })).toBeUndefined();
     expect(shapeProblem('/api/data/people/top', [{ personHash: 'p', fromCountryName: null, mentionCount: null, snippets: null, countryRows: null }])).toBeUndefined();
-    expect(shapeProblem('/api/data/sources/1', { sourceId: 1, countryId: 1, lastCheckedDate: null, country: { id: 1 } })).toBeUndefined();
-    expect(shapeProblem('/api/data/sources/1/links', { source: null, allLinks: ['a', null], matchedLinks: null })).toBeUndefined();
-    expect(shapeProblem('/api/data/people/p1/links', [{ personHash: 'p1', sourceId: null, otherPeople: [] }])).toBeUndefined();
-    expect(shapeProblem('/api/data/people/p1/links', [{ personHash: 'p1', articleHash: new LosslessNumber('12345678901234567890') }])).toBeUndefined();
-    expect(shapeProblem('/api/data/people/p1/country-stats', { countries: [{ countryId: 'x' }] }))
+    expect(shapeProblem('/api/data/sources/{sourceId}', { sourceId: 1, countryId: 1, lastCheckedDate: null, country: { id: 1 } })).toBeUndefined();
+    expect(shapeProblem('/api/data/sources/{sourceId}/links', { source: null, allLinks: ['a', null], matchedLinks: null })).toBeUndefined();
+    expect(shapeProblem('/api/data/people/{personHash}/links', [{ personHash: 'p1', sourceId: null, otherPeople: [] }])).toBeUndefined();
+    expect(shapeProblem('/api/data/people/{personHash}/links', [{ personHash: 'p1', articleHash: new LosslessNumber('12345678901234567890') }])).toBeUndefined();
+    expect(shapeProblem('/api/data/people/{personHash}/country-stats', { countries: [{ countryId: 'x' }] }))
       .toBe('countries[1]: field "countryId": expected a number up to 2^53, got a string');
-    expect(shapeProblem('/api/data/people/p1/country-stats', { countries: null, startWeek: null })).toBeUndefined();
-    expect(shapeProblem('/api/data/people/p1/country-stats', { countries: {} })).toBe('field "countries": expected an array, got an object');
+    expect(shapeProblem('/api/data/people/{personHash}/country-stats', { countries: null, startWeek: null })).toBeUndefined();
+    expect(shapeProblem('/api/data/people/{personHash}/country-stats', { countries: {} })).toBe('field "countries": expected an array, got an object');
   });
 
   it('refuses impossible values: broken person ids and week info that is no window', () => {
@@ -51,8 +51,16 @@ describe('shapeProblem', () => {
     expect(shapeProblem('/api/data/weeks/current', { currentWeek: 202699, last4StartWeek: 202644 })).toBe('currentWeek 202699 is not a week (YYYYWW)');
   });
 
-  it('leaves paths the contract does not list alone', () => {
-    expect(shapeProblem('/api/data/something/new', 'anything')).toBeUndefined();
+  it('knows every endpoint it is asked about: a path without a shape does not compile', () => {
+    // @ts-expect-error '/api/data/something/new' is no key of ENDPOINT_SHAPES
+    expect(() => shapeProblem('/api/data/something/new', 'anything')).toThrow(TypeError);
+  });
+
+  it('endpointFor finds the endpoint of a path, fixed segments first, and none for a path the contract does not list', () => {
+    expect(endpointFor('/api/data/people/p1/links')).toBe('/api/data/people/{personHash}/links');
+    expect(endpointFor('/api/data/people/search')).toBe('/api/data/people/search');
+    expect(endpointFor('/api/data/countries/slug/x')).toBe('/api/data/countries/slug/{slug}');
+    expect(endpointFor('/api/data/something/new')).toBeUndefined();
   });
 });
 
