@@ -1,5 +1,7 @@
 /**
- * NewsStatsClient: one typed method per endpoint of the contract. The only place that knows paths.
+ * NewsStatsClient: one typed method per endpoint of the contract, on one resource class per noun
+ * (resources/), each naming its endpoint as a key of ENDPOINT_SHAPES; every typed answer is checked
+ * against that endpoint's shape here, where the resources reach the request core.
  *
  * ```ts
  * const client = new NewsStatsClient({ baseUrl: 'https://stats.example.com', apiKey });

@@ -1,5 +1,7 @@
 /**
- * Every command end to end: bin/newsstats.cjs in a child process against a real sandbox over HTTP.
+ * Every command end to end against a real sandbox over HTTP: main() in-process with in-memory streams
+ * (runCli, test/e2e/harness.ts) for most, the built bin/newsstats.cjs in a child process where the
+ * process itself matters (pipes, signals, the bin file).
  * Each command's output is compared with the sandbox's own answer to the query the command should
  * have sent, so a flag that is dropped or mistranslated changes the data and fails the test.
  */
