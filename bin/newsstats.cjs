@@ -32,10 +32,15 @@ function staticHelp(words) {
     // At a terminal commander wraps help at its width. Only a character device can be one, so the
     // common pipe or file answers without loading node:tty.
     if (fs.fstatSync(1).isCharacterDevice() && require('node:tty').isatty(1)) return undefined;
-    return fs.readFileSync(require('node:path').join(__dirname, '..', 'dist', 'help', `${['newsstats', ...command].join('.')}.txt`), 'utf8');
+    return helpText(`${['newsstats', ...command].join('.')}.txt`);
   } catch {
-    return undefined; // no such command (main() says so), or no dist/help (the standalone executable)
+    return undefined; // no such command: main() says so
   }
+}
+
+/** A file of dist/help/ (the standalone executable carries them inside it: scripts/build-exe.mjs). */
+function helpText(file) {
+  return require('node:fs').readFileSync(require('node:path').join(__dirname, '..', 'dist', 'help', file), 'utf8');
 }
 
 /** Writes all of `text` to fd 1; false when nothing could be written (main() then answers). */

@@ -13,10 +13,12 @@
 //    package: by default `npx -y node@26`, the current LTS; --node PATH takes another (24 or later:
 //    the bundle targets it). Node 25.5 and later build the executable themselves (--build-sea); older
 //    ones write a blob that postject (npm) injects into the copy.
-// Nothing is fetched when the executable runs.
+// jq-web's jq.wasm (for --jq) and dist/help/ are assets inside the executable. Nothing is fetched when
+// it runs.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -33,6 +35,47 @@ const script = join(out, 'newsstats-sea.cjs');
 function registryNode(major) {
   return execFileSync('npx', ['-y', `node@${major}`, '-p', 'process.execPath'], { encoding: 'utf8' }).trim();
 }
+
+/** Replaces `from` (a string or a pattern) in a file's text, or fails the build naming the file. */
+function patched(text, from, to, file) {
+  const next = text.replace(from, to);
+  if (next === text) throw new Error(`build:exe: ${String(from)} not found in ${file}: did it change?`);
+  return next;
+}
+
+/**
+ * --jq in the executable: dist/ leaves jq-web outside (it reads jq.wasm from its own folder), and a
+ * SEA's require() reaches only Node's built-in modules. So jq-web's script is bundled in, and jq.wasm
+ * travels as an asset of the executable (sea-config's assets), handed to jq-web as its wasmBinary:
+ * nothing is read from beside the executable.
+ */
+const jqInside = {
+  name: 'jq-inside',
+  setup(build) {
+    // The one require of jq-web, which esbuild wrote through its __require helper (a call it does not
+    // follow) when building dist/: made a plain require, which it bundles.
+    build.onLoad({ filter: /[\\/]dist[\\/]chunks[\\/]jq-[A-Z0-9]+\.js$/ }, async ({ path }) => ({
+      contents: patched(await readFile(path, 'utf8'), /\(0, [\w$]+\.__require\)\("jq-web"\)/, 'require("jq-web")', path),
+      loader: 'js',
+    }));
+    build.onLoad({ filter: /[\\/]node_modules[\\/]jq-web[\\/]jq\.js$/ }, async ({ path }) => ({
+      contents: patched(await readFile(path, 'utf8'), 'jq = jq().then(', "jq = jq({ wasmBinary: require('node:sea').getAsset('jq.wasm') }).then(", path),
+      loader: 'js',
+    }));
+  },
+};
+
+/** dist/help/ (what bin/newsstats.cjs prints for a piped --help) as assets, read from inside the executable. */
+const helpInside = {
+  name: 'help-inside',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]bin[\\/]newsstats\.cjs$/ }, async ({ path }) => ({
+      contents: patched(await readFile(path, 'utf8'), 'function helpText(file) {', "function helpText(file) {\n  return require('node:sea').getAsset(`help/${file}`, 'utf8');", path),
+      loader: 'js',
+    }));
+  },
+};
+const helpAssets = Object.fromEntries(readdirSync(join(repo, 'dist', 'help')).map((file) => [`help/${file}`, join(repo, 'dist', 'help', file)]));
 
 const node = flag('--node') ?? registryNode(26);
 const version = execFileSync(node, ['-p', 'process.versions.node'], { encoding: 'utf8' }).trim();
@@ -59,7 +102,7 @@ await build({
       build.onResolve({ filter: /compile-cache\.cjs$/ }, () => ({ path: 'compile-cache', namespace: 'stub' }));
       build.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({ contents: 'exports.enableCompileCache = () => undefined;', loader: 'js' }));
     },
-  }],
+  }, jqInside, helpInside],
 });
 
 const config = {
@@ -67,6 +110,7 @@ const config = {
   output: exe,
   disableExperimentalSEAWarning: true,
   useCodeCache: true,
+  assets: { 'jq.wasm': join(repo, 'node_modules', 'jq-web', 'jq.wasm'), ...helpAssets },
   // exceljs' old dependencies call `new Buffer()`: installed, Node keeps quiet about code inside
   // node_modules; bundled, it would warn on every xlsx export.
   execArgv: ['--disable-warning=DEP0005'],
