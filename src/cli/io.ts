@@ -4,6 +4,8 @@
  * from bin/newsstats.cjs) and in a test (in-memory streams, an isolated env); nothing under src/cli
  * reads `process` itself.
  */
+import { ClosedStdout, stdoutWasClosed } from './closed-stdout.js';
+
 /** The one source of signals and of a hard exit: the real process. */
 export type ProcessControl = Pick<NodeJS.EventEmitter, 'on' | 'once' | 'off'> & { exit(code: number): void };
 
@@ -48,7 +50,8 @@ function quietlyFailingStderr(proc: NodeJS.Process): NodeJS.WriteStream {
  */
 export function processIo(proc: NodeJS.Process): MainIo {
   return {
-    stdout: proc.stdout,
+    // A stdout the shell closed (`>&-`) fails every write, as it would in C, instead of losing the output.
+    stdout: stdoutWasClosed(proc) ? new ClosedStdout() : proc.stdout,
     get stderr() {
       return quietlyFailingStderr(proc);
     },

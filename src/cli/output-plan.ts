@@ -9,6 +9,7 @@ import {
 } from '../output/index.js';
 import type { GlobalOptions, Io } from './context.js';
 import { OutputWriteError } from '../output/write-error.js';
+import { ClosedStdout, closedStdoutError } from './closed-stdout.js';
 import { UsageError } from './errors.js';
 import type { AnyVerbSpec } from './spec.js';
 
@@ -108,6 +109,8 @@ export function planOutput(verbSpec: Pick<AnyVerbSpec, 'view' | 'prefersJson'>, 
   }
 
   if (globals.output) checkOutputPath(globals.output, io.cwd);
+  // Data for a closed stdout (`>&-`) would be fetched to be lost: refused before any request.
+  else if (io.stdout instanceof ClosedStdout) throw new OutputWriteError('stdout', closedStdoutError());
 
   const knownFields = verbSpec.view?.fields ?? [];
   // Where the shape is only known from the data (the raw api command), the renderer checks later.

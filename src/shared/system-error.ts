@@ -18,6 +18,7 @@ const REASONS: Readonly<Record<string, string>> = {
   ENOTDIR: 'a part of the path is not a directory',
   EFBIG: 'file too large',
   ENXIO: 'no reader on the other end',
+  EBADF: 'the descriptor is closed',
 };
 
 /** The operating system's reason in words, with its code: `read-only file system (EROFS)`. */
