@@ -77,7 +77,8 @@ export function listWeeks(start: number, end: number): number[] {
 /** Parses "202647" into 202647, rejecting anything that is not a real ISO week. */
 export function parseWeek(text: string): number {
   if (!/^\d{6}$/.test(text)) {
-    throw new WeekError(`"${text}" is not a week: write YYYYWW, for example 202647`);
+    const meant = weekWrittenOtherwise(text);
+    throw new WeekError(`"${text}" is not a week: write YYYYWW, ${meant === undefined ? 'for example 202647' : `here ${meant}`}`);
   }
   const week = Number(text);
   if (!isValidWeek(week)) {
@@ -120,7 +121,7 @@ export function parseWeekSpec(text: string): WeekSpec {
     const startWeek = parseWeek(range[1]!);
     const endWeek = parseWeek(range[2]!);
     if (startWeek > endWeek) {
-      throw new WeekError(`"${text}": the range is reversed (${startWeek} comes after ${endWeek})`);
+      throw new WeekError(`"${text}": the range is reversed (${startWeek} comes after ${endWeek}); did you mean ${endWeek}..${startWeek}?`);
     }
     return { kind: 'range', startWeek, endWeek };
   }
@@ -128,7 +129,41 @@ export function parseWeekSpec(text: string): WeekSpec {
     const week = parseWeek(spec);
     return { kind: 'range', startWeek: week, endWeek: week };
   }
+  const meant = specWrittenOtherwise(spec);
+  if (meant !== undefined) throw new WeekError(`"${text}" is not a week spec; did you mean ${meant}?`);
   throw new WeekError(`"${text}" is not a week spec: use ${WEEK_SPEC_GRAMMAR}`);
+}
+
+/**
+ * What a week spec written another common way meant, when that is clear and valid: `last 4` is
+ * last4, an ISO week string `2026-W46` (or `2026W46`, `2026-W46-3`) is 202646, a date is its week,
+ * and each side of a range the same way.
+ */
+function specWrittenOtherwise(spec: string): string | undefined {
+  const last = /^last\s+(\d+)$/.exec(spec);
+  const sides = spec.split('..');
+  const weeks = sides.map((side) => (/^\d{6}$/.test(side) ? side : weekWrittenOtherwise(side)));
+  const meant = last ? `last${last[1]}` : sides.length <= 2 && weeks.every((week) => week !== undefined) ? weeks.join('..') : undefined;
+  if (meant === undefined) return undefined;
+  try {
+    parseWeekSpec(meant);
+    return meant;
+  } catch {
+    // A reversed range or a week the year lacks: no guess is better than a wrong one.
+    return undefined;
+  }
+}
+
+/** One week written as ISO 8601 writes it (`2026-W46`, `2026W46`, `2026-W46-3`) or as a date, as YYYYWW. */
+function weekWrittenOtherwise(text: string): string | undefined {
+  const iso = /^(\d{4})-?w(\d{2})(?:-?[1-7])?$/i.exec(text.trim());
+  if (iso && isValidWeek(Number(`${iso[1]}${iso[2]}`))) return `${iso[1]}${iso[2]}`;
+  const date = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text.trim());
+  if (date) {
+    const day = new Date(Date.UTC(Number(date[1]), Number(date[2]) - 1, Number(date[3])));
+    if (day.toISOString().slice(0, 10) === text.trim()) return String(isoWeekOf(day));
+  }
+  return undefined;
 }
 
 /** True when resolving the spec needs the service's week info. */
@@ -160,7 +195,7 @@ export function resolveWeekWindow(
 /** Builds a window from --start/--end flags; both are needed, in order. */
 export function windowFromBounds(start: number, end: number): WeekWindow {
   if (start > end) {
-    throw new WeekError(`--start ${start} comes after --end ${end}`);
+    throw new WeekError(`--start ${start} comes after --end ${end}; did you mean --start ${end} --end ${start}?`);
   }
   return { startWeek: start, endWeek: end };
 }

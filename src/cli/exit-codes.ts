@@ -66,9 +66,6 @@ function configurationHints(error: ConfigurationError): string[] {
   if (error.setting === 'baseUrl' && error.problem === 'missing') {
     return ['pass --base-url URL, set NEWSSTATS_BASE_URL, or run `newsstats config set base-url URL`; add --sandbox to try newsstats on synthetic data'];
   }
-  if (error.setting === 'baseUrl' && error.problem === 'insecure') {
-    return ['use an https:// --base-url, or set the profile key allow-insecure-http to true to accept the risk'];
-  }
   return [];
 }
 
@@ -80,8 +77,10 @@ export interface Failure {
 
 export function describeFailure(error: unknown, verbose: boolean): Failure {
   if (error instanceof CommanderError) {
-    // Commander has printed its message already; help and --version exit 0.
-    return { exitCode: error.exitCode === 0 ? EXIT.ok : EXIT.usage, lines: [] };
+    // Help and --version exit 0, printed already. A refusal is one line: commander puts its
+    // "(Did you mean x?)" on a second one.
+    if (error.exitCode === 0) return { exitCode: EXIT.ok, lines: [] };
+    return { exitCode: EXIT.usage, lines: [error.message.replace(/\n\(Did you mean (.*)\?\)$/, '; did you mean $1?').replace(/\n/g, ' ')] };
   }
   // Ctrl-C at the key prompt: the prompt said so already.
   if (error instanceof InterruptedError) return { exitCode: EXIT.interrupted, lines: [] };
@@ -96,6 +95,11 @@ export function describeFailure(error: unknown, verbose: boolean): Failure {
   if (error instanceof ConfigurationError) {
     // A missing key is an authentication problem like a rejected one; the rest are usage errors.
     const exitCode = error.setting === 'apiKey' && error.problem === 'missing' ? EXIT.auth : EXIT.usage;
+    if (error.problem === 'insecure') {
+      // The library names its option; a CLI user sets the profile key. One line says both ways out.
+      const line = message.replace(/,? or set allowInsecureHttp$/, '') + ', or run `newsstats config set allow-insecure-http true` to accept the risk';
+      return { exitCode, lines: [`error: ${line}`] };
+    }
     return failure(exitCode, ...configurationHints(error));
   }
   if (

@@ -8,6 +8,8 @@
 import { VERSION } from '../version.js';
 import type { Context, GlobalOptions, Io } from './context.js';
 import { UsageError } from './errors.js';
+// Tiny and needed by every command tree: bundled into main rather than a chunk of its own.
+import { examplesHelp } from './help-examples.js';
 import type { MainIo, ProcessControl } from './io.js';
 import type { OutputPlan } from './output-plan.js';
 import type { AnyVerbSpec, CommandData, CommandStream, VerbInvocation } from './spec.js';
@@ -38,8 +40,10 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
     const registry = await import('./registry.js');
     const words = await rewriteHelpRequest(args, registry);
     const program = await buildProgram(words, state, registry);
-    // `newsstats` alone asks what there is: the help, on stdout, exit 0 (as git and gh do).
-    await program.parseAsync([...argv.slice(0, 2), ...(words.length === 0 ? ['--help'] : words)]);
+    // `newsstats` alone asks what there is: the help, on stdout, exit 0 (as git and gh do); so does
+    // a noun without its verb (`newsstats people`).
+    const asksWhatThereIs = words.length === 0 || (await nounWithoutVerb(words, registry));
+    await program.parseAsync([...argv.slice(0, 2), ...words, ...(asksWhatThereIs ? ['--help'] : [])]);
   } catch (error) {
     await fail(error, state);
   } finally {
@@ -70,6 +74,18 @@ async function rewriteHelpRequest(args: readonly string[], { COMMANDS, findNoun 
     return args;
   }
   return [...args.slice(0, helpAt), entry.name, words[1]!, '--help'];
+}
+
+/**
+ * `newsstats [options] people`, and no word after it: a noun that needs a verb, or whose command
+ * needs an argument (`newsstats api`, `newsstats completion`), given alone.
+ */
+async function nounWithoutVerb(words: readonly string[], { COMMANDS, findNoun }: Registry): Promise<boolean> {
+  const noun = findNoun(words);
+  const entry = COMMANDS.find((command) => command.name === noun);
+  if (!entry || words.slice(words.indexOf(noun!) + 1).some((word) => !word.startsWith('-'))) return false;
+  const { verbs } = (await entry.load()).default;
+  return verbs.every((verbSpec) => verbSpec.name !== '') || verbs.some((verbSpec) => verbSpec.name === '' && verbSpec.arguments?.startsWith('<'));
 }
 
 interface RunState {
@@ -110,6 +126,8 @@ async function report(error: unknown, state: RunState): Promise<void> {
   ]);
   // --output failures arrive wrapped already; a write that failed unwrapped was one to stdout.
   if (isSystemError(error) && error.syscall === 'write') error = new OutputWriteError('stdout', error);
+  // Commander's refusals are reported here, as one line, with what the slip most likely meant.
+  if (isCommanderRefusal(error)) error = (await explainCommanderRefusal(error, state.args)) ?? error;
   const verbose = state.context?.globals.verbose ?? (state.args.includes('--verbose') || state.args.includes('-v'));
   const failure = describeFailure(error, verbose);
   // Messages quote what the service sent: no control character or bidi override reaches the terminal.
@@ -125,13 +143,24 @@ async function report(error: unknown, state: RunState): Promise<void> {
   state.exitCode = failure.exitCode;
 }
 
+function isCommanderRefusal(error: unknown): error is { code: string } {
+  const { code, exitCode } = (error ?? {}) as { code?: unknown; exitCode?: unknown };
+  return typeof code === 'string' && code.startsWith('commander.') && exitCode !== 0;
+}
+
+async function explainCommanderRefusal(error: { code: string }, args: readonly string[]): Promise<Error | undefined> {
+  const [{ explainSlip }, registry] = await Promise.all([import('./slips.js'), import('./registry.js')]);
+  const nouns = await Promise.all(registry.COMMANDS.map(registry.loadNoun));
+  return explainSlip(error.code, { args, nouns, globalOptions: registry.globalOptions() });
+}
+
 function isCommanderSuccess(error: unknown): boolean {
   const { code, exitCode } = (error ?? {}) as { code?: unknown; exitCode?: unknown };
   return typeof code === 'string' && code.startsWith('commander.') && exitCode === 0;
 }
 
 async function buildProgram(args: readonly string[], state: RunState, registry: Registry) {
-  const [{ Command }, { examplesHelp }] = await Promise.all([import('commander'), import('./help-examples.js')]);
+  const { Command } = await import('commander');
 
   const program = new Command('newsstats')
     .description('Query and export statistics from the News-Mention Statistics Data API.')
@@ -184,6 +213,8 @@ function commanderOutput(io: MainIo) {
   return {
     writeOut: (text: string) => void io.stdout.write(text),
     writeErr: (text: string) => void io.stderr.write(text),
+    // Its error messages are reported by report(), one line each, wrapped at a terminal like ours.
+    outputError: () => undefined,
     // 80 is commander's own width when the stream is not a terminal.
     getOutHelpWidth: () => (io.isTTY.stdout && io.columns ? io.columns : 80),
     getErrHelpWidth: () => 80,

@@ -112,7 +112,7 @@ export function weekArgument<T>(parse: (text: string) => T) {
     try {
       return parse(text);
     } catch (error) {
-      if (error instanceof WeekError) throw new InvalidArgumentError(`${error.message}.`);
+      if (error instanceof WeekError) throw new InvalidArgumentError(/[.?]$/.test(error.message) ? error.message : `${error.message}.`);
       throw error;
     }
   };

@@ -4,7 +4,7 @@
  * in terminal.test.ts.
  */
 import { describe, expect, test } from 'vitest';
-import { expectFailure, readLog, runCli, useLoggedSandbox } from './harness.js';
+import { expectFailure, readLog, runCli, runCliWithHome, tempDir, useLoggedSandbox } from './harness.js';
 
 const logged = useLoggedSandbox();
 
@@ -43,5 +43,80 @@ describe('--gender takes a name', () => {
   test('--help lists the values', async () => {
     const help = (await runCli(['people', 'search', '--help'])).stdout.replace(/\s+/g, ' ');
     expect(help).toContain('--gender <gender> only people of this gender: female (1), male (2), non-binary (3), unknown (0), or another code');
+  });
+});
+
+/** #18: each slip gets one line with what it most likely meant, exit 2, and no request. */
+describe('a slip suggests what it meant, in one line', () => {
+  test.each([
+    [['top', '--weeks', 'last4'], 'error: unknown command "top"; did you mean newsstats people top --weeks last4?'],
+    [['version'], 'error: unknown command "version"; did you mean newsstats --version?'],
+    [['-q', 'list'], 'error: unknown command "list": it is a verb of people, countries, sources, config; e.g. newsstats -q people list'],
+    [['tpa'], 'error: unknown command "tpa"; did you mean tap?'],
+    [['people', 'tpo'], 'error: "people" has no verb "tpo"; did you mean top?'],
+    [['people', 'top', '--weeks', 'last', '4'], 'error: --weeks takes lastN as one word; did you mean newsstats people top --weeks last4?'],
+    [['people', 'top', '--weeks', 'last 12'], 'error: option \'--weeks <spec>\' argument \'last 12\' is invalid. "last 12" is not a week spec; did you mean last12?'],
+    [['people', 'top', '--weeks', '2026-W46'], 'error: option \'--weeks <spec>\' argument \'2026-W46\' is invalid. "2026-W46" is not a week spec; did you mean 202646?'],
+    [['people', 'top', '--weeks', '2026-W40..2026-W46'], 'is not a week spec; did you mean 202640..202646?'],
+    [['people', 'top', '--weeks', '2026-11-18'], '"2026-11-18" is not a week spec; did you mean 202647?'],
+    [['people', 'top', '--start', '2026-W40', '--end', '202646'], '"2026-W40" is not a week: write YYYYWW, here 202640.'],
+    [['people', 'top', '--weeks', '202647..202640'], '"202647..202640": the range is reversed (202647 comes after 202640); did you mean 202640..202647?'],
+    [['people', 'top', '--start', '202647', '--end', '202640'], 'error: --start 202647 comes after --end 202640; did you mean --start 202640 --end 202647?'],
+    [['people', 'top', 'last4', '--limit', '5'], 'error: "last4" is a week window, given where no argument goes; did you mean newsstats people top --weeks last4 --limit 5?'],
+  ])('newsstats %j', async (args, line) => {
+    const before = (await readLog(logged.log)).length;
+    const result = await runCli(args, { env: logged.env });
+    expect(result.stderr.split('\n').filter(Boolean), result.stderr).toHaveLength(1);
+    expect(expectFailure(result, 2)).toContain(line);
+    expect(await readLog(logged.log)).toHaveLength(before);
+  });
+
+  test.each([
+    [['people', 'get', 'Hira'], 'error: person "Hira" not found: that is a name, not a personHash; did you mean newsstats people search Hira?'],
+    [['people', 'links', 'Hira Abbasi'], 'error: person "Hira Abbasi" not found: that is a name, not a personHash; did you mean newsstats people search \'Hira Abbasi\'?'],
+    [['people', 'trend', 'hira-abbasi-d893', 'Layla', '--weeks', 'last4'], 'error: person "Layla" not found: that is a name, not a personHash; did you mean newsstats people search Layla?'],
+  ])('newsstats %j: a name where the personHash goes points at people search (after the service said 404)', async (args, line) => {
+    expect(expectFailure(await runCli(args, { env: logged.env }), 2)).toBe(line);
+  });
+
+  test('an id-like personHash the service does not know stays a plain 404 (exit 4)', async () => {
+    expect(expectFailure(await runCli(['people', 'get', 'nobody-0000'], { env: logged.env }), 4)).toBe('error: person "nobody-0000" not found');
+  });
+});
+
+/** #18: `newsstats people` alone exited 2 while `newsstats` alone showed the help. */
+describe('a noun alone shows its help, exit 0', () => {
+  test.each([['people'], ['config'], ['auth'], ['countries'], ['api'], ['completion'], ['-q', 'people']])('newsstats %s', async (...args) => {
+    const result = await runCli(args);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toBe('');
+    const noun = args.at(-1)!;
+    expect(result.stdout).toMatch(new RegExp(`^Usage: newsstats ${noun} `));
+    expect(result.stdout).toBe((await runCli([noun, '--help'])).stdout);
+  });
+
+  test('a noun followed by a word it does not know is still an error', async () => {
+    expectFailure(await runCli(['people', 'frobnicate']), 2, 'its verbs: top, movers');
+  });
+});
+
+/** #18: the refusal named the library's allowInsecureHttp, not the profile key a CLI user sets. */
+describe('a plain-http base-url', () => {
+  test('config set base-url http://… is refused at once, naming allow-insecure-http; loopback and an opted-in profile are accepted', async () => {
+    const home = tempDir();
+    const refused = await runCliWithHome(home, ['config', 'set', 'base-url', 'http://stats.example.com']);
+    expect(expectFailure(refused, 2)).toBe('error: refusing to send the API key over plain http to stats.example.com: use an https:// base URL, or run `newsstats config set allow-insecure-http true` to accept the risk');
+    expect(refused.stderr).not.toContain('allowInsecureHttp');
+    expect((await runCliWithHome(home, ['config', 'get', 'base-url'])).code).toBe(2);
+    expect((await runCliWithHome(home, ['config', 'set', 'base-url', 'http://127.0.0.1:8787'])).code).toBe(0);
+    expect((await runCliWithHome(home, ['config', 'set', 'allow-insecure-http', 'true'])).code).toBe(0);
+    expect((await runCliWithHome(home, ['config', 'set', 'base-url', 'http://stats.example.com'])).code).toBe(0);
+    expect((await runCliWithHome(home, ['config', 'get', 'base-url'])).stdout).toBe('http://stats.example.com\n');
+  });
+
+  test('a later run against it (--base-url) names the profile key too', async () => {
+    const line = expectFailure(await runCli(['weeks', '--base-url', 'http://stats.example.com'], { env: { NEWSSTATS_API_KEY: 'sk-test-0001' } }), 2);
+    expect(line).toContain('newsstats config set allow-insecure-http true');
+    expect(line).not.toContain('allowInsecureHttp');
   });
 });

@@ -39,8 +39,9 @@ const TABLE: Array<[string, unknown, number, string[]]> = [
   ['output usage error', new OutputUsageError('no chart here'), 2, ['error: no chart here']],
   ['unknown field', new FieldError('unknown field "x"', ['x'], ['a']), 2, ['error: unknown field "x"']],
   ['invalid parameter', new InvalidParameterError('limit', 'limit must be 1-1000'), 2, ['error: limit must be 1-1000']],
-  ['a plain-http base URL: the library\'s message, the CLI\'s flag and profile key', new ConfigurationError('baseUrl', 'insecure', 'plain http'), 2,
-    ['error: plain http', 'hint: use an https:// --base-url, or set the profile key allow-insecure-http to true to accept the risk']],
+  // #18: the line named the library's allowInsecureHttp; a CLI user sets the profile key allow-insecure-http.
+  ['a plain-http base URL: one line, the profile key instead of the library\'s option', new ConfigurationError('baseUrl', 'insecure', 'refusing to send the API key over plain http to x.example: use an https:// base URL, or set allowInsecureHttp'), 2,
+    ['error: refusing to send the API key over plain http to x.example: use an https:// base URL, or run `newsstats config set allow-insecure-http true` to accept the risk']],
   ['no base URL: the library\'s message, the CLI\'s ways to set one', new ConfigurationError('baseUrl', 'missing', 'no base URL is set'), 2,
     ['error: no base URL is set', 'hint: pass --base-url URL, set NEWSSTATS_BASE_URL, or run `newsstats config set base-url URL`; add --sandbox to try newsstats on synthetic data']],
   ['a base URL that is not one: the message says it all', new ConfigurationError('baseUrl', 'invalid', 'base URL "x" is not a URL'), 2, ['error: base URL "x" is not a URL']],
@@ -85,9 +86,11 @@ describe('describeFailure', () => {
     expect(describeFailure(new InterruptedError(), false)).toEqual({ exitCode: 130, lines: [] });
   });
 
-  it('commander has printed its own message: help exits 0, a parse error 2, and nothing more is printed', () => {
+  it('commander\'s help exits 0, printed already; its refusal is exit 2 in one line, its suggestion included', () => {
     expect(describeFailure(new CommanderError(0, 'commander.helpDisplayed', '(outputHelp)'), false)).toEqual({ exitCode: 0, lines: [] });
-    expect(describeFailure(new CommanderError(1, 'commander.unknownOption', 'unknown option'), false)).toEqual({ exitCode: 2, lines: [] });
+    expect(describeFailure(new CommanderError(1, 'commander.unknownOption', "error: unknown option '--x'"), false)).toEqual({ exitCode: 2, lines: ["error: unknown option '--x'"] });
+    expect(describeFailure(new CommanderError(1, 'commander.unknownOption', "error: unknown option '--limt'\n(Did you mean --limit?)"), false))
+      .toEqual({ exitCode: 2, lines: ["error: unknown option '--limt'; did you mean --limit?"] });
   });
 
   it('a bug shows its stack only under --verbose', () => {

@@ -1,3 +1,4 @@
+import { aboutPerson } from './shared.js';
 import { fieldsOf, personCountryRowSchema } from '../../../api/types.js';
 import { weekWindowFlags } from '../../options.js';
 import { countryStatsRows } from '../../rows.js';
@@ -18,7 +19,8 @@ const countries = verb({
   },
   async run(ctx, { args: [personHash], flags }) {
     const window = await resolveWindow(flags, () => ctx.deps.client());
-    const data = await (await ctx.deps.client()).people.countryStats(personHash, window ?? {});
+    const client = await ctx.deps.client();
+    const data = await aboutPerson(personHash, () => client.people.countryStats(personHash, window ?? {}));
     return { data, rows: countryStatsRows(personHash, data) };
   },
 });

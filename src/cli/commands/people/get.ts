@@ -1,5 +1,5 @@
 import { verb } from '../../spec.js';
-import { personFields } from './shared.js';
+import { aboutPerson, personFields } from './shared.js';
 
 const get = verb({
   name: 'get',
@@ -8,7 +8,8 @@ const get = verb({
   examples: ['people get chiamaka-okafor-6303'],
   view: { fields: personFields, single: true },
   async run(ctx, { args: [personHash] }) {
-    return { data: await (await ctx.deps.client()).people.get(personHash) };
+    const client = await ctx.deps.client();
+    return { data: await aboutPerson(personHash, () => client.people.get(personHash)) };
   },
 });
 

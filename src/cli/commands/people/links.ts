@@ -1,3 +1,4 @@
+import { aboutPerson } from './shared.js';
 import { BOUNDS, fieldsOf, personLinkBaseSchema, personLinkSchema } from '../../../api/types.js';
 import { integerFlag, negatedFlag } from '../../options.js';
 import { verb } from '../../spec.js';
@@ -21,7 +22,8 @@ const links = verb({
   viewFor: ({ flags }) =>
     flags.context ? undefined : { fields: fieldsOf(personLinkBaseSchema), tableFields: ['mentionDate', 'sentiment', 'articleHash', 'snippet'] },
   async run(ctx, { args: [personHash], flags }) {
-    return { data: await (await ctx.deps.client()).people.links(personHash, { limit: flags.limit, includeContext: flags.context }) };
+    const client = await ctx.deps.client();
+    return { data: await aboutPerson(personHash, () => client.people.links(personHash, { limit: flags.limit, includeContext: flags.context })) };
   },
 });
 

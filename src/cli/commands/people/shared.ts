@@ -1,8 +1,10 @@
 /** What more than one people verb uses: the person's fields, and the weeks of a weekly series. */
+import { NotFoundError } from '../../../api/errors.js';
 import { fieldsOf, personSchema } from '../../../api/types.js';
 import { listWeeks } from '../../../weeks.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { commandLine } from '../../slips.js';
 import type { WeekWindowFlags } from '../../options.js';
 import { resolveWindow, type WeekInfoNumbers } from '../../week-window.js';
 
@@ -24,4 +26,25 @@ export async function weeklyWindows(
     throw new UsageError(`${weeks.length} weeks is more than the ${MAX_WEEKLY_WEEKS} a weekly series takes`);
   }
   return weeks;
+}
+
+/**
+ * A request about one person, by the personHash the user typed. Ids are slugs (lowercase words and
+ * digits joined by "-"): one the service does not know that is written as a name (letters, spaces,
+ * apostrophes; not a slug) is a name typed where the id goes, a usage slip (exit 2) that
+ * `people search` sorts out. Anything else stays the service's 404.
+ */
+export async function aboutPerson<T>(personHash: string, request: () => Promise<T>): Promise<T> {
+  try {
+    return await request();
+  } catch (error) {
+    if (error instanceof NotFoundError && isWrittenAsName(personHash)) {
+      throw new UsageError(`person "${personHash}" not found: that is a name, not a personHash; did you mean ${commandLine(['people', 'search', personHash])}?`);
+    }
+    throw error;
+  }
+}
+
+function isWrittenAsName(text: string): boolean {
+  return /^\p{L}[\p{L}\p{M}\s.'’-]*$/u.test(text) && !/^[a-z0-9]+(?:-[a-z0-9]+)+$/.test(text);
 }

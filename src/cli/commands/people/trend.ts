@@ -6,7 +6,7 @@ import { trendRow } from '../../rows.js';
 import { verb, type Row, type ViewSpec } from '../../spec.js';
 import { UsageError } from '../../errors.js';
 import { weekInfoOnce } from '../../week-window.js';
-import { weeklyWindows } from './shared.js';
+import { aboutPerson, weeklyWindows } from './shared.js';
 
 const trendFields = ['week', 'mentions', 'globalDominance', 'globalSentiment', 'globalReach', 'globalPower', 'persistence', 'countries'];
 const TREND_METRICS = trendFields.slice(1);
@@ -87,7 +87,7 @@ const trend = verb({
     const client = await ctx.deps.client();
     const people = [...new Set(personHashes)];
     // Fail on an unknown person with one 404 naming them, before any weekly request.
-    const persons = (await mapInOrder(people, DEFAULT_CONCURRENCY, (personHash) => client.people.get(personHash))) as Row[];
+    const persons = (await mapInOrder(people, DEFAULT_CONCURRENCY, (personHash) => aboutPerson(personHash, () => client.people.get(personHash)))) as Row[];
     const pairs = weeks.flatMap((week) => people.map((personHash, index) => ({ week, personHash, fullName: persons[index]!.fullName })));
     const [rows, { currentWeek }] = await Promise.all([
       mapInOrder(pairs, DEFAULT_CONCURRENCY, async ({ week, personHash, fullName }) => {
