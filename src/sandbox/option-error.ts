@@ -16,4 +16,4 @@ export class SandboxOptionError extends NewsStatsError {
 }
 
 /** The options a SandboxOptionError can be about. */
-export type SandboxOptionName = 'host' | 'port' | 'key' | 'seed' | 'now' | 'failRate' | 'latencyMs' | 'rateLimit' | 'logFile';
+export type SandboxOptionName = 'host' | 'port' | 'key' | 'seed' | 'now' | 'failRate' | 'latencyMs' | 'rateLimit' | 'logFile' | 'logMaxMb';

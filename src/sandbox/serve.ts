@@ -19,7 +19,13 @@ export async function serveSandbox(
   io: SandboxIo,
   signals: SignalSource = process,
 ): Promise<void> {
-  const sandbox = await startSandbox(options);
+  const sandbox = await startSandbox({
+    ...options,
+    onLogFull: (message) => {
+      options.onLogFull?.(message);
+      io.stderr.write(`newsstats sandbox: ${message} (--log-max-mb raises the cap)\n`);
+    },
+  });
   io.stdout.write(sandbox.url + '\n');
   io.stderr.write(
     `newsstats sandbox: serving synthetic data at ${sandbox.url} (key: ${sandbox.key}). Ctrl-C stops.\n`,

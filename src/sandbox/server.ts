@@ -11,7 +11,7 @@ import { createSandboxModel } from './data/index.js';
 import type { SandboxModel } from './model.js';
 import { FaultInjector, RateLimiter, type FaultKind } from './http/faults.js';
 import { stringifyJson } from './http/json.js';
-import { RequestLog, queryForLog } from './http/log.js';
+import { DEFAULT_LOG_MAX_MB, RequestLog, queryForLog } from './http/log.js';
 import { BodyCache } from './http/lru.js';
 import { readQuery } from './http/params.js';
 import { HttpProblem, TraceIds, problemBody } from './http/problem.js';
@@ -42,6 +42,13 @@ export interface SandboxOptions {
   rateLimit?: number;
   /** Appends one JSON line per request to this file. */
   logFile?: string;
+  /**
+   * The most the log file may hold, in MiB (fractions allowed); past it later requests are not logged
+   * and `onLogFull` is called once. A FIFO, terminal or device has no cap. Default 64.
+   */
+  logMaxMb?: number;
+  /** Told, once, that the log reached logMaxMb (the command says so on stderr). */
+  onLogFull?: (message: string) => void;
   /**
    * Wild answers: nulls, left-out and unknown fields, empty arrays, names in many scripts, very long
    * text and integers beyond 2^53 wherever the contract allows them (src/sandbox/wild.ts). Default false.
@@ -87,6 +94,7 @@ interface ResolvedOptions {
   latencyMs: number;
   rateLimit: number | undefined;
   logFile: string | undefined;
+  logMaxMb: number;
   wild: boolean;
 }
 
@@ -102,6 +110,7 @@ export function resolveSandboxOptions(options: SandboxOptions = {}): ResolvedOpt
     latencyMs: options.latencyMs ?? SANDBOX_OPTION_DEFAULTS.latencyMs,
     rateLimit: options.rateLimit,
     logFile: options.logFile,
+    logMaxMb: options.logMaxMb ?? DEFAULT_LOG_MAX_MB,
     wild: options.wild ?? false,
   };
   const fail = (option: SandboxOptionName, message: string): never => {
@@ -125,6 +134,7 @@ export function resolveSandboxOptions(options: SandboxOptions = {}): ResolvedOpt
     fail('rateLimit', `must be an integer of at least 1, not ${resolved.rateLimit}`);
   }
   if (resolved.logFile !== undefined && resolved.logFile.trim() === '') fail('logFile', 'must not be empty');
+  if (!(resolved.logMaxMb > 0 && Number.isFinite(resolved.logMaxMb))) fail('logMaxMb', `must be a number of MiB above 0, not ${resolved.logMaxMb}`);
   return resolved;
 }
 
@@ -147,7 +157,9 @@ const RAW_URL_KEY = 'url ';
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const settings = resolveSandboxOptions(options);
   const model = options.model ?? createSandboxModel({ seed: settings.seed, now: settings.now });
-  const log = settings.logFile === undefined ? undefined : await RequestLog.open(settings.logFile);
+  const logFile = settings.logFile;
+  const log = logFile === undefined ? undefined : await RequestLog.open(logFile, Math.floor(settings.logMaxMb * 1024 * 1024), () =>
+    options.onLogFull?.(`the request log ${logFile} reached its cap of ${settings.logMaxMb} MiB; later requests are not logged`));
   const handler = new SandboxHandler(model, settings, log);
   const server = createServer({ keepAlive: true, noDelay: true }, (req, res) => handler.handle(req, res));
   // Longer than undici's default keep-alive (4 s), so the client, not the server, ends idle sockets.

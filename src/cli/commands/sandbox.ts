@@ -21,6 +21,7 @@ const serve = verb({
     latency: parsedFlag('--latency <ms>', 'mean added latency per request, with jitter', (text) => parseDecimal('--latency', text)),
     rateLimit: parsedFlag('--rate-limit <n>', 'answer 429 with Retry-After above N requests a second', (text) => parseInteger('--rate-limit', text)),
     log: textFlag('--log <file>', 'append each request as a JSON line (never the key)'),
+    logMaxMb: parsedFlag('--log-max-mb <n>', 'the most the --log file may hold, in MiB; later requests are not logged (default 64)', (text) => parseDecimal('--log-max-mb', text)),
     wild: switchFlag('--wild', 'answers carry what the contract allows and the data never has: nulls, left-out and unknown fields, empty arrays, many scripts, long text, integers beyond 2^53'),
   },
   // The URL alone, for scripts: written by the server as soon as it listens.
@@ -56,7 +57,7 @@ const serve = verb({
 /** The flag of each sandbox option, for messages. */
 const SANDBOX_OPTION_FLAGS: Readonly<Record<SandboxOptionName, string>> = {
   host: '--host', port: '--port', key: '--key', seed: '--seed', now: '--now',
-  failRate: '--fail-rate', latencyMs: '--latency', rateLimit: '--rate-limit', logFile: '--log',
+  failRate: '--fail-rate', latencyMs: '--latency', rateLimit: '--rate-limit', logFile: '--log', logMaxMb: '--log-max-mb',
 };
 
 const sandbox: NounVerbs = { verbs: [serve] };

@@ -3,8 +3,12 @@
  * It records what was asked and how it was answered, never request headers, so the API key that
  * travels in X-Api-Key cannot end up in it; a query value equal to the key is redacted as well,
  * in case a client put the key in the URL by mistake.
+ *
+ * A regular file is bounded: once it would pass the cap (what it held before counts too), later
+ * requests are not logged and `onFull` is told once. A flood of 40,000 requests had grown it to
+ * 326 MB; a disk filled by a test server is a failure of its own.
  */
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream, fstatSync, type WriteStream } from 'node:fs';
 import type { FaultKind } from './faults.js';
 
 export interface RequestLogEntry {
@@ -30,33 +34,52 @@ export interface RequestLogEntry {
 
 export const REDACTED = '[redacted]';
 
+/** The log grows to this many MiB at most, unless told otherwise (`logMaxMb`, `--log-max-mb`). */
+export const DEFAULT_LOG_MAX_MB = 64;
+
 export class RequestLog {
   private readonly stream: WriteStream;
   private failed: Error | undefined;
+  /** Bytes the file may still take; Infinity for a FIFO, a terminal or a device, which fill no disk. */
+  private room: number;
+  private full = false;
 
-  private constructor(stream: WriteStream) {
+  private constructor(stream: WriteStream, room: number, private readonly onFull: () => void) {
     this.stream = stream;
+    this.room = room;
     // A failed write must not crash the server; close() reports it.
     stream.on('error', (error) => {
       this.failed ??= error;
     });
   }
 
-  /** Opens the file for appending; rejects when it cannot be opened (bad directory, no permission). */
-  static open(path: string): Promise<RequestLog> {
+  /**
+   * Opens the file for appending; rejects when it cannot be opened (bad directory, no permission).
+   * A regular file takes at most `maxBytes` in all; `onFull` is called once when a line would pass it.
+   */
+  static open(path: string, maxBytes: number, onFull: () => void = () => undefined): Promise<RequestLog> {
     return new Promise((resolve, reject) => {
       const stream = createWriteStream(path, { flags: 'a' });
       stream.once('error', reject);
-      stream.once('open', () => {
+      stream.once('open', (fd: number) => {
         stream.off('error', reject);
-        resolve(new RequestLog(stream));
+        const stat = fstatSync(fd);
+        resolve(new RequestLog(stream, stat.isFile() ? maxBytes - stat.size : Infinity, onFull));
       });
     });
   }
 
   write(entry: RequestLogEntry): void {
-    if (this.failed) return;
-    this.stream.write(JSON.stringify(entry) + '\n');
+    if (this.failed || this.full) return;
+    const line = JSON.stringify(entry) + '\n';
+    const bytes = Buffer.byteLength(line);
+    if (bytes > this.room) {
+      this.full = true;
+      this.onFull();
+      return;
+    }
+    this.room -= bytes;
+    this.stream.write(line);
   }
 
   /** Resolves when the lines written so far are in the file: writes complete in order. */
