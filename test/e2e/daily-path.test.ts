@@ -4,6 +4,8 @@
  * in terminal.test.ts.
  */
 import { describe, expect, test } from 'vitest';
+import { GENDER_CODES } from '../../src/api/gender.js';
+import { GENDERS } from '../../src/sandbox/data/index.js';
 import { expectFailure, readLog, runCli, runCliWithHome, tempDir, useLoggedSandbox } from './harness.js';
 
 const logged = useLoggedSandbox();
@@ -38,6 +40,10 @@ describe('--gender takes a name', () => {
   test('a word it does not know is exit 2 naming the values, with the closest', async () => {
     const line = expectFailure(await runCli(['people', 'top', '--gender', 'femal'], { env: logged.env }), 2);
     expect(line).toBe("error: option '--gender <gender>' argument 'femal' is invalid. --gender takes female, male, non-binary, unknown or a code (an integer of at least 0); did you mean female?");
+  });
+
+  test('the names mean the codes the sandbox\'s data uses', () => {
+    expect(GENDERS).toEqual({ unknown: GENDER_CODES.unknown, female: GENDER_CODES.female, male: GENDER_CODES.male, nonBinary: GENDER_CODES['non-binary'] });
   });
 
   test('--help lists the values', async () => {
