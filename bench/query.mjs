@@ -5,6 +5,8 @@
 //   node -e 0            the start-up of any Node program: the baseline of every ratio
 //   node:http script     the floor for a Node program (bench/query-http.mjs)
 //   undici script        undici as it is, without the CLI (bench/query-undici.mjs)
+//   dispatcher script    undici as the CLI loads it: its dispatchers bundled as dist/ bundles them,
+//                        with the compile cache (bench/query-dispatcher.mjs): the floor on undici
 //   curl + jq            what a shell user would run (bench/query-curl.sh), when both are installed
 //   executable           the standalone executable (npm run build:exe), with --exe PATH
 // Every command runs in turn, run by run, after one warm-up round; medians of wall time, of ratios
@@ -14,9 +16,11 @@
 //
 // --node, repeated, names each Node to measure: a path, or a major version for the npm registry's node
 // package (`--node 24 --node 26`); without it, the Node running this. The sandbox runs on this Node.
+import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { bin, KEY, median, nodesFromArgs, numberFlag, pairedRatio, repo, sampleRuns, startSandbox, table, timed } from './lib.mjs';
+import { deferRequires } from '../scripts/defer-requires.mjs';
+import { bin, home, KEY, median, nodesFromArgs, numberFlag, pairedRatio, repo, sampleRuns, startSandbox, table, timed } from './lib.mjs';
 
 const runs = numberFlag('--runs', 30);
 const exeFlag = process.argv.indexOf('--exe');
@@ -26,12 +30,18 @@ const { url, stop } = await startSandbox();
 const query = ['people', 'top', '--weeks', 'last4', '--format', 'json'];
 const apiEnv = { NEWSSTATS_BASE_URL: url, NEWSSTATS_API_KEY: KEY };
 
+// The dispatcher script as dist/ would hold it: one CommonJS file, the build's patches applied.
+const dispatcherScript = join(home, 'query-dispatcher.cjs');
+await build({ entryPoints: [join(repo, 'bench', 'query-dispatcher.mjs')], outfile: dispatcherScript, bundle: true, format: 'cjs', platform: 'node', target: 'node20.19', plugins: [deferRequires], logLevel: 'warning' });
+const dispatcherEnv = { NODE_COMPILE_CACHE: join(home, 'dispatcher-compile-cache') };
+
 const ways = {};
 for (const { path, label } of nodes) {
   ways[`${label}: node -e 0`] = () => timed(path, ['-e', '0']);
   ways[`${label}: newsstats`] = () => timed(path, [bin, ...query], apiEnv);
   ways[`${label}: node:http script`] = () => timed(path, [join(repo, 'bench', 'query-http.mjs'), url, KEY]);
   ways[`${label}: undici script`] = () => timed(path, [join(repo, 'bench', 'query-undici.mjs'), url, KEY]);
+  ways[`${label}: dispatcher script`] = () => timed(path, [dispatcherScript, url, KEY], dispatcherEnv);
 }
 if (exe) ways.executable = () => timed(exe, query, apiEnv);
 const haveCurlJq = ['curl', 'jq'].every((tool) => spawnSync(tool, ['--version'], { stdio: 'ignore' }).status === 0);
@@ -58,10 +68,13 @@ console.log(table(['figure', ...perNode((label) => label)], [
   ['newsstats / node:http script', ...perNode((label) => ratio(`${label}: newsstats`, `${label}: node:http script`))],
   ['node:http script / `node -e 0`', ...perNode((label) => ratio(`${label}: node:http script`, `${label}: node -e 0`))],
   ['undici script / `node -e 0`', ...perNode((label) => ratio(`${label}: undici script`, `${label}: node -e 0`))],
+  ['dispatcher script / node:http script', ...perNode((label) => ratio(`${label}: dispatcher script`, `${label}: node:http script`))],
+  ['newsstats / dispatcher script', ...perNode((label) => ratio(`${label}: newsstats`, `${label}: dispatcher script`))],
   ['peak RSS MiB: `node -e 0`', ...perNode((label) => rss(`${label}: node -e 0`).toFixed(0))],
   ['peak RSS MiB: newsstats', ...perNode((label) => rss(`${label}: newsstats`).toFixed(0))],
   ['peak RSS MiB: node:http script', ...perNode((label) => rss(`${label}: node:http script`).toFixed(0))],
   ['peak RSS MiB: undici script', ...perNode((label) => rss(`${label}: undici script`).toFixed(0))],
+  ['peak RSS MiB: dispatcher script', ...perNode((label) => rss(`${label}: dispatcher script`).toFixed(0))],
 ]));
 const last = nodes.at(-1).label;
 if (exe) console.log(`executable: ${ms('executable').toFixed(1)} ms, ${ratio('executable', `${last}: newsstats`)} the installed package on ${last}, ${rss('executable').toFixed(0)} MiB peak RSS`);
