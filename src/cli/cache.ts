@@ -17,8 +17,6 @@ import type { ResolvedSettings } from '../config/resolve.js';
 import type { GlobalOptions } from './registry.js';
 import type { Reporter } from './reporter.js';
 
-export const DEFAULT_CACHE_TTL_HOURS = 24;
-
 export type CachedListName = 'countries' | `sources${string}`;
 
 export function cacheDirectory(env: NodeJS.ProcessEnv): string {
@@ -122,7 +120,7 @@ export interface CacheRun {
 
 export async function cachedList(run: CacheRun, name: CachedListName, fetchList: () => Promise<unknown>): Promise<unknown> {
   const { settings, globals, env, report } = run;
-  const ttlHours = settings.cacheTtlHours ?? DEFAULT_CACHE_TTL_HOURS;
+  const ttlHours = settings.cacheTtlHours;
   if (!globals.cache || globals.sandbox || ttlHours <= 0 || !settings.baseUrl) return fetchList();
 
   const root = cacheDirectory(env);

@@ -4,7 +4,8 @@
  * the help cannot drift from what the CLI does.
  */
 import { ENVIRONMENT } from '../config/resolve.js';
-import { configFilePath, DEFAULT_PROFILE, PROFILE_KEYS } from '../config/store.js';
+import { precedence, PROFILE_KEYS, SETTINGS, type SettingSpec } from '../config/settings.js';
+import { configFilePath, DEFAULT_PROFILE } from '../config/store.js';
 import { OUTPUT_FORMATS } from '../output/formats.js';
 import { MAX_LAST_WEEKS, WEEK_SPEC_GRAMMAR, weeksInYear } from '../weeks.js';
 import { cacheDirectory } from './cache.js';
@@ -139,14 +140,19 @@ of an unexpected failure.
 `;
 }
 
+/** Where each profile setting may also come from, first first, from the settings table: one a line. */
+const SETTING_SOURCES = (Object.values(SETTINGS) as Array<SettingSpec<unknown>>)
+  .filter((spec) => spec.key !== undefined && (spec.flag !== undefined || spec.env !== undefined))
+  .map((spec) => `  ${precedence(spec)}`)
+  .join('\n');
+
 function environmentText(env: NodeJS.ProcessEnv = process.env): string {
   return `Environment and configuration
 
-Each setting is taken from the first of: a flag, an environment variable, the profile
-(--base-url > NEWSSTATS_BASE_URL > base-url; NEWSSTATS_API_KEY > api-key;
---timeout > timeout; --retries > retries; --max-response-mb > max-response-mb). The profile
-is --profile NAME, else $NEWSSTATS_PROFILE, else "${DEFAULT_PROFILE}". Every profile value is
-checked on every run, as \`config set\` checks it.
+Each setting is taken from the first of: a flag, an environment variable, the profile:
+${SETTING_SOURCES}
+The profile is ${precedence(SETTINGS.profile)}, else "${DEFAULT_PROFILE}". Every profile value is
+checked on every run, as \`config set\` checks it, and so is every variable above.
 
 Environment variables:
 ${twoColumns(Object.entries(ENVIRONMENT))}

@@ -5,31 +5,27 @@
 import { InvalidArgumentError, Option } from 'commander';
 import { parseWeek, parseWeekSpec, WeekError, WEEK_SPEC_GRAMMAR } from '../weeks.js';
 import { UsageError } from './errors.js';
-import { parseMaxResponseMb } from '../config/settings.js';
+import { defaultText, longFlag, parseNumber, parseSetting, SETTINGS, SettingError, type NumberBounds, type SettingName, type SettingSpec, type SettingValue } from '../config/settings.js';
 import { parseIntegerText } from '../numbers.js';
 import { closest, didYouMean } from '../suggest.js';
 import { GENDER_CODES, type GenderName } from '../api/gender.js';
 import type { Flag, FlagValues } from './spec.js';
 
-export interface IntegerBounds {
-  min?: number;
-  max?: number;
-}
-
-function describeBounds(bounds: IntegerBounds): string {
-  if (bounds.min !== undefined && bounds.max !== undefined) return `an integer from ${bounds.min} to ${bounds.max}`;
-  if (bounds.min !== undefined) return `an integer of at least ${bounds.min}`;
-  if (bounds.max !== undefined) return `an integer of at most ${bounds.max}`;
-  return 'an integer';
-}
+export type IntegerBounds = Pick<NumberBounds, 'min' | 'max'>;
 
 /** Parses a whole decimal number within bounds; "1.5", "1e3" and "" are refused, naming the flag. */
 export function parseInteger(flag: string, text: string, bounds: IntegerBounds = {}): number {
-  const value = parseIntegerText(text);
-  const inRange =
-    value !== undefined && (bounds.min === undefined || value >= bounds.min) && (bounds.max === undefined || value <= bounds.max);
-  if (!inRange) throw new InvalidArgumentError(`${flag} takes ${describeBounds(bounds)}.`);
-  return value;
+  return reportedAsFlag(() => parseNumber(text, { ...bounds, integer: true }, flag));
+}
+
+/** A SettingError (config/settings.ts) reported the way commander reports a flag's refusal. */
+function reportedAsFlag<Value>(parse: () => Value): Value {
+  try {
+    return parse();
+  } catch (error) {
+    if (error instanceof SettingError) throw new InvalidArgumentError(`${error.message}.`);
+    throw error;
+  }
 }
 
 /** Parses a plain decimal number ("0.25", "100", "-3"); "half", "1e3" and "" are refused. */
@@ -102,10 +98,6 @@ export function configured<Value>(flag: Flag<Value>, configure: (option: Option)
   return { build: () => configure(flag.build()) };
 }
 
-function longFlag(flags: string): string {
-  return /--[\w-]+/.exec(flags)?.[0] ?? flags;
-}
-
 /** A flag parser built on a week parser: a week error becomes commander's usage error. */
 export function weekArgument<T>(parse: (text: string) => T) {
   return (text: string): T => {
@@ -141,23 +133,6 @@ export function collectKeyValue(text: string, previous: Array<[string, string]> 
   return [...previous, [text.slice(0, separator), text.slice(separator + 1)]];
 }
 
-export function parseSeconds(text: string): number {
-  const seconds = Number(text);
-  if (!/^\d+(\.\d+)?$/.test(text.trim()) || !(seconds > 0) || seconds > 3600) {
-    throw new InvalidArgumentError('--timeout takes a number of seconds greater than 0, at most 3600.');
-  }
-  return seconds;
-}
-
-/** --max-requests-per-second: a positive number of requests a second (0.5 is one every two seconds). */
-export function parseRequestRate(text: string): number {
-  const rate = Number(text);
-  if (!/^\d+(\.\d+)?$/.test(text.trim()) || !(rate > 0) || rate > 10_000) {
-    throw new InvalidArgumentError('--max-requests-per-second takes a number greater than 0, at most 10000, e.g. 5 or 0.5.');
-  }
-  return rate;
-}
-
 /** A positional id such as <sourceId>: digits only, so "17abc" is refused rather than read as 17. */
 export function parseIdArgument(name: string, text: string): number {
   const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
@@ -191,11 +166,15 @@ export function nonEmpty(flag: string): (text: string) => string {
   };
 }
 
-/** --max-response-mb: the profile key's parser, reported the way commander reports flags. */
-export function parseMaxResponseMbFlag(text: string): number {
-  try {
-    return parseMaxResponseMb(text, '--max-response-mb');
-  } catch (error) {
-    throw new InvalidArgumentError(`${(error as Error).message}.`);
-  }
+/**
+ * A global flag from the settings table (config/settings.ts): its syntax, its parser and bounds, and
+ * help that names where else the setting comes from and its default.
+ */
+export function settingFlag<Name extends SettingName>(name: Name): Flag<SettingValue<Name> | undefined> {
+  const spec: SettingSpec<unknown> = SETTINGS[name];
+  const flag = spec.flag!;
+  const shown = defaultText(spec);
+  const sources = [spec.env && `$${spec.env}`, spec.key && `the profile's ${spec.key}`, shown].filter((source) => source);
+  const help = sources.length > 0 ? `${spec.help} (default: ${sources.join(', else ')})` : spec.help;
+  return parsedFlag(flag, help, (text) => reportedAsFlag(() => parseSetting(name, text, longFlag(flag))));
 }

@@ -5,7 +5,7 @@
  */
 import type { Option } from 'commander';
 import { OUTPUT_FORMATS } from '../output/formats.js';
-import { choiceFlag, negatedFlag, nonEmpty, parsedFlag, parseFieldList, parseInteger, parseMaxResponseMbFlag, parseRequestRate, parseSeconds, switchFlag } from './options.js';
+import { choiceFlag, negatedFlag, nonEmpty, parsedFlag, parseFieldList, settingFlag, switchFlag } from './options.js';
 import type { FlagValues, NounSpec, NounVerbs } from './spec.js';
 
 export interface CommandEntry {
@@ -48,12 +48,13 @@ export const globalFlags = {
   header: negatedFlag('--no-header', 'omit the header row (csv, tsv, table, xlsx)'),
   bom: switchFlag('--bom', 'start csv with a UTF-8 byte-order mark, for Excel (off: it trips up Unix tools)'),
   output: parsedFlag('-o, --output <file>', 'write to FILE atomically (complete or untouched) instead of stdout; - is stdout; devices and FIFOs are written into', nonEmpty('--output')),
-  profile: parsedFlag('--profile <name>', 'config profile (default: $NEWSSTATS_PROFILE or "default")', nonEmpty('--profile')),
-  baseUrl: parsedFlag('--base-url <url>', 'service base URL (default: $NEWSSTATS_BASE_URL or the profile)', nonEmpty('--base-url')),
-  timeout: parsedFlag('--timeout <seconds>', 'deadline per attempt, connect to last byte (default 30)', parseSeconds),
-  retries: parsedFlag('--retries <n>', 'retries after a failed request (default 3)', (text) => parseInteger('--retries', text, { min: 0, max: 20 })),
-  maxResponseMb: parsedFlag('--max-response-mb <n>', 'largest response body accepted, in MiB (default 16)', parseMaxResponseMbFlag),
-  maxRequestsPerSecond: parsedFlag('--max-requests-per-second <n>', 'at most N requests a second (default: no limit; a 429 slows the run anyway)', parseRequestRate),
+  // The settings a flag can set: syntax, parser, bounds, default and help from config/settings.ts.
+  profile: settingFlag('profile'),
+  baseUrl: settingFlag('baseUrl'),
+  timeout: settingFlag('timeout'),
+  retries: settingFlag('retries'),
+  maxResponseMb: settingFlag('maxResponseMb'),
+  maxRequestsPerSecond: settingFlag('maxRequestsPerSecond'),
   color: negatedFlag('--no-color', 'no colour (also NO_COLOR)'),
   cache: negatedFlag('--no-cache', 'bypass the countries and sources cache'),
   verbose: switchFlag('-v, --verbose', 'each request\'s method, URL, status and time on stderr'),

@@ -6,13 +6,16 @@
 import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { closest, didYouMean } from '../suggest.js';
-import { ConfigFileError, configFilePath, DEFAULT_PROFILE, isProfileKey, parseConfigText, readConfigText, type Profile } from './store.js';
-import { validateSetting } from './settings.js';
+import { ConfigFileError, configFilePath, parseConfigText, readConfigText, type Profile } from './store.js';
+import { fromEnvironment, helpWithDefault, isProfileKey, parseSetting, precedence, PROFILE_SETTINGS, SETTINGS, SettingError, type SettingName, type SettingSpec, type SettingValue } from './settings.js';
 
-export const ENVIRONMENT = {
-  NEWSSTATS_API_KEY: 'API key; overrides the profile\'s key',
-  NEWSSTATS_BASE_URL: 'service base URL; overrides the profile\'s base-url (--base-url overrides both)',
-  NEWSSTATS_PROFILE: 'profile to use when --profile is not given (default: "default")',
+/** Every environment variable newsstats reads: the settings table's, then those of the platform. */
+export const ENVIRONMENT: Readonly<Record<string, string>> = {
+  ...Object.fromEntries(
+    (Object.values(SETTINGS) as Array<SettingSpec<unknown>>).flatMap((spec): Array<[string, string]> =>
+      spec.env === undefined ? [] : [[spec.env, `${helpWithDefault(spec)}; ${precedence(spec)}`]],
+    ),
+  ),
   XDG_CONFIG_HOME: 'config directory base (default ~/.config): the file is $XDG_CONFIG_HOME/newsstats/config.json',
   XDG_CACHE_HOME: 'cache directory base (default ~/.cache): the cache is $XDG_CACHE_HOME/newsstats/',
   HTTPS_PROXY: 'proxy for https requests (also https_proxy, HTTP_PROXY, http_proxy)',
@@ -20,10 +23,10 @@ export const ENVIRONMENT = {
   NO_COLOR: 'any non-empty value turns colour off (so does TERM=dumb)',
   FORCE_COLOR: 'colour even when not a terminal (0 turns it off; 2: 256 colours, 3: 24-bit)',
   COLORTERM: 'truecolor or 24bit: 24-bit colour (else 256 when TERM names it, else 16)',
-} as const;
+};
 
 export function resolveProfileName(flag: string | undefined, env: NodeJS.ProcessEnv): string {
-  return flag || env.NEWSSTATS_PROFILE || DEFAULT_PROFILE;
+  return flag || fromEnvironment('profile', env) || SETTINGS.profile.default;
 }
 
 /** The config file's profiles; none when the file does not exist. */
@@ -44,7 +47,7 @@ export function readProfile(name: string, env: NodeJS.ProcessEnv): Profile {
  * profile. The default profile may be absent (nothing configured yet).
  */
 export function checkNamedProfile(flag: string | undefined, env: NodeJS.ProcessEnv): void {
-  if (!flag && !env.NEWSSTATS_PROFILE) return;
+  if (!flag && !fromEnvironment('profile', env)) return;
   const name = resolveProfileName(flag, env);
   const names = Object.keys(readProfiles(env));
   if (names.includes(name)) return;
@@ -65,7 +68,7 @@ export interface ResolvedSettings {
   allowInsecureHttp: boolean;
   timeoutSeconds?: number;
   retries?: number;
-  cacheTtlHours?: number;
+  cacheTtlHours: number;
   maxResponseMb?: number;
   /** Things the user should know about the config file (readable by others, owned by someone else). */
   warnings: string[];
@@ -76,29 +79,28 @@ export interface SettingsInput {
   env: NodeJS.ProcessEnv;
 }
 
-function numberSetting(value: string | undefined): number | undefined {
-  if (value === undefined || value.trim() === '') return undefined;
-  const parsed = Number(value);
-  return Number.isFinite(parsed) && parsed >= 0 ? parsed : undefined;
-}
+type ProfileValues = { -readonly [Name in SettingName]?: SettingValue<Name> };
 
 /**
- * Every value of the profile through the parser `config set` uses: a hand-edited `"timeout": "0"`,
- * `"retries": "1e9"` or `"base-url": 5` is refused naming the key and the file, not half-used.
+ * Every value of the profile through the settings table's parser, the one `config set` uses: a
+ * hand-edited `"timeout": "0"`, `"retries": "1e9"` or `"base-url": 5` is refused naming the key and
+ * the file, not half-used.
  */
-function checkProfile(profile: Profile, profileName: string, env: NodeJS.ProcessEnv): Profile {
+function readProfileValues(profile: Profile, profileName: string, env: NodeJS.ProcessEnv): ProfileValues {
+  const values: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(profile) as Array<[string, unknown]>) {
     if (!isProfileKey(key)) continue;
     const where = `the config file ${configFilePath(env)}, profile "${profileName}", key ${key}`;
     if (typeof value !== 'string') throw new ConfigFileError(`${where}: the value must be a string (got ${JSON.stringify(value)})`);
-    if (key === 'api-key') continue;
+    const name = PROFILE_SETTINGS.get(key)!;
     try {
-      validateSetting(key, value);
+      values[name] = parseSetting(name, value, key);
     } catch (error) {
-      throw new ConfigFileError(`${where}: ${(error as Error).message}`);
+      if (error instanceof SettingError) throw new ConfigFileError(`${where}: ${error.message}`);
+      throw error;
     }
   }
-  return profile;
+  return values;
 }
 
 /**
@@ -138,20 +140,22 @@ export function configFileWarnings(env: NodeJS.ProcessEnv, holdsKey: boolean): s
 
 export function resolveSettings({ flags, env }: SettingsInput): ResolvedSettings {
   const profileName = resolveProfileName(flags.profile, env);
-  const profile = checkProfile(readProfile(profileName, env), profileName, env);
+  const profile = readProfileValues(readProfile(profileName, env), profileName, env);
+  const baseUrlFromEnv = fromEnvironment('baseUrl', env);
+  const apiKeyFromEnv = fromEnvironment('apiKey', env);
 
   const [baseUrl, baseUrlSource] = flags.baseUrl
     ? [flags.baseUrl, '--base-url' as const]
-    : env.NEWSSTATS_BASE_URL
-      ? [env.NEWSSTATS_BASE_URL, 'NEWSSTATS_BASE_URL' as const]
-      : profile['base-url']
-        ? [profile['base-url'], 'profile' as const]
+    : baseUrlFromEnv
+      ? [baseUrlFromEnv, 'NEWSSTATS_BASE_URL' as const]
+      : profile.baseUrl
+        ? [profile.baseUrl, 'profile' as const]
         : [undefined, 'none' as const];
 
-  const [apiKey, keySource] = env.NEWSSTATS_API_KEY
-    ? [env.NEWSSTATS_API_KEY, 'NEWSSTATS_API_KEY' as const]
-    : profile['api-key']
-      ? [profile['api-key'], 'profile' as const]
+  const [apiKey, keySource] = apiKeyFromEnv
+    ? [apiKeyFromEnv, 'NEWSSTATS_API_KEY' as const]
+    : profile.apiKey
+      ? [profile.apiKey, 'profile' as const]
       : [undefined, 'none' as const];
 
   return {
@@ -160,11 +164,11 @@ export function resolveSettings({ flags, env }: SettingsInput): ResolvedSettings
     baseUrlSource,
     apiKey,
     keySource,
-    allowInsecureHttp: profile['allow-insecure-http'] === 'true',
-    timeoutSeconds: flags.timeout ?? numberSetting(profile.timeout),
-    retries: flags.retries ?? numberSetting(profile.retries),
-    cacheTtlHours: numberSetting(profile['cache-ttl']),
-    maxResponseMb: flags.maxResponseMb ?? numberSetting(profile['max-response-mb']),
+    allowInsecureHttp: profile.allowInsecureHttp ?? SETTINGS.allowInsecureHttp.default,
+    timeoutSeconds: flags.timeout ?? profile.timeout,
+    retries: flags.retries ?? profile.retries,
+    cacheTtlHours: profile.cacheTtl ?? SETTINGS.cacheTtl.default,
+    maxResponseMb: flags.maxResponseMb ?? profile.maxResponseMb,
     warnings: configFileWarnings(env, keySource === 'profile'),
   };
 }

@@ -8,6 +8,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type Conf from 'conf';
 import { systemErrorReason } from '../shared/system-error.js';
+import { SETTINGS, type ProfileKey } from './settings.js';
 
 /** The config file or its folder is unusable: a one-line reason naming the path (exit 2). */
 export class ConfigFileError extends Error {
@@ -97,21 +98,10 @@ function describeJson(value: unknown): string {
   return `a ${typeof value}`;
 }
 
-/** The settings a profile may hold. `api-key` is only ever written by `auth login`. */
-export const PROFILE_KEYS = {
-  'base-url': 'Service base URL, e.g. https://stats.example.com (the API root is <base-url>/api/data)',
-  'api-key': 'The API key (set it with `newsstats auth login`; never printed)',
-  'allow-insecure-http': 'true to allow a plain http:// base URL that is not loopback (the key then crosses the network in clear text)',
-  timeout: 'Deadline per attempt in seconds, connect to last byte (default 30)',
-  retries: 'Retries after a failed request (default 3)',
-  'cache-ttl': 'How long cached countries and sources lists stay fresh, in hours (default 24; 0 disables)',
-  'max-response-mb': 'Largest response body accepted, in MiB (default 16); a larger one is abandoned with exit 5',
-} as const;
-
-export type ProfileKey = keyof typeof PROFILE_KEYS;
+// The profile keys and the default profile come from the settings table (settings.ts).
 export type Profile = Partial<Record<ProfileKey, string>>;
 
-export const DEFAULT_PROFILE = 'default';
+export const DEFAULT_PROFILE = SETTINGS.profile.default;
 
 /**
  * newsstats' folder under an XDG base directory: $XDG_CONFIG_HOME or $XDG_CACHE_HOME, or the spec's
@@ -128,10 +118,6 @@ export function configDirectory(env: NodeJS.ProcessEnv = process.env): string {
 
 export function configFilePath(env: NodeJS.ProcessEnv = process.env): string {
   return join(configDirectory(env), 'config.json');
-}
-
-export function isProfileKey(key: string): key is ProfileKey {
-  return Object.hasOwn(PROFILE_KEYS, key);
 }
 
 export class ProfileStore {

@@ -83,8 +83,11 @@ describe.concurrent('messages that point the right way', () => {
     expect(stderrLines(unset)).toEqual(['error: no base URL is set', hint]);
     const blank = await runCli(['weeks'], { env: { NEWSSTATS_BASE_URL: ' ', NEWSSTATS_API_KEY: 'some-key' } });
     expectFailure(blank, 2);
-    // Blank gets past the CLI's own check to the library, whose message names its option; the hint is the same.
-    expect(stderrLines(blank)).toEqual(['error: no base URL is set: give baseUrl, the service base, e.g. https://stats.example.com', hint]);
+    // A blank variable is an unset one (the settings table reads every variable so).
+    expect(stderrLines(blank)).toEqual(['error: no base URL is set', hint]);
+    const wrong = await runCli(['weeks'], { env: { NEWSSTATS_BASE_URL: 'ftp://stats.example.com', NEWSSTATS_API_KEY: 'some-key' } });
+    expectFailure(wrong, 2);
+    expect(stderrLines(wrong)).toEqual(['error: NEWSSTATS_BASE_URL must start with https://']);
   });
 
   test('auth status prints its block, then accepted: yes', async () => {

@@ -4,7 +4,7 @@ import { UsageError } from '../../src/cli/errors.js';
 import { EXIT_CODE_MEANINGS } from '../../src/cli/exit-codes.js';
 import { HELP_TOPIC_NAMES, HELP_TOPICS } from '../../src/cli/help-topics.js';
 import { ENVIRONMENT } from '../../src/config/resolve.js';
-import { PROFILE_KEYS } from '../../src/config/store.js';
+import { PROFILE_KEYS } from '../../src/config/settings.js';
 import { formatFromPath, OUTPUT_FORMATS } from '../../src/output/formats.js';
 import { guardFormula } from '../../src/output/flatten.js';
 import { MAX_LAST_WEEKS, parseWeekSpec, WEEK_SPEC_GRAMMAR } from '../../src/weeks.js';

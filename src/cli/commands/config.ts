@@ -1,6 +1,6 @@
-import { isProfileKey, maskKey, PROFILE_KEYS, type ProfileKey } from '../../config/store.js';
+import { maskKey } from '../../config/store.js';
 import { resolveProfileName } from '../../config/resolve.js';
-import { validateSetting } from '../../config/settings.js';
+import { defaultText, isProfileKey, PROFILE_KEYS, PROFILE_SETTINGS, SETTINGS, validateSetting, type ProfileKey } from '../../config/settings.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { verb, type NounVerbs, type Row } from '../spec.js';
@@ -60,7 +60,10 @@ const get = verb({
   async run(ctx, name) {
     const { readProfile } = await import('../../config/resolve.js');
     const value = readProfile(profileName(ctx), ctx.env)[name];
-    if (value === undefined) throw new UsageError(`${name} is not set in profile "${profileName(ctx)}"`);
+    if (value === undefined) {
+      const fallback = defaultText(SETTINGS[PROFILE_SETTINGS.get(name)!]);
+      throw new UsageError(`${name} is not set in profile "${profileName(ctx)}"`, fallback === undefined ? undefined : `unset, it is ${fallback}`);
+    }
     return { text: `${shown(name, value)}\n` };
   },
 });

@@ -26,7 +26,7 @@ export function isShell(text: string): text is Shell {
 export async function loadCompletionTree(commands: CommandTreeSource): Promise<CompletionTree> {
   const [{ HELP_TOPIC_NAMES }, { PROFILE_KEYS }, nouns] = await Promise.all([
     import('../help-topics.js'),
-    import('../../config/store.js'),
+    import('../../config/settings.js'),
     commands.nouns(),
   ]);
   const profileKeys: CompletionArguments = { first: Object.keys(PROFILE_KEYS) };
