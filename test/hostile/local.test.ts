@@ -255,10 +255,10 @@ describe('item 11: empty values are refused before any request', () => {
 
 describe('item 12: the key stays out of what we store and print', () => {
   test('a short key ("e") neither mangles messages nor shows through them', async () => {
-    const keyE = await hostileServer({ '/api/data/people/nobody': json({ title: 'not here', status: 404 }, 404) });
+    const keyE = await hostileServer({ '/api/data/people/nobody-0e0e': json({ title: 'not here', status: 404 }, 404) });
     try {
-      const result = await run(['people', 'get', 'nobody', '-q'], { env: { NEWSSTATS_BASE_URL: keyE.url, NEWSSTATS_API_KEY: 'e' } });
-      expectFailure(result, 4, 'error: person "nobody" not found');
+      const result = await run(['people', 'get', 'nobody-0e0e', '-q'], { env: { NEWSSTATS_BASE_URL: keyE.url, NEWSSTATS_API_KEY: 'e' } });
+      expectFailure(result, 4, 'error: person "nobody-0e0e" not found');
     } finally {
       await keyE.close();
     }
