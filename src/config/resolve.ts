@@ -18,7 +18,7 @@ export const ENVIRONMENT: Readonly<Record<string, string>> = {
   ),
   XDG_CONFIG_HOME: 'config directory base (default ~/.config): the file is $XDG_CONFIG_HOME/newsstats/config.json',
   XDG_CACHE_HOME: 'cache directory base (default ~/.cache): the cache is $XDG_CACHE_HOME/newsstats/',
-  HTTPS_PROXY: 'proxy for https requests (also https_proxy, HTTP_PROXY, http_proxy)',
+  HTTPS_PROXY: 'proxy for https requests, http://host:port (host:port alone is read as http://; also https_proxy, HTTP_PROXY, http_proxy)',
   NO_PROXY: 'hosts that bypass the proxy (also no_proxy)',
   NO_COLOR: 'any non-empty value turns colour off (so does TERM=dumb)',
   FORCE_COLOR: 'colour even when not a terminal (0 turns it off; 2: 256 colours, 3: 24-bit)',
