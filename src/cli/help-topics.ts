@@ -53,8 +53,9 @@ cannot be combined with --weeks.
 
 current, last4 and lastN are resolved against the current week the service reports (see
 \`newsstats weeks\`), never the local clock, so every client asks for the service's weeks. With no
-week flag, no weeks are sent and the service applies its default window (people trend uses
-last12, and --per-week panels need a window).
+week flag, people top pins last4 and people trend last12; people countries and countries focus
+send no weeks and the service applies its default window (the answer says which); --per-week
+panels need a window. The current week is partial until Sunday ends: captions mark it.
 
 Examples:
   $ newsstats people top --weeks last4

@@ -51,3 +51,11 @@ export async function resolveWindow(
   }
   return undefined;
 }
+
+/**
+ * The current week for a caption, to mark a partial week. Captions show only at a terminal, so only
+ * there is it asked for (once a run, shared through `info` with a relative window's resolution).
+ */
+export async function captionCurrentWeek(io: { stdoutIsTTY: boolean }, output: string | undefined, info: () => Promise<WeekInfoNumbers>): Promise<number | undefined> {
+  return io.stdoutIsTTY && output === undefined ? (await info()).currentWeek : undefined;
+}

@@ -3,10 +3,12 @@
  * accepts, what a slip suggests, which exit code a refusal has. What a person sees at a terminal is
  * in terminal.test.ts.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { GENDER_CODES } from '../../src/api/gender.js';
 import { GENDERS } from '../../src/sandbox/data/index.js';
-import { expectFailure, readLog, runCli, runCliWithHome, tempDir, useLoggedSandbox } from './harness.js';
+import { expectFailure, rawJson, readLog, REPO, runCli, runCliWithHome, tempDir, useLoggedSandbox } from './harness.js';
 
 const logged = useLoggedSandbox();
 
@@ -124,5 +126,45 @@ describe('a plain-http base-url', () => {
     const line = expectFailure(await runCli(['weeks', '--base-url', 'http://stats.example.com'], { env: { NEWSSTATS_API_KEY: 'sk-test-0001' } }), 2);
     expect(line).toContain('newsstats config set allow-insecure-http true');
     expect(line).not.toContain('allowInsecureHttp');
+  });
+});
+
+/** #18: a `people top` file says which weeks it covers; without --weeks the window is pinned (last4). */
+describe('people top in a file', () => {
+  test('CSV: startWeek and endWeek after the contract\'s columns; JSON stays the answer as sent', async () => {
+    const csv = await runCli(['people', 'top', '--limit', '3', '-f', 'csv'], { env: logged.env });
+    expect(csv.code, csv.stderr).toBe(0);
+    const [header, ...rows] = csv.stdout.trimEnd().split('\n');
+    expect(header!.split(',').slice(-2)).toEqual(['startWeek', 'endWeek']);
+    expect(rows).toHaveLength(3);
+    for (const row of rows) expect(row.endsWith(',202644,202647')).toBe(true);
+    expect((await lastQuery('people/top'))).toMatchObject({ startWeek: '202644', endWeek: '202647', limit: '3' });
+    const json = JSON.parse((await runCli(['people', 'top', '--limit', '3', '-f', 'json'], { env: logged.env })).stdout) as Array<Record<string, unknown>>;
+    expect(Object.keys(json[0]!)).not.toContain('startWeek');
+  });
+
+  test('--fields can pick them, as any field', async () => {
+    const result = await runCli(['people', 'top', '--weeks', '202640..202643', '--limit', '2', '-f', 'csv', '--fields', 'rank,personHash,startWeek,endWeek'], { env: logged.env });
+    expect(result.stdout.trimEnd().split('\n')).toEqual([
+      'rank,personHash,startWeek,endWeek',
+      ...(await rawJson<Array<{ personHash: string }>>(logged.server, 'people/top?startWeek=202640&endWeek=202643&limit=2')).map((person, index) => `${index + 1},${person.personHash},202640,202643`),
+    ]);
+  });
+});
+
+/** #18: the README's Monday-morning recipe compares two completed weeks, and its --jq runs as written. */
+describe('the README\'s Slack recipe', () => {
+  test('last week against the week before, posted as one JSON object', async () => {
+    const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+    const block = /\*\*Weekly movers to Slack with jq\.\*\*[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)![1]!;
+    expect(block).toContain("week=$(date -u -d '7 days ago' +%G%V)");
+    expect(block).toContain('people movers --weeks "$week"');
+    const expression = /--jq '([\s\S]*?)' \\\n/.exec(block)![1]!;
+    // The sandbox's now is 2026-11-22 (week 202647): seven days earlier lies in 202646.
+    const result = await runCli(['-q', 'people', 'movers', '--weeks', '202646', '--limit', '20', '--jq', expression], { env: logged.env });
+    expect(result.code, result.stderr).toBe(0);
+    const message = JSON.parse(result.stdout) as { text: string };
+    expect(message.text.split('\n')[0]).toBe('*Movers 202646..202646 vs 202645..202645*');
+    expect(message.text).toMatch(/▲\d+ /);
   });
 });

@@ -115,7 +115,9 @@ describe('people movers', () => {
     const result = await runCliInTerminal(['people', 'movers', '--weeks', 'last4'], { env: { ...logged.env, FORCE_COLOR: '1' }, columns: 80 });
     expect(result.code).toBe(0);
     const lines = result.stdout.trimEnd().split('\n');
-    expect(stripAnsi(lines[0]!)).toBe('Ranks in 202644..202647 against 202640..202643 (rankings read to 200)');
+    // The caption names both windows and that the last holds the current, partial week (#18).
+    const headerAt = lines.findIndex((line) => /\bPERSON HASH\b/.test(stripAnsi(line)));
+    expect(lines.slice(0, headerAt).map(stripAnsi).join(' ')).toBe('Ranks by mentions in weeks 202644–202647 against weeks 202640–202643 (rankings read to 200) · 202647 so far (partial): fewer mentions than a full week');
     for (const line of lines) expect(displayWidth(stripAnsi(line))).toBeLessThanOrEqual(80);
     const up = expected.find((row) => row.status === 'up')!;
     const down = expected.find((row) => row.status === 'down')!;
@@ -136,10 +138,10 @@ describe('people movers', () => {
     const lines = result.stdout.trimEnd().split('\n');
     for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(columns);
     // At 50 columns a note on stderr (same terminal) first names the column hidden to fit.
-    const captionStart = lines.findIndex((line) => line.startsWith('Ranks in'));
+    const captionStart = lines.findIndex((line) => line.startsWith('Ranks by'));
     const captionEnd = lines.findIndex((line) => /\bPERSON HASH\b/.test(line));
-    expect(lines.slice(captionStart, captionEnd).join(' ')).toBe('Ranks in 202644..202647 against 202640..202643 (rankings read to 200)');
-    expect(captionEnd - captionStart).toBe(columns < 70 ? 2 : 1);
+    expect(lines.slice(captionStart, captionEnd).join(' ')).toBe('Ranks by mentions in weeks 202644–202647 against weeks 202640–202643 (rankings read to 200) · 202647 so far (partial): fewer mentions than a full week');
+    expect(captionEnd - captionStart).toBe(columns < 70 ? 4 : 2);
     expect(lines.some((line) => /▲ \d+|▼ \d+/u.test(line))).toBe(true);
   });
 
@@ -147,8 +149,9 @@ describe('people movers', () => {
     const expected = await expectedMovers([202644, 202647], [202640, 202643], 20, 200);
     const result = await runCliInTerminal(['people', 'movers', '--weeks', 'last4', '-f', 'chart'], { env: { ...logged.env, NO_COLOR: '1' }, columns: 80 });
     expect(result.code).toBe(0);
-    const [caption, ...bars] = result.stdout.trimEnd().split('\n');
-    expect(caption).toContain('202644..202647 against 202640..202643');
+    const all = result.stdout.trimEnd().split('\n');
+    const bars = all.slice(-expected.length);
+    expect(all.slice(0, -expected.length).join(' ')).toBe('Ranks by mentions in weeks 202644–202647 against weeks 202640–202643 (rankings read to 200) · 202647 so far (partial): fewer mentions than a full week');
     expect(bars).toHaveLength(expected.length);
     // Terminal columns where the bar (whole and eighth blocks, U+2588..U+258F) starts and ends.
     const axis = (line: string) => {

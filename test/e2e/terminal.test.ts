@@ -3,10 +3,12 @@
  * against a sandbox (or, for names in every script, a small fixed API) on 127.0.0.1 port 0.
  * Screen columns are measured by tmux, never by the code under test (tmux.ts).
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { displayWidth } from '../../src/output/text.js';
-import { fakeApi, rawJson, sandbox, sandboxEnv, type FakeApi } from './harness.js';
+import { fakeApi, rawJson, REPO, sandbox, sandboxEnv, type FakeApi } from './harness.js';
 import { Tmux } from './tmux.js';
 
 const WIDTHS = [50, 80, 120] as const;
@@ -43,10 +45,13 @@ describe('people top in a terminal', () => {
     tmux = new Tmux(sandboxEnv(server));
     const screen = await tmux.run(['people', 'top', '--weeks', 'last4'], width);
     expect(screen.code).toBe(0);
-    const captionAt = screen.lines.indexOf('Top 50 people by mentions · weeks 202644–202647');
-    expect(captionAt).toBeGreaterThanOrEqual(0);
-    const headers = cells(screen.lines[captionAt + 1]!);
-    const rows = screen.lines.slice(captionAt + 2);
+    // The caption, wrapped at the pane's width, names the window and its partial last week (#18).
+    const headerAt = screen.lines.findIndex((line) => /^ ?# {2}/.test(line));
+    const captionAt = screen.lines.findIndex((line) => line.startsWith('Top 50'));
+    expect(screen.lines.slice(captionAt, headerAt).join(' ')).toBe('Top 50 people by mentions · weeks 202644–202647 · 202647 so far (partial)');
+    for (const line of screen.lines.slice(captionAt, headerAt)) expect(displayWidth(line)).toBeLessThanOrEqual(width);
+    const headers = cells(screen.lines[headerAt]!);
+    const rows = screen.lines.slice(headerAt + 1);
     expect(rows).toHaveLength(ranking.length);
     expect(headers.slice(0, 3)).toEqual(['#', 'NAME', 'PERSON HASH']);
     rows.forEach((line, i) => {
@@ -199,5 +204,103 @@ describe('tables choose what to hide by meaning', () => {
     expect(headerOf(movers, /RANK CHANGE/)).toContain('PERSON HASH');
     const trend = await tmux.run(['people', 'trend', 'hira-abbasi-d893', 'layla-haddad-69d2', '--weeks', 'last4'], 80);
     expect(headerOf(trend, /^WEEK/)).toContain('PERSON HASH');
+  });
+});
+
+/**
+ * Captions (#18): the window, also when it was the default, the current week marked partial wherever
+ * a window holds it, the filters as given, and names rather than hashes; wrapped at the pane's width.
+ */
+describe('captions say what the rows are', () => {
+  let server: RunningSandbox;
+  beforeAll(async () => {
+    server = await sandbox();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  /** The caption: the lines from the first that starts with `start` to the table's header. */
+  async function captionOf(args: string[], width: number, start: string, header: RegExp): Promise<string> {
+    const screen = await tmux.run(args, width);
+    expect(screen.code, screen.lines.join('\n')).toBe(0);
+    const from = screen.lines.findIndex((line) => line.startsWith(start));
+    const to = screen.lines.findIndex((line, index) => index > from && header.test(line));
+    expect(from, screen.lines.join('\n')).toBeGreaterThanOrEqual(0);
+    expect(to, screen.lines.join('\n')).toBeGreaterThan(from);
+    for (const line of screen.lines.slice(from, to)) expect(displayWidth(line)).toBeLessThanOrEqual(width);
+    return screen.lines.slice(from, to).join(' ');
+  }
+
+  test.each([40, 80, 120])('people top without --weeks at %i columns: the default window, pinned, and its partial week', async (width) => {
+    tmux = new Tmux(sandboxEnv(server));
+    expect(await captionOf(['people', 'top', '--limit', '5'], width, 'Top 5', /^ ?# {2}/))
+      .toBe('Top 5 people by mentions · weeks 202644–202647 (default last4) · 202647 so far (partial)');
+  });
+
+  test.each([50, 120])('people top with filters at %i columns names each, and a window of full weeks has no partial mark', async (width) => {
+    tmux = new Tmux(sandboxEnv(server));
+    expect(await captionOf(['people', 'top', '--weeks', '202640..202643', '--country', 'DE', '--gender', 'female', '--min-age', '30', '--limit', '5'], width, 'Top ', /^ ?# {2}/))
+      .toMatch(/^Top \d+ people by mentions · weeks 202640–202643 · country DE · female · aged 30\+$/);
+  });
+
+  test.each([40, 80])('people movers --weeks current at %i columns says the week is partial, compared with a full one', async (width) => {
+    tmux = new Tmux(sandboxEnv(server));
+    expect(await captionOf(['people', 'movers', '--weeks', 'current', '--limit', '5', '--country', 'DE', '--gender', 'male'], width, 'Ranks', /RANK CHANGE|^ ?# /))
+      .toBe('Ranks by mentions in week 202647 against week 202646 (rankings read to 200) · 202647 so far (partial): fewer mentions than a full week · country DE · male');
+  });
+
+  test('people movers of two completed weeks has no partial mark', async () => {
+    tmux = new Tmux(sandboxEnv(server));
+    expect(await captionOf(['people', 'movers', '--weeks', '202646', '--limit', '5'], 80, 'Ranks', /RANK CHANGE/))
+      .toBe('Ranks by mentions in week 202646 against week 202645 (rankings read to 200)');
+  });
+
+  test.each([50, 120])('--per-week and people countries get captions at %i columns', async (width) => {
+    tmux = new Tmux(sandboxEnv(server));
+    expect(await captionOf(['people', 'top', '--weeks', '202645..202647', '--per-week', '--limit', '3'], width, 'Top 3', /^WEEK/))
+      .toBe('Top 3 people by mentions, week by week · weeks 202645–202647 · 202647 so far (partial)');
+    expect(await captionOf(['people', 'countries', 'hira-abbasi-d893'], width, 'hira-abbasi-d893', /^COUNTRY/))
+      .toBe("hira-abbasi-d893 by country · weeks 202644–202647 (the service's default) · 202647 so far (partial)");
+  });
+
+  test('a trend of several people names them, not their hashes', async () => {
+    tmux = new Tmux(sandboxEnv(server));
+    const names = await Promise.all(['hira-abbasi-d893', 'layla-haddad-69d2'].map(async (hash) => (await rawJson<{ fullName: string }>(server, `people/${hash}`)).fullName));
+    expect(await captionOf(['people', 'trend', 'hira-abbasi-d893', 'layla-haddad-69d2', '--weeks', '202646..202647'], 80, names[0]!, /^WEEK/))
+      .toBe(`${names.join(', ')} · weeks 202646–202647 · 202647 so far (partial)`);
+  });
+});
+
+/** #18: the README's captures are what the sandbox shows, re-taken on 2026-11-25 (its data is the same all that day). */
+describe('the README\'s terminal captures', () => {
+  let server: RunningSandbox;
+  let readme: string;
+  beforeAll(async () => {
+    server = await sandbox({ now: new Date('2026-11-25T00:00:00Z') });
+    readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  test('people top --weeks last4 at 80 columns: notes, caption and the first 20 rows', async () => {
+    const block = /^ {2}```text\n((?: {2}.*\n|\n)*?) {2}```/m.exec(readme.slice(readme.indexOf('`newsstats --sandbox people top --weeks last4` in an 80-column terminal')))![1]!;
+    // The two lines of the --sandbox note are not printed against a sandbox given by URL.
+    const expected = block.split('\n').slice(2, -1).map((line) => line.replace(/^ {2}/, ''));
+    expect(expected).toHaveLength(24);
+    tmux = new Tmux(sandboxEnv(server));
+    const screen = await tmux.run(['people', 'top', '--weeks', 'last4'], 80);
+    expect(screen.lines.slice(0, expected.length)).toEqual(expected);
+  });
+
+  test('people movers --weeks 202644..202647 --limit 6 at 80 columns', async () => {
+    const command = '$ newsstats --sandbox -q people movers --weeks 202644..202647 --limit 6\n';
+    const at = readme.indexOf(command) + command.length;
+    const expected = readme.slice(at, readme.indexOf('```', at)).trimEnd().split('\n');
+    expect(expected).toHaveLength(11);
+    tmux = new Tmux(sandboxEnv(server));
+    const screen = await tmux.run(['-q', 'people', 'movers', '--weeks', '202644..202647', '--limit', '6'], 80);
+    expect(screen.lines).toEqual(expected);
   });
 });

@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  apiGet, countPath, csvHeader, csvRecords, expectedTrendRow, type Json, logOf, runCli, runCliInTerminal, stripAnsi, text,
+  apiGet, countPath, csvHeader, csvRecords, expectedTrendRow, type Json, logOf, rawJson, runCli, runCliInTerminal, stripAnsi, text,
   useLoggedSandbox,
 } from './harness.js';
 
@@ -89,7 +89,8 @@ describe('people trend', () => {
     });
     expect(result.code).toBe(0);
     const [caption, ...lines] = result.stdout.trimEnd().split('\n');
-    expect(caption).toBe(`${person} · weeks 202636–202647 · 202647 so far (partial)`);
+    // The person by name (#18), not by personHash.
+    expect(caption).toBe(`${(await rawJson<{ fullName: string }>(logged.server, `people/${person}`)).fullName} · weeks 202636–202647 · 202647 so far (partial)`);
     // Title, 11 rows of plot, the x axis, the week labels.
     expect(lines).toHaveLength(14);
     for (const line of lines) expect([...line].length).toBeLessThanOrEqual(80);

@@ -3,9 +3,17 @@ import { fieldsOf, personCountryRowSchema } from '../../../api/types.js';
 import { weekWindowFlags } from '../../options.js';
 import { countryStatsRows } from '../../rows.js';
 import { verb } from '../../spec.js';
-import { resolveWindow } from '../../week-window.js';
+import { captionCurrentWeek, resolveWindow, weekInfoOnce } from '../../week-window.js';
+import { caption, windowCaption } from '../../captions.js';
 
 const countryRowFields = ['personHash', 'startWeek', 'endWeek', ...fieldsOf(personCountryRowSchema)];
+
+/** `hira-abbasi-d893 by country · weeks 202644–202647`: the weeks the answer says it used (the service's own when none was given). */
+export function countriesCaption(personHash: string, stats: { startWeek?: unknown; endWeek?: unknown }, defaulted: boolean, currentWeek: number | undefined): string {
+  const [startWeek, endWeek] = [Number(String(stats.startWeek)), Number(String(stats.endWeek))];
+  if (!Number.isInteger(startWeek) || !Number.isInteger(endWeek)) return `${personHash} by country`;
+  return caption(`${personHash} by country`, windowCaption({ startWeek, endWeek, defaulted: defaulted ? 'the service\'s default' : undefined }, currentWeek));
+}
 
 const countries = verb({
   name: 'countries',
@@ -18,10 +26,14 @@ const countries = verb({
     tableFields: ['countryName', 'countryIso', 'mentions', 'articles', 'localDominance', 'reach', 'power', 'sentiment'],
   },
   async run(ctx, { args: [personHash], flags }) {
-    const window = await resolveWindow(flags, () => ctx.deps.client());
+    const info = weekInfoOnce(() => ctx.deps.client());
+    const window = await resolveWindow(flags, () => ctx.deps.client(), info);
     const client = await ctx.deps.client();
-    const data = await aboutPerson(personHash, () => client.people.countryStats(personHash, window ?? {}));
-    return { data, rows: countryStatsRows(personHash, data) };
+    const [data, currentWeek] = await Promise.all([
+      aboutPerson(personHash, () => client.people.countryStats(personHash, window ?? {})),
+      captionCurrentWeek(ctx.io, ctx.globals.output, info),
+    ]);
+    return { data, rows: countryStatsRows(personHash, data), view: { caption: countriesCaption(personHash, data, window === undefined, currentWeek) } };
   },
 });
 

@@ -1,11 +1,12 @@
 import type { SortBy } from '../../../api/types.js';
-import { parseWeekSpec, type WeekSpec } from '../../../weeks.js';
+import { parseWeekSpec, type WeekSpec, type WeekWindow } from '../../../weeks.js';
 import { UsageError } from '../../errors.js';
 import type { MoverRow } from '../../movers.js';
 import { integerFlag, parsedFlag, weekArgument, weekWindowFlags, withDefault } from '../../options.js';
-import { rankingFlags, rankingParams, sortField, validateRanking } from '../../ranking.js';
+import { rankingFlags, rankingParams, sortField, validateRanking, type RankingFlags } from '../../ranking.js';
 import { verb, type ViewSpec } from '../../spec.js';
-import { resolveWindow, weekInfoOnce } from '../../week-window.js';
+import { captionCurrentWeek, resolveWindow, weekInfoOnce } from '../../week-window.js';
+import { caption, filterCaption, partialCaption, weeksCaption } from '../../captions.js';
 
 /** A terminal shows the metric the rankings are sorted by, and its change. */
 function moverTableFields(sort: SortBy | undefined): string[] {
@@ -24,6 +25,19 @@ const MOVER_FIELDS: readonly (keyof MoverRow)[] = [
 ];
 
 const moverRankingFlags = rankingFlags('rows from the top of each ranking');
+
+/**
+ * `Ranks by mentions in weeks 202644–202647 against 202640–202643 (read to 200) · country DE`; when
+ * either window holds the current week, the caption says that week is partial and so compared short.
+ */
+export function moversCaption(
+  flags: Pick<RankingFlags, 'sort' | 'country' | 'fromCountry' | 'gender' | 'minAge' | 'maxAge' | 'category' | 'fresh'> & { depth: number },
+  window: WeekWindow, comparison: WeekWindow, currentWeek: number | undefined,
+): string {
+  const what = `Ranks by ${flags.sort ?? 'mentions'} in ${weeksCaption(window)} against ${weeksCaption(comparison)} (rankings read to ${flags.depth})`;
+  const partial = partialCaption([window, comparison], currentWeek);
+  return caption(what, partial === '' ? '' : `${partial.slice(3)}: fewer mentions than a full week`, filterCaption(flags));
+}
 
 const moversView: ViewSpec = {
   fields: MOVER_FIELDS,
@@ -65,7 +79,7 @@ const movers = verb({
   },
   async run(ctx, flags) {
     // Loaded here, not above: it brings lossless-json, which `people --help` has no use for.
-    const { joinRankings, previousWindow, windowLabel } = await import('../../movers.js');
+    const { joinRankings, previousWindow } = await import('../../movers.js');
     const client = () => ctx.deps.client();
     // Both windows may be relative (--weeks last4 --vs last8): the week info is asked for once.
     const info = weekInfoOnce(client);
@@ -73,14 +87,13 @@ const movers = verb({
     const comparison = flags.vs === 'previous' ? previousWindow(window) : (await resolveWindow({ weeks: flags.vs }, client, info))!;
     const params = { ...(await rankingParams(ctx, flags, undefined)), limit: flags.depth };
     const people = (await client()).people;
-    const [current, previous] = await Promise.all([
+    const [current, previous, currentWeek] = await Promise.all([
       people.top({ ...params, ...window }),
       people.top({ ...params, ...comparison }),
+      captionCurrentWeek(ctx.io, ctx.globals.output, info),
     ]);
     const rows = joinRankings({ current, previous, window, comparison, limit: flags.limit });
-    const sorted = flags.sort ? ` by ${flags.sort}` : '';
-    const caption = `Ranks${sorted} in ${windowLabel(window)} against ${windowLabel(comparison)} (rankings read to ${flags.depth})`;
-    return { data: rows, view: { caption } };
+    return { data: rows, view: { caption: moversCaption(flags, window, comparison, currentWeek) } };
   },
 });
 

@@ -1,10 +1,11 @@
 import { fieldsOf, personStatsSchema } from '../../../api/types.js';
-import type { WeekWindow } from '../../../weeks.js';
+import { parseWeekSpec } from '../../../weeks.js';
+import { caption, filterCaption, windowCaption, type CaptionWindow } from '../../captions.js';
 import { DEFAULT_CONCURRENCY, mapInOrder } from '../../concurrency.js';
 import { switchFlag, weekWindowFlags } from '../../options.js';
 import { rankingFlags, rankingParams, sortField, validateRanking, type RankingFlags } from '../../ranking.js';
 import { verb, type Row } from '../../spec.js';
-import { resolveWindow } from '../../week-window.js';
+import { captionCurrentWeek, resolveWindow, weekInfoOnce } from '../../week-window.js';
 import { weeklyWindows } from './shared.js';
 
 const rankedFields = fieldsOf(personStatsSchema);
@@ -12,14 +13,28 @@ const rankedFields = fieldsOf(personStatsSchema);
 const rankedTableFields = ['rank', 'fullName', 'personHash', 'mentionCount', 'dominance', 'sentiment', 'reach', 'power', 'persistence', 'fromCountryName'];
 const panelFields = ['week', ...rankedFields];
 
-/** What a ranking is, for the line above its terminal table: `Top 50 people by mentions · weeks 202644–202647`. */
-export function rankingCaption(count: number, sort: RankingFlags['sort'], window: WeekWindow | undefined): string {
-  const metric = sort === 'dominance' ? 'dominance' : 'mentions';
-  const weeks = !window ? '' : window.startWeek === window.endWeek ? ` · week ${window.startWeek}` : ` · weeks ${window.startWeek}–${window.endWeek}`;
-  return `Top ${count} ${count === 1 ? 'person' : 'people'} by ${metric}${weeks}`;
+/** The window a ranking without --weeks is pinned to, as the exports do: the contract's typical 4 weeks. */
+const DEFAULT_RANKING_WEEKS = 'last4';
+
+/**
+ * What a ranking is, for the line above its terminal table:
+ * `Top 50 people by mentions · weeks 202644–202647 · 202647 so far (partial) · country DE`.
+ */
+export function rankingCaption(count: number, flags: RankingFlags, window: CaptionWindow, currentWeek: number | undefined, perWeek = false): string {
+  const metric = flags.sort === 'dominance' ? 'dominance' : 'mentions';
+  const what = `Top ${count} ${count === 1 ? 'person' : 'people'} by ${metric}${perWeek ? ', week by week' : ''}`;
+  return caption(what, windowCaption(window, currentWeek), filterCaption(flags));
 }
 
-const topView = { fields: rankedFields, tableFields: rankedTableFields, keep: ['mentionCount'], chart: { label: 'fullName', value: 'mentionCount' } };
+/**
+ * A flat file says which weeks its ranking covers, in two columns after the contract's: a CSV is read
+ * without its command line. JSON stays the service's answer as sent.
+ */
+const windowFields = ['startWeek', 'endWeek'];
+
+const topView = {
+  fields: [...rankedFields, ...windowFields], tableFields: rankedTableFields, keep: ['mentionCount'], chart: { label: 'fullName', value: 'mentionCount' },
+};
 
 const top = verb({
   name: 'top',
@@ -48,21 +63,34 @@ const top = verb({
   },
   async run(ctx, flags) {
     const client = await ctx.deps.client();
+    const info = weekInfoOnce(() => ctx.deps.client());
     const chart = { label: 'fullName', value: sortField(flags.sort) };
     if (!flags.perWeek) {
-      const window = await resolveWindow(flags, () => ctx.deps.client());
-      const data = await client.people.top(await rankingParams(ctx, flags, window));
-      return { data, view: { chart, caption: rankingCaption(Array.isArray(data) ? data.length : 0, flags.sort, window) } };
+      // Pinned when not given, so the caption and a file can say which weeks they are.
+      const window: CaptionWindow = (await resolveWindow(flags, () => ctx.deps.client(), info))
+        ?? { ...(await resolveWindow({ weeks: parseWeekSpec(DEFAULT_RANKING_WEEKS) }, () => ctx.deps.client(), info))!, defaulted: `default ${DEFAULT_RANKING_WEEKS}` };
+      const [data, currentWeek] = await Promise.all([
+        client.people.top(await rankingParams(ctx, flags, { startWeek: window.startWeek, endWeek: window.endWeek })),
+        captionCurrentWeek(ctx.io, ctx.globals.output, info),
+      ]);
+      const ranking = Array.isArray(data) ? (data as Row[]) : [];
+      return {
+        data,
+        rows: ranking.map((item) => ({ ...item, startWeek: window.startWeek, endWeek: window.endWeek })),
+        view: { chart, caption: rankingCaption(ranking.length, flags, window, currentWeek) },
+      };
     }
-    const weeks = await weeklyWindows(ctx, flags, 'last12');
+    const weeks = await weeklyWindows(ctx, flags, 'last12', info);
     const params = await rankingParams(ctx, flags, undefined);
-    const rankings = await mapInOrder(weeks, DEFAULT_CONCURRENCY, (week) =>
-      client.people.top({ ...params, startWeek: week, endWeek: week }),
-    );
+    const [rankings, currentWeek] = await Promise.all([
+      mapInOrder(weeks, DEFAULT_CONCURRENCY, (week) => client.people.top({ ...params, startWeek: week, endWeek: week })),
+      captionCurrentWeek(ctx.io, ctx.globals.output, info),
+    ]);
     const rows = rankings.flatMap((ranking, index) =>
       (ranking as Row[]).map((item) => ({ week: weeks[index], ...item })),
     );
-    return { data: rows };
+    const window = { startWeek: weeks[0]!, endWeek: weeks.at(-1)! };
+    return { data: rows, view: { caption: rankingCaption(flags.limit ?? (rankings[0] as Row[] | undefined)?.length ?? 0, flags, window, currentWeek, true) } };
   },
 });
 

@@ -6,6 +6,7 @@ import { trendRow } from '../../rows.js';
 import { verb, type Row, type ViewSpec } from '../../spec.js';
 import { UsageError } from '../../errors.js';
 import { weekInfoOnce } from '../../week-window.js';
+import { caption, windowCaption } from '../../captions.js';
 import { aboutPerson, weeklyWindows } from './shared.js';
 
 const trendFields = ['week', 'mentions', 'globalDominance', 'globalSentiment', 'globalReach', 'globalPower', 'persistence', 'countries'];
@@ -35,11 +36,12 @@ const multiTrendFields = ['week', 'personHash', 'fullName', ...TREND_METRICS];
 /** `people trend` without a window, as exports default to last4. */
 const DEFAULT_TREND_WEEKS = 'last12';
 
-/** What a trend covers, marking the current week as unfinished: its counts are still growing. */
-export function trendCaption(personHashes: readonly string[], weeks: readonly number[], currentWeek: number): string {
-  const span = weeks.length === 1 ? `week ${weeks[0]}` : `weeks ${weeks[0]}–${weeks.at(-1)}`;
-  const partial = weeks.includes(currentWeek) ? ` · ${currentWeek} so far (partial)` : '';
-  return `${personHashes.join(', ')} · ${span}${partial}`;
+/**
+ * Whose trend, by name (the personHash where the service has none), over which weeks, marking the
+ * current week as unfinished: its counts are still growing.
+ */
+export function trendCaption(names: readonly string[], weeks: readonly number[], currentWeek: number, defaulted?: string): string {
+  return caption(names.join(', '), windowCaption({ startWeek: weeks[0]!, endWeek: weeks.at(-1)!, defaulted }, currentWeek));
 }
 
 const trend = verb({
@@ -96,7 +98,8 @@ const trend = verb({
       }),
       info(),
     ]);
-    return { data: rows, view: { caption: trendCaption(people, weeks, currentWeek) } };
+    const names = people.map((personHash, index) => (typeof persons[index]?.fullName === 'string' && persons[index].fullName !== '' ? String(persons[index].fullName) : personHash));
+    return { data: rows, view: { caption: trendCaption(names, weeks, currentWeek, given ? undefined : `default ${DEFAULT_TREND_WEEKS}`) } };
   },
 });
 
