@@ -27,6 +27,7 @@ import { ENDPOINT_SHAPES, type FieldKind, type FieldSchema } from '../api/types.
 import { OutputUsageError } from './errors.js';
 import { compactJson, isNumericValue } from './flatten.js';
 import { fieldValue, fieldsWithRowKeys, rowsOf, type RenderOptions, type Row, type RowSink, type RowSinkSpec, type View } from './view.js';
+import { parseTimestamp } from './timestamp.js';
 
 /** The physical and logical type of one column. */
 export type ParquetKind = 'INT32' | 'INT64' | 'DOUBLE' | 'TIMESTAMP' | 'UTF8' | 'BOOLEAN' | 'JSON';
@@ -121,19 +122,6 @@ export function parquetColumns(fields: readonly string[], sample: readonly Row[]
   });
 }
 
-const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z)?$/;
-
-/** The contract's timestamp text (UTC, no offset) as a Date; undefined for other text or a day the calendar lacks. */
-export function parseTimestamp(text: string): Date | undefined {
-  const match = TIMESTAMP.exec(text);
-  if (!match) return undefined;
-  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [number, number, number, number, number, number];
-  const millis = match[7] ? Math.floor(Number(match[7]) * 1000) : 0;
-  const date = new Date(Date.UTC(year, month - 1, day, hour, minute, second, millis));
-  const sameDay = date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-  return sameDay && hour < 24 && minute < 60 && second < 60 ? date : undefined;
-}
-
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
@@ -164,7 +152,7 @@ export function parquetValue(column: ParquetColumn, value: unknown): unknown {
       return number;
     }
     case 'TIMESTAMP': {
-      const date = typeof value === 'string' ? parseTimestamp(value) : undefined;
+      const date = typeof value === 'string' ? parseTimestamp(value)?.date : undefined;
       if (!date) throw columnError(column, value, 'not a timestamp of the form YYYY-MM-DDTHH:MM:SS');
       return date;
     }

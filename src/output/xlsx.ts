@@ -21,6 +21,7 @@ import { cellText, isNumericValue } from './flatten.js';
 import { displayWidth } from './text.js';
 import { fieldValue, fieldsWithRowKeys, rowsOf, type RenderOptions, type Row, type RowSink, type RowSinkSpec, type View } from './view.js';
 import { loadWorkbookWriter } from './exceljs.js';
+import { parseTimestamp } from './timestamp.js';
 
 /** Identifiers: numeric in the API, but never arithmetic, and beyond what a double holds. */
 const TEXT_FIELDS = new Set(['articleHash']);
@@ -30,7 +31,6 @@ const EXCEL_DIGITS = 15;
 /** Rows read to fit column widths before the first is written. */
 const WIDTH_SAMPLE = 100;
 const MAX_COLUMN_WIDTH = 60;
-const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,3})?$/;
 const NUMBER = /^-?(\d+)(?:\.(\d+))?(?:[eE][+-]?\d+)?$/;
 const DATE_FORMAT = 'yyyy-mm-dd hh:mm:ss';
 
@@ -48,16 +48,14 @@ export function holdsExactly(text: string): boolean {
   return digits.length <= EXCEL_DIGITS;
 }
 
-/** A timestamp of the contract's form as a Date (UTC); undefined for other text or a day the calendar lacks. */
+/**
+ * A timestamp of the contract's form as a Date cell; undefined (the text is written) for other text,
+ * a day the calendar lacks, a date before 1900 (Excel has none) or a fraction finer than a
+ * millisecond, which a cell would lose.
+ */
 export function timestampDate(text: string): Date | undefined {
-  const match = TIMESTAMP.exec(text);
-  if (!match) return undefined;
-  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [number, number, number, number, number, number];
-  const millis = match[7] ? Math.round(Number(match[7]) * 1000) : 0;
-  const date = new Date(Date.UTC(year, month - 1, day, hour, minute, second, millis));
-  // Excel has no dates before 1900; a rolled-over date (02-30) is not the one sent.
-  const sameDay = date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-  return year >= 1900 && sameDay && hour < 24 && minute < 60 && second < 60 ? date : undefined;
+  const timestamp = parseTimestamp(text);
+  return timestamp !== undefined && timestamp.fractionDigits <= 3 && timestamp.date.getUTCFullYear() >= 1900 ? timestamp.date : undefined;
 }
 
 /**

@@ -8,7 +8,8 @@ import { LosslessNumber } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
 import { ENDPOINT_SHAPES, type FieldSchema } from '../../../src/api/types.js';
 import { renderView, openRowSink, type View } from '../../../src/output/index.js';
-import { ROW_GROUP_ROWS, parquetColumns, parquetValue, parseTimestamp } from '../../../src/output/parquet.js';
+import { ROW_GROUP_ROWS, parquetColumns, parquetValue } from '../../../src/output/parquet.js';
+import { parseTimestamp } from '../../../src/output/timestamp.js';
 import { duckRows, duckTypes, readParquet, sqlText } from '../../duckdb.js';
 import { tempDir } from '../../e2e/harness.js';
 import { BytesStream, baseOptions } from './helpers.js';
@@ -98,6 +99,13 @@ describe('parquet', () => {
     expect(() => parquetValue({ name: 'rank', kind: 'INT64' }, n('1.5'))).toThrow(/not an integer/);
     expect(() => parquetValue({ name: 'articleHash', kind: 'INT64' }, n('9223372036854775808'))).toThrow(/64-bit/);
     expect(parseTimestamp('2026-02-30T00:00:00')).toBeUndefined();
+  });
+
+  it('reads a timestamp as xlsx does (output/timestamp.ts), a fraction cut to the millisecond, never rounded up', () => {
+    expect(parseTimestamp('2026-11-23T13:31:04')).toEqual({ date: new Date(Date.UTC(2026, 10, 23, 13, 31, 4)), fractionDigits: 0 });
+    expect(parseTimestamp('2026-11-23 13:31:04.9999Z')).toEqual({ date: new Date(Date.UTC(2026, 10, 23, 13, 31, 4, 999)), fractionDigits: 4 });
+    expect(parseTimestamp('2026-11-23T13:31:04.035')?.date.getUTCMilliseconds()).toBe(35);
+    expect(['2026-11-23T24:00:00', '2026-11-23', 'yesterday', '2026-11-23T13:31:04+01:00'].map(parseTimestamp)).toEqual([undefined, undefined, undefined, undefined]);
   });
 
   it('the contract gives each field name one kind across its resources', () => {

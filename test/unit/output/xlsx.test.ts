@@ -27,6 +27,10 @@ describe('xlsx cells', () => {
   it('big integers keep their digits as text', () => expect(xlsxValue(10n ** 20n + 1n, 'count')).toBe('100000000000000000001'));
   it('timestamps become UTC dates', () => expect(xlsxValue('2026-11-23T13:31:04', 'mentionDate')).toEqual(new Date(Date.UTC(2026, 10, 23, 13, 31, 4))));
   it('a date the calendar lacks stays text', () => expect([timestampDate('2026-02-30T00:00:00'), timestampDate('1850-01-01T00:00:00')]).toEqual([undefined, undefined]));
+  it('a fraction finer than a millisecond stays text: a cell would lose it', () => {
+    expect(timestampDate('2026-11-23T13:31:04.123')).toEqual(new Date(Date.UTC(2026, 10, 23, 13, 31, 4, 123)));
+    expect(timestampDate('2026-11-23T13:31:04.1234')).toBeUndefined();
+  });
   it('nested values flatten as in csv', () => expect([xlsxValue(['a', 'b'], 'x'), xlsxValue({ a: 1 }, 'x'), xlsxValue(null, 'x')]).toEqual(['a;b', '{"a":1}', null]));
 });
 
