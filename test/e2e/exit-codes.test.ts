@@ -205,18 +205,21 @@ describe('bounds: min-1 and max+1 refused before any request, min and max accept
     { args: ['articles', 'stats'], flag: '--days', min: 1, max: 365, endpoint: '/api/data/articles/stats', param: 'days' },
   ];
   const log = join(logDir, 'bounds.log');
+  // The refusals get a sandbox of their own, whose log must stay empty whichever test runs first.
+  const refusedLog = join(logDir, 'bounds-refused.log');
   let bounded: RunningSandbox;
+  let refusing: RunningSandbox;
   beforeAll(async () => {
-    bounded = await sandbox({ logFile: log });
+    [bounded, refusing] = await Promise.all([sandbox({ logFile: log }), sandbox({ logFile: refusedLog })]);
   });
   afterAll(async () => {
-    await bounded?.close();
+    await Promise.all([bounded?.close(), refusing?.close()]);
   });
 
   test('out of range: exit 2 naming the flag and the range, and no request', async () => {
     const runs = bounds.flatMap((bound) =>
       [bound.min - 1, bound.max + 1].map(async (value) => {
-        const result = await runCli([...bound.args, bound.flag, String(value)], { env: sandboxEnv(bounded) });
+        const result = await runCli([...bound.args, bound.flag, String(value)], { env: sandboxEnv(refusing) });
         expectFailure(
           result,
           2,
@@ -227,12 +230,12 @@ describe('bounds: min-1 and max+1 refused before any request, min and max accept
     // Against a dead address the run would exit 5 if it tried to connect.
     const dead = bounds.slice(0, 1).map(async (bound) => {
       const result = await runCli([...bound.args, bound.flag, String(bound.max + 1), '--base-url', 'http://127.0.0.1:1', '--retries', '0'], {
-        env: sandboxEnv(bounded),
+        env: sandboxEnv(refusing),
       });
       expectFailure(result, 2, `${bound.flag} takes an integer from ${bound.min} to ${bound.max}.`);
     });
     await Promise.all([...runs, ...dead]);
-    expect(await readLogWhen(log, 1, 300)).toEqual([]);
+    expect(await readLogWhen(refusedLog, 1, 300)).toEqual([]);
   });
 
   test('min and max: accepted and sent as given', async () => {

@@ -134,12 +134,15 @@ describe('items 3 and 4: what --output is decided by what the path is', () => {
     if (shm) rmSync(shm, { recursive: true, force: true });
   });
   test.skipIf(shm === undefined)('item 4: -o /dev/shm/x.csv is a regular file: CSV by its extension, written atomically', async () => {
-    const target = join(shm!, 'x.csv');
+    // A folder of its own: the next test writes links.csv beside, in whichever order they run.
+    const folder = join(shm!, 'regular');
+    mkdirSync(folder);
+    const target = join(folder, 'x.csv');
     writeFileSync(target, 'precious\n');
     const result = await run(['countries', 'list', '--no-cache', '-q', '-o', target], { env: env() });
     expectSuccess(result);
     expect(readFileSync(target, 'utf8')).toBe('countryId,countryName,countryIso\n18,Germany,DE\n26,Japan,JP\n');
-    expect(readdirSync(shm!)).toEqual(['x.csv']);
+    expect(readdirSync(folder)).toEqual(['x.csv']);
   });
 
   test.skipIf(shm === undefined)('item 4: an interrupted export to /dev/shm/x.csv leaves the old file as it was', async () => {
