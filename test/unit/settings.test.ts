@@ -3,6 +3,8 @@
  * and help are written: these check that every surface reads it, so a setting added there shows up
  * everywhere, and one added anywhere else fails here.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { HTTP_DEFAULTS } from '../../src/api/options.js';
@@ -94,5 +96,20 @@ describe('reading the environment', () => {
     expect(() => validateSetting('timeout', '3601')).toThrow('timeout takes a number of seconds greater than 0, at most 3600');
     expect(() => validateSetting('retries', '21')).toThrow('retries takes an integer from 0 to 20');
     expect(validateSetting('cache-ttl', '0')).toBe('0');
+  });
+});
+
+describe('README', () => {
+  const readme = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8');
+
+  it('says each flag\'s default as the table has it (Global options)', () => {
+    const rows = new Map([...readme.matchAll(/^\| `(--[\w-]+)[^`]*` \| (.*) \|$/gm)].map(([, flag, meaning]) => [flag!, meaning!]));
+    for (const [, spec] of specs.filter(([, candidate]) => candidate.flag && candidate.default !== undefined && typeof candidate.default === 'number')) {
+      expect(rows.get(longFlag(spec.flag!)), spec.flag).toMatch(new RegExp(`default ${String(spec.default)}\\b`));
+    }
+  });
+
+  it('says the cache TTL the table has', () => {
+    expect(readme).toContain(`for ${SETTINGS.cacheTtl.default} hours (profile`);
   });
 });
