@@ -61,6 +61,16 @@ describe('parseJson', () => {
     expect(() => parseJson('{"rank":1,}', 'lossless')).toThrow(/position/);
   });
 
+  test('a string left open is refused in one pass: 512 KiB of escaped quotes after it (minutes before, one quote tried at a time)', () => {
+    const open = `"${'\\"'.repeat(256 * 1024)}`;
+    expect(open.length).toBe(JSON_PARSE_MAX_CHARS + 1);
+    expect(parseWithJsonParse(open.slice(0, JSON_PARSE_MAX_CHARS), 'lossless')).toBeUndefined();
+    expect(() => parseJson(open, 'lossless')).toThrow(SyntaxError);
+    expect(() => parseJson('{"a":"b\\', 'native')).toThrow(SyntaxError);
+    // A string that is closed is still a string: the digits in it are not marked.
+    expect(parseJson('["1.50 \\" 12345678901234567890", 1.50]', 'native')).toEqual(['1.50 " 12345678901234567890', 1.5]);
+  });
+
   test('printsAsWritten: true only when String(Number(text)) gives the text back', () => {
     expect(['1', '-3', '5.8504', '0.5'].every(printsAsWritten)).toBe(true);
     expect(['1.50', '1e5', '-0', '12345678901234567890', '01'].some(printsAsWritten)).toBe(false);
