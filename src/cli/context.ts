@@ -34,7 +34,7 @@ const NO_COMMANDS: CommandTreeSource = { nouns: async () => [], globalOptions: (
 export function createContext(io: Io, globals: GlobalOptions, env: NodeJS.ProcessEnv, commands: CommandTreeSource = NO_COMMANDS): Context {
   const lifecycle = new Lifecycle(io.process);
   // The reporter masks the key once the dependencies have read it; they report through it.
-  const report: Reporter = new Reporter(io, env, globals, (): string | undefined => deps.knownSecret);
+  const report: Reporter = new Reporter(io, env, globals, (): string | undefined => deps.knownSecret, (cleanup) => lifecycle.onCleanup(cleanup));
   const deps: Dependencies = new Dependencies(globals, env, report, lifecycle);
   return { io, globals, env, deps, report, lifecycle, commands };
 }

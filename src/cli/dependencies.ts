@@ -123,6 +123,8 @@ export class Dependencies {
   }
 
   #reportEvent(baseUrl: string, event: RequestEvent): void {
+    // Requests Ctrl-C cut off fail as the client is destroyed: their consequence, not news.
+    if (this.lifecycle.interrupted) return;
     if (event.retryAfter && event.retryInMs !== undefined && event.retryInMs >= LONG_WAIT_MS) {
       // A silent minute looks like a hang; -q still silences it.
       // Retry-After comes with 503 (down for maintenance) as well as 429: say which it was.

@@ -134,6 +134,8 @@ async function report(error: unknown, state: RunState): Promise<void> {
   // At a terminal a long message wraps between words; in a log each stays one line for grep.
   const [{ terminalColumns, wrapToWidth }, { printable }] = await Promise.all([import('../output/text.js'), import('../shared/printable.js')]);
   const { stderr, env } = state.io;
+  // The message starts a line of its own: a progress bar still drawn is erased first.
+  state.context?.report.endProgress();
   for (const line of failure.lines) {
     const text = (state.context?.report.redact(line) ?? line).split('\n').map(printable).join('\n');
     // A terminal stream knows its columns; in-memory streams fall back to $COLUMNS, then 80.
@@ -289,6 +291,8 @@ async function writeOutput(ctx: Context, plan: OutputPlan, verbSpec: Pick<AnyVer
         rowCount += 1;
         return sink.write(row);
       });
+      // A table or chart is printed at the end, onto the terminal the bar is on: the bar goes first.
+      ctx.report.endProgress();
       await sink.end();
     } else {
       const full = { ...view, data: output.data, rows: output.rows };

@@ -5,17 +5,28 @@
 import { redactSecret } from '../api/redact.js';
 import { wrapToWidth } from '../output/text.js';
 import { printable } from '../shared/printable.js';
-import { startProgress, type Progress } from './progress.js';
+import { startProgress, type Progress, type ProgressBar } from './progress.js';
 import type { GlobalOptions } from './registry.js';
 import { stderrColumns, type Io } from './streams.js';
 
+const NO_PROGRESS: Progress = { tick() {}, done() {} };
+
 export class Reporter {
+  /** The progress bar on the screen, if any: notes go around it, and the run's end erases it. */
+  #bar: ProgressBar | undefined;
+
   constructor(
     readonly io: Io,
     readonly env: NodeJS.ProcessEnv,
     readonly globals: Pick<GlobalOptions, 'quiet' | 'verbose' | 'format' | 'output'>,
     /** The key, once settings were read; before that no code has touched it, so nothing can carry it. */
     readonly secret: () => string | undefined = () => undefined,
+    /**
+     * Registers a clean-up for the end of the run and for Ctrl-C (Lifecycle.onCleanup). A bar
+     * registers its erasing when drawn, after the client's and the output file's clean-ups, so it is
+     * the first to run: the line is gone before anything else happens.
+     */
+    readonly onCleanup: (cleanup: () => void) => void = () => undefined,
   ) {}
 
   /**
@@ -29,12 +40,12 @@ export class Reporter {
     // A note may quote what the service sent (a field name, a title): no escape reaches the terminal.
     const text = message.split('\n').map(printable).join('\n');
     const lines = this.io.stderrIsTTY ? wrapToWidth(text, stderrColumns(this.io.stderr, this.env)) : [text];
-    this.io.stderr.write(lines.map((line) => (dim ? `\x1b[2m${line}\x1b[22m` : line)).join('\n') + '\n');
+    this.#write(lines.map((line) => (dim ? `\x1b[2m${line}\x1b[22m` : line)).join('\n') + '\n');
   }
 
   /** Detail for --verbose: stderr only, the key masked (a URL may carry it as a query value). */
   debug(message: string): void {
-    if (this.globals.verbose) this.io.stderr.write(`${this.redact(message)}\n`);
+    if (this.globals.verbose) this.#write(`${this.redact(message)}\n`);
   }
 
   /** The text with the key masked, wherever it came from: belt and braces for anything printed. */
@@ -42,8 +53,35 @@ export class Reporter {
     return redactSecret(text, this.secret());
   }
 
-  /** A progress bar for `total` steps on a terminal's stderr; does nothing elsewhere (progress.ts). */
+  /**
+   * A progress bar for `total` steps on a terminal's stderr; does nothing elsewhere (progress.ts).
+   * One at a time: a new bar replaces the one before.
+   */
   progress(label: string, total: number): Progress {
-    return startProgress(this.io, this.globals, label, total);
+    this.endProgress();
+    const bar = startProgress(this.io, this.globals, label, total, () => stderrColumns(this.io.stderr, this.env));
+    if (!bar) return NO_PROGRESS;
+    this.#bar = bar;
+    this.onCleanup(() => this.endProgress());
+    return {
+      tick: () => bar.tick(),
+      done: () => {
+        if (this.#bar === bar) this.endProgress();
+      },
+    };
+  }
+
+  /** Erases the progress bar for good, if one is drawn: the run is ending, or an error is to be printed. */
+  endProgress(): void {
+    const bar = this.#bar;
+    this.#bar = undefined;
+    bar?.done();
+  }
+
+  /** Text for stderr, never on the bar's line: the bar is erased first and drawn again below it. */
+  #write(text: string): void {
+    this.#bar?.erase();
+    this.io.stderr.write(text);
+    this.#bar?.redraw();
   }
 }

@@ -10,6 +10,7 @@ import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { displayWidth } from '../../src/output/text.js';
 import { fakeApi, rawJson, REPO, sandbox, sandboxEnv, type FakeApi } from './harness.js';
 import { Tmux } from './tmux.js';
+import { HANG, tempDir } from './harness.js';
 
 const WIDTHS = [50, 80, 120] as const;
 
@@ -302,5 +303,105 @@ describe('the README\'s terminal captures', () => {
     tmux = new Tmux(sandboxEnv(server));
     const screen = await tmux.run(['-q', 'people', 'movers', '--weeks', '202644..202647', '--limit', '6'], 80);
     expect(screen.lines).toEqual(expected);
+  });
+});
+
+/**
+ * The progress bar leaves nothing on the screen however the run ends (#18 D): Ctrl-C (the `^C` the
+ * terminal echoes included), kill, an error; and what is written while it runs gets lines of its own.
+ * An export of three people whose third never answers (or is a 404) holds the bar on the screen.
+ */
+describe('the progress bar leaves no trace on the screen', () => {
+  const people = [1, 2, 3].map((rank) => ({ rank, personHash: `p${rank}`, fullName: `Person ${rank}`, mentionCount: 10 - rank }));
+  const links = (personHash: string) =>
+    JSON.stringify([1, 2].map((n) => ({ personHash, articleHash: n, mentionDate: '2026-11-20T10:00:00', snippet: `snippet ${n}`, sentiment: 0.5 })));
+  const routes = { '/api/data/people/top': JSON.stringify(people), '/api/data/people/p1/links': links('p1'), '/api/data/people/p2/links': links('p2') };
+  const exportLinks = (...more: string[]) =>
+    ['export', 'links', '--top', '3', '--weeks', '202644..202647', '--no-context', '--concurrency', '1', '-o', join(tempDir(), 'links.csv'), ...more];
+  /** What a bar leaves behind: its cells, its counts, its ETA. */
+  const BAR_TRACE = /[█░]|\b\d+\/(3|30)\b|ETA/;
+  const EXIT_LINE = /^::newsstats-exit=\d+$/;
+  let hanging: FakeApi;
+  let failing: FakeApi;
+  beforeAll(async () => {
+    [hanging, failing] = await Promise.all([fakeApi({ ...routes, '/api/data/people/p3/links': HANG }), fakeApi(routes)]);
+  });
+  afterAll(async () => {
+    await Promise.all([hanging?.close(), failing?.close()]);
+  });
+
+  /** The screen once the bar is drawn and the run waits on the third person. */
+  async function barOnScreen(pane: import('./tmux.js').Pane, marker: RegExp = /\/3\b/): Promise<string[]> {
+    for (let poll = 0; poll < 200; poll += 1) {
+      const lines = pane.screen();
+      if (hanging.requests.some((url) => url.startsWith('/api/data/people/p3/links')) && lines.some((line) => marker.test(line))) return lines;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`no progress bar:\n${pane.screen().join('\n')}`);
+  }
+
+  test.each([40, 80, 120])('Ctrl-C at %i columns: the bar and the echoed ^C are erased; the shell goes on at column 0', async (width) => {
+    tmux = new Tmux(sandboxEnv(hanging));
+    const pane = tmux.start(exportLinks(), width);
+    const drawn = (await barOnScreen(pane)).filter((line) => line !== '');
+    // One row, short enough that the ^C echoed after it cannot wrap it onto a second.
+    expect(drawn).toEqual([expect.stringMatching(/^links .*\/3/)]);
+    expect(displayWidth(drawn[0]!)).toBeLessThanOrEqual(width - 3);
+    pane.keys(['C-c']);
+    const { code, lines } = await pane.finished();
+    expect(code).toBe(130);
+    expect(lines.filter((line) => line !== '')).toEqual([]);
+    expect(pane.screen().filter((line) => line.includes('::newsstats-exit='))).toEqual([expect.stringMatching(EXIT_LINE)]);
+  });
+
+  test('SIGTERM at 80 columns: erased too, exit 143', async () => {
+    tmux = new Tmux(sandboxEnv(hanging));
+    const pane = tmux.start(exportLinks(), 80);
+    await barOnScreen(pane);
+    process.kill(pane.processId(), 'SIGTERM');
+    const { code, lines } = await pane.finished();
+    expect(code).toBe(143);
+    expect(lines.filter((line) => line !== '')).toEqual([]);
+  });
+
+  test('Ctrl-C during a slow export from the sandbox (--latency), at 40 columns', async () => {
+    const slow = await sandbox({ latencyMs: 300 });
+    try {
+      tmux = new Tmux(sandboxEnv(slow));
+      const pane = tmux.start(['export', 'links', '--top', '30', '--concurrency', '1', '--weeks', 'last4', '-o', join(tempDir(), 'links.csv')], 40);
+      await pane.waitFor('/30');
+      pane.keys(['C-c']);
+      const { code, lines } = await pane.finished();
+      expect(code).toBe(130);
+      expect(lines.join('\n')).not.toMatch(BAR_TRACE);
+      expect(lines.filter((line) => line !== '')).toEqual([]);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  test.each([40, 80, 120])('an error at %i columns starts a line of its own, and no bar is left', async (width) => {
+    tmux = new Tmux(sandboxEnv(failing));
+    const screen = await tmux.run(exportLinks(), width);
+    expect(screen.code).toBe(4);
+    const shown = screen.lines.filter((line) => line !== '');
+    expect(shown[0]).toMatch(/^error: /);
+    expect(shown.join(' ')).toContain('p3');
+    expect(shown.join('\n')).not.toMatch(BAR_TRACE);
+    for (const line of shown) expect(displayWidth(line)).toBeLessThanOrEqual(width);
+  });
+
+  test('--verbose lines while the bar runs each get a line of their own, at column 0; Ctrl-C leaves only them', async () => {
+    tmux = new Tmux(sandboxEnv(hanging));
+    const pane = tmux.start(exportLinks('--verbose'), 200);
+    await barOnScreen(pane);
+    await pane.waitFor('/p2/links');
+    pane.keys(['C-c']);
+    const { code, lines } = await pane.finished();
+    expect(code).toBe(130);
+    const shown = lines.filter((line) => line !== '');
+    expect(shown.map((line) => line.replace(/^GET http:\/\/127\.0\.0\.1:\d+\/api\/data\/([^?]*).* 200 \d+ms$/, '$1'))).toEqual([
+      'people/top', 'people/p1/links', 'people/p2/links',
+    ]);
   });
 });

@@ -38,8 +38,9 @@ export class Tmux {
   }
 
   /** Runs `newsstats args` in a fresh `width` x `height` pane and returns the screen once it exits. */
-  async run(args: string[], width: number, options: { height?: number; env?: Record<string, string | undefined> } = {}): Promise<Screen> {
-    const command = [process.execPath, BIN, ...args].map(shellQuote).join(' ');
+  async run(args: string[], width: number, options: { height?: number; env?: Record<string, string | undefined>; redirect?: string } = {}): Promise<Screen> {
+    // `redirect` is shell syntax after the command (`2>file`): one stream off the terminal.
+    const command = [process.execPath, BIN, ...args].map(shellQuote).join(' ') + (options.redirect ? ` ${options.redirect}` : '');
     const text = await this.shell(`${command}; echo "${EXIT_MARK}$?"; sleep 600`, width, options.height ?? 70, options.env, EXIT_MARK);
     const markIndex = text.findIndex((line) => line.startsWith(EXIT_MARK));
     return { lines: text.slice(0, markIndex), code: Number(text[markIndex]!.slice(EXIT_MARK.length)) };
@@ -54,7 +55,9 @@ export class Tmux {
     const session = `s${(this.sessions += 1)}`;
     const command = [process.execPath, BIN, ...args].map(shellQuote).join(' ');
     const modes = "stty -a | tr ' ;' '\\n\\n' | grep -x -e echo -e -echo -e icanon -e -icanon | tr '\\n' ' '; echo";
-    const script = `${command}; echo "${EXIT_MARK}$?"; ${modes}; sleep 600`;
+    // Ctrl-C reaches the pane's shell too: a trap keeps it alive to report the CLI's exit, as an
+    // interactive shell would be (the CLI itself gets the default disposition back).
+    const script = `trap : INT; ${command}; echo "${EXIT_MARK}$?"; ${modes}; sleep 600`;
     const variables = Object.entries(env).flatMap(([name, value]) => (value === undefined ? [] : ['-e', `${name}=${value}`]));
     this.tmux(['new-session', '-d', '-s', session, '-x', String(width), '-y', '30', ...variables, 'sh', '-c', script], isolatedEnv(this.home, this.env));
     return new Pane(session, (args) => this.tmux(args));
@@ -111,6 +114,12 @@ export class Pane {
 
   screen(): string[] {
     return this.tmux(['capture-pane', '-p', '-J', '-S', '-', '-t', this.session]).split('\n').map((line) => line.trimEnd());
+  }
+
+  /** The CLI's process id: the pane runs `sh -c`, and the CLI is its child. */
+  processId(): number {
+    const shell = this.tmux(['display', '-p', '-t', this.session, '#{pane_pid}']).trim();
+    return Number(readFileSync(`/proc/${shell}/task/${shell}/children`, 'utf8').trim().split(' ')[0]);
   }
 
   /** Polls (bounded) until the screen holds `text`. */
