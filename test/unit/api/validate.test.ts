@@ -70,6 +70,20 @@ describe('jsonDepthExceeds', () => {
     expect(jsonDepthExceeds('[[[[1]]]]', 3)).toBe(true);
     expect(jsonDepthExceeds('["[[[[\\"[[[["]', 3)).toBe(false);
   });
+
+  it('reads strings as JSON does: escapes, a backslash before the closing quote, keys, a string left open', () => {
+    expect(jsonDepthExceeds('{"a[[[[":{"b":["x\\\\",{"c":"]]]]{{{{"}]}}', 4)).toBe(false);
+    expect(jsonDepthExceeds('{"a[[[[":{"b":["x\\\\",{"c":[1]}]}}', 4)).toBe(true);
+    expect(jsonDepthExceeds('[[["\\u005b[[[[', 3)).toBe(false);
+    expect(jsonDepthExceeds('[[[[ "\\', 3)).toBe(true);
+    expect(jsonDepthExceeds('[1, 2.5, true, null, "]", [[]]]', 3)).toBe(false);
+    expect(jsonDepthExceeds(`${'['.repeat(65)}${']'.repeat(65)}`, 64)).toBe(true);
+    expect(jsonDepthExceeds(`${'[{"k":'.repeat(32)}1${'}]'.repeat(32)}`, 64)).toBe(false);
+  });
+
+  it('finishes in one pass over a string left open with escaped quotes (512 KiB)', () => {
+    expect(jsonDepthExceeds(`["${'\\"['.repeat(174_762)}`, 64)).toBe(false);
+  });
 });
 
 describe('parseRetryAfter', () => {
