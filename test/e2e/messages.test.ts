@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { displayWidth } from '../../src/output/text.js';
 import {
-  BIN, expectFailure, expectSuccess, isolatedEnv, runCli, runCliInTerminal, runCliWithHome, sandbox, shellQuote, spawnAndCollect,
+  BIN, expectFailure, expectSuccess, isolatedEnv, rawJson, runCli, runCliInTerminal, runCliWithHome, sandbox, shellQuote, spawnAndCollect,
   stderrLines, stripAnsi, tempDir, useLoggedSandbox,
 } from './harness.js';
 import { Tmux } from './tmux.js';
@@ -236,7 +236,9 @@ describe('trends that don\'t mislead', () => {
 
     expect(terminal.code).toBe(0);
     const lines = terminal.stdout.trimEnd().split('\n');
-    expect(lines).toContain(`${SPARSE} · weeks 202636–202647 · 202647 so far (partial)`);
+    // By name, the default window named (#18).
+    const { fullName } = await rawJson<{ fullName: string }>(logged.server, `people/${SPARSE}`);
+    expect(lines).toContain(`${fullName} · weeks 202636–202647 (default last12) · 202647 so far (partial)`);
     const sentiment = /^globalSentiment {2}(.{12}) {2}low (\S+) {2}high (\S+)$/u.exec(lines.at(-1)!);
     expect(sentiment, lines.at(-1)).not.toBeNull();
     // A week with no mentions has no sentiment: a gap, not the 0 the service sends for it.
@@ -253,13 +255,16 @@ describe('trends that don\'t mislead', () => {
       runCliInTerminal(['people', 'top', '--weeks', 'last4', '--sort', 'dominance', '--limit', '5', '-f', 'chart'], { env: { ...logged.env, NO_COLOR: '1' }, columns: 80 }),
     ]);
     expect(line.code).toBe(0);
-    const plot = line.stdout.trimEnd().split('\n').slice(2, 13);
+    // The plot's 11 rows start at the first axis mark, under a caption of one or two lines and the title.
+    const chartLines = line.stdout.trimEnd().split('\n');
+    const top = chartLines.findIndex((row) => row.includes('┤'));
+    const plot = chartLines.slice(top, top + 11);
     const start = plot[0]!.indexOf('┤') + 1;
     const columnOf = (index: number) => start + Math.round((index * (80 - start - 1)) / 11);
     for (const index of [7, 8]) expect(plot.map((row) => row[columnOf(index)] ?? ' ').join('').trim(), `week ${index}`).toBe('');
     expect(plot.map((row) => row[columnOf(11)] ?? ' ').join('').trim()).not.toBe('');
     expect(bars.code).toBe(0);
-    expect(bars.stdout.split('\n')[0]).toBe('Top 5 people by dominance · weeks 202644–202647');
+    expect(bars.stdout.split('\n')[0]).toBe('Top 5 people by dominance · weeks 202644–202647 · 202647 so far (partial)');
   });
 });
 
