@@ -16,7 +16,8 @@ export const LAYERS = [
   { name: 'config', paths: ['config/'], mayImport: ['api', 'shared'] },
   { name: 'sandbox', paths: ['sandbox/'], mayImport: ['api', 'shared'] },
   { name: 'library', paths: ['index'], mayImport: ['api', 'sandbox', 'shared'] },
-  { name: 'cli', paths: ['cli/', 'sync/'], mayImport: ['api', 'config', 'output', 'sandbox', 'shared'] },
+  { name: 'sync', paths: ['sync/'], mayImport: ['api', 'output', 'shared'] },
+  { name: 'cli', paths: ['cli/'], mayImport: ['api', 'config', 'output', 'sandbox', 'shared', 'sync'] },
 ];
 
 const SOURCE_ROOT = resolve(import.meta.dirname, '..', 'src');

@@ -93,3 +93,24 @@ export async function* inOrder<Item, Result>(
     stop.abort();
   }
 }
+
+/**
+ * Runs tasks with at most `concurrency` in flight and hands results on in input order, whatever order
+ * they finish in. Results that finish early wait in a window of bounded size: a task is not started
+ * while the oldest unfinished one is `window` places behind, so memory stays flat on long runs:
+ * inOrder above, bounded by count alone (the bulk exports also bound it by bytes).
+ */
+export async function forEachInOrder<Item, Result>(
+  items: readonly Item[],
+  concurrency: number,
+  task: (item: Item, index: number) => Promise<Result>,
+  emit: (result: Result, index: number) => Promise<void> | void,
+  window = concurrency * 4,
+): Promise<void> {
+  let index = 0;
+  const sized = async (item: Item, at: number) => ({ value: await task(item, at), bytes: 0 });
+  for await (const result of inOrder(items, sized, { concurrency, window })) {
+    await emit(result, index);
+    index += 1;
+  }
+}

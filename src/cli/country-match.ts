@@ -66,7 +66,7 @@ export async function resolveCountryId(text: string, source: CountrySource): Pro
   const { NotFoundError } = await import('../api/errors.js');
   try {
     const country = await (await source.client()).countries.getBySlug(query.text);
-    const { answerId } = await import('./answer-integers.js');
+    const { answerId } = await import('../api/answer-integers.js');
     return answerId(country.countryId, 'countryId', '/api/data/countries/slug/{slug}');
   } catch (error) {
     if (error instanceof NotFoundError) throw new UsageError(noCountryMessage(query.text, await source.countries()));

@@ -154,7 +154,7 @@ export class Dependencies {
     this.#countries ??= (async () => {
       const client = await this.client();
       const list = await this.cachedList('countries', () => client.countries.list());
-      const { answerId } = await import('./answer-integers.js');
+      const { answerId } = await import('../api/answer-integers.js');
       return (list as Array<Record<string, unknown>>).map((country) => ({
         countryId: answerId(country.countryId, 'countryId', '/api/data/countries'),
         countryName: String(country.countryName ?? ''),

@@ -7,7 +7,7 @@
  */
 import { LosslessNumber } from 'lossless-json';
 import { addWeeks, weeksBetween, type WeekWindow } from '../weeks.js';
-import { answerInteger } from './answer-integers.js';
+import { answerInteger } from '../api/answer-integers.js';
 
 /** Where the rankings come from, for a message about a value in one. */
 const RANKING_PATH = '/api/data/people/top';

@@ -5,8 +5,8 @@
  */
 import type { NewsStatsClient } from '../api/client.js';
 import type { PeopleTopParams } from '../api/types.js';
-import { forEachInOrder } from '../cli/concurrency.js';
-import { rankedCountryStatsRows, rankedLinkRows } from '../cli/rows.js';
+import { forEachInOrder } from '../api/in-order.js';
+import { rankedCountryStatsRows, rankedLinkRows } from '../output/rows.js';
 import type { Row } from '../output/view.js';
 import { STREAMS, type StreamName } from './streams.js';
 

@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { forEachInOrder, mapInOrder } from '../../src/cli/concurrency.js';
+import { forEachInOrder } from '../../src/api/in-order.js';
+import { mapInOrder } from '../../src/cli/concurrency.js';
 import { matchCountry, parseCountryQuery } from '../../src/cli/country-match.js';
 import { slugify } from '../../src/slug.js';
 import { findNoun } from '../../src/cli/registry.js';
@@ -15,7 +16,7 @@ import { maskKey, xdgDirectory } from '../../src/config/store.js';
 import { cacheDirectory } from '../../src/cli/cache.js';
 import { homedir } from 'node:os';
 import { validateSetting } from '../../src/cli/commands/config.js';
-import { countryStatsRows, sourceLinkRows, trendRow } from '../../src/cli/rows.js';
+import { countryStatsRows, sourceLinkRows, trendRow } from '../../src/output/rows.js';
 
 const countries = [
   { countryId: 1, countryName: 'Germany', countryIso: 'DE' },

@@ -4,7 +4,7 @@ import type { Context } from '../context.js';
 import { integerFlag, negatedFlag, weekWindowFlags, withDefault } from '../options.js';
 import type { Progress } from '../progress.js';
 import { rankingFlags, rankingParams, validateRanking } from '../ranking.js';
-import { rankedCountryStatsRows, rankedLinkRows } from '../rows.js';
+import { rankedCountryStatsRows, rankedLinkRows } from '../../output/rows.js';
 import { verb, type FlagValues, type NounVerbs, type Row } from '../spec.js';
 import { resolveWindow } from '../week-window.js';
 

@@ -2,7 +2,7 @@ import { fieldsOf, sourceSchema } from '../../api/types.js';
 import type { CachedListName } from '../cache.js';
 import { countryFlagId } from '../country-flag.js';
 import { negatedFlag, parseIdArgument, textFlag } from '../options.js';
-import { sourceLinkRows } from '../rows.js';
+import { sourceLinkRows } from '../../output/rows.js';
 import { verb, type NounVerbs } from '../spec.js';
 
 const list = verb({

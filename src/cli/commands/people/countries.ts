@@ -1,7 +1,7 @@
 import { aboutPerson } from './shared.js';
 import { fieldsOf, personCountryRowSchema } from '../../../api/types.js';
 import { weekWindowFlags } from '../../options.js';
-import { countryStatsRows } from '../../rows.js';
+import { countryStatsRows } from '../../../output/rows.js';
 import { verb } from '../../spec.js';
 import { captionCurrentWeek, resolveWindow, weekInfoOnce } from '../../week-window.js';
 import { caption, windowCaption } from '../../captions.js';

@@ -2,7 +2,7 @@ import { InvalidArgumentError } from 'commander';
 import { parseWeekSpec } from '../../../weeks.js';
 import { DEFAULT_CONCURRENCY, mapInOrder } from '../../concurrency.js';
 import { choiceFlag, configured, weekWindowFlags, withDefault } from '../../options.js';
-import { trendRow } from '../../rows.js';
+import { trendRow } from '../../../output/rows.js';
 import { verb, type Row, type ViewSpec } from '../../spec.js';
 import { UsageError } from '../../errors.js';
 import { weekInfoOnce } from '../../week-window.js';

@@ -4,7 +4,7 @@
  * `1.5` or `1e3` where the contract says integer is the service's fault: exit 5 naming the field and
  * the request, never "Cannot convert 1.5 to a BigInt" (exit 1) or an error blaming the user's input.
  */
-import { ResponseShapeError } from '../api/errors.js';
+import { ResponseShapeError } from './errors.js';
 
 const INTEGER_TEXT = /^-?\d+$/;
 

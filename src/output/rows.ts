@@ -1,9 +1,9 @@
 /**
- * Row shapers shared by commands: API values turned into the flat rows csv, tsv and tables print.
- * Pure, so each is a one-line test; commands import them from here, never from each other.
+ * Row shapers shared by commands and sync: API values turned into the flat rows csv, tsv, Parquet and
+ * tables print. Pure, so each is a one-line test; commands import them from here, never from each other.
  */
-import { answerInteger } from './answer-integers.js';
-import type { Row } from './spec.js';
+import { answerInteger } from '../api/answer-integers.js';
+import type { Row } from './view.js';
 
 /** Exact sum of integer mention counts: they arrive as digit strings and are added as bigints. */
 function sumIntegers(values: unknown[], field: string, path: string): bigint {
