@@ -8,6 +8,11 @@ import { startSandbox, type SandboxOptions } from './server.js';
 export interface SandboxIo {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
+  /**
+   * Writes a message for the person at the terminal; the CLI's wraps it at a terminal's width and
+   * keeps it one line in a log (cli/reporter.ts). Without one, each message is a line on stderr.
+   */
+  note?: (message: string) => void;
 }
 
 /** Where SIGINT and SIGTERM arrive: the process, or an emitter standing in for it in tests. */
@@ -19,17 +24,16 @@ export async function serveSandbox(
   io: SandboxIo,
   signals: SignalSource = process,
 ): Promise<void> {
+  const note = io.note ?? ((message: string) => void io.stderr.write(`${message}\n`));
   const sandbox = await startSandbox({
     ...options,
     onLogFull: (message) => {
       options.onLogFull?.(message);
-      io.stderr.write(`newsstats sandbox: ${message} (--log-max-mb raises the cap)\n`);
+      note(`newsstats sandbox: ${message} (--log-max-mb raises the cap)`);
     },
   });
   io.stdout.write(sandbox.url + '\n');
-  io.stderr.write(
-    `newsstats sandbox: serving synthetic data at ${sandbox.url} (key: ${sandbox.key}). Ctrl-C stops.\n`,
-  );
+  note(`newsstats sandbox: serving synthetic data at ${sandbox.url} (key: ${sandbox.key}). Ctrl-C stops.`);
   await new Promise<void>((resolve, reject) => {
     const stop = () => {
       signals.off('SIGINT', stop);

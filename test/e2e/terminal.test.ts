@@ -405,3 +405,56 @@ describe('the progress bar leaves no trace on the screen', () => {
     ]);
   });
 });
+
+/**
+ * Messages wrap between words at the terminal's width and stay one line in a log (#18 item 5): an
+ * error with its suggestion, a slip, a missing key with its hint, the sandbox's own notes. The same
+ * command with `2>file` writes each message as one line; on the screen no line is wider than the pane
+ * (tmux joins the rows it wrapped itself, so a line the terminal had to break would show as too wide).
+ */
+describe('messages wrap at a terminal and stay one line in a log', () => {
+  let server: RunningSandbox;
+  beforeAll(async () => {
+    server = await sandbox();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const CASES: Array<[string, string[], number, RegExp]> = [
+    ['an unknown flag with its suggestion', ['people', 'top', '--weeks', 'last4', '--feilds', 'fullName'], 1, /^error: unknown option '--feilds'; did you mean --fields\?$/],
+    ['a --weeks slip', ['people', 'top', '--weeks', 'last', '4'], 1, /^error: --weeks takes lastN as one word; did you mean newsstats people top --weeks last4\?$/],
+    ['a missing key and its hint', ['people', 'top', '--weeks', 'last4'], 2, /^error: no API key for profile "default"\nhint: run `newsstats auth login`, or set NEWSSTATS_API_KEY$/],
+    ['a week written as ISO', ['people', 'top', '--weeks', '2026-W46'], 1, /^error: .*"2026-W46" is not a week spec; did you mean 202646\?$/],
+  ];
+
+  test.each([40, 80].flatMap((width) => CASES.map((item) => [width, ...item] as const)))('at %i columns: %s', async (width, _name, args, messages, expected) => {
+    tmux = new Tmux({ NEWSSTATS_BASE_URL: server.url });
+    const log = join(tempDir(), 'stderr.log');
+    const [screen, logged] = [await tmux.run(args, width), await tmux.run(args, width, { redirect: `2>${log}` })];
+    expect(screen.code).toBe(2 + (messages === 2 ? 1 : 0));
+    // In the log: one line a message, whole.
+    const logLines = readFileSync(log, 'utf8').trimEnd().split('\n');
+    expect(logLines).toHaveLength(messages);
+    expect(logLines.join('\n')).toMatch(expected);
+    expect(logged.lines.filter((line) => line !== '')).toEqual([]);
+    // On the screen: the same words, broken between them, no line wider than the pane.
+    const shown = screen.lines.filter((line) => line !== '');
+    for (const line of shown) expect(displayWidth(line), line).toBeLessThanOrEqual(width);
+    expect(shown.join(' ')).toBe(logLines.join(' '));
+    if (logLines.some((line) => displayWidth(line) > width)) expect(shown.length).toBeGreaterThan(messages);
+  });
+
+  // One line elsewhere: test/sandbox/serve.test.ts reads what serveSandbox writes to a plain stream.
+  test.each([40, 80])('the sandbox\'s own line at %i columns', async (width) => {
+    tmux = new Tmux();
+    const pane = tmux.start(['sandbox', '--port', '0'], width);
+    await pane.waitFor('stops.');
+    const screen = pane.screen().filter((line) => line !== '');
+    const url = screen[0]!;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    for (const line of screen) expect(displayWidth(line), line).toBeLessThanOrEqual(width);
+    expect(screen.slice(1).join(' ')).toBe(`newsstats sandbox: serving synthetic data at ${url} (key: sandbox). Ctrl-C stops.`);
+    expect(screen.length).toBeGreaterThan(2);
+  });
+});

@@ -42,7 +42,10 @@ const serve = verb({
     // In-process (tests) there are no signals: only a bad flag ends the run there.
     const signals = ctx.io.process ?? new EventEmitter();
     try {
-      await serveSandbox({ ...options, latencyMs: latency, logFile: log }, ctx.io, signals);
+      // Its messages are notes like every other (wrapped at a terminal, one line in a log), said even
+      // under --quiet as before: the URL and key are what a person running it needs.
+      const note = (message: string) => ctx.report.note(message, { evenQuiet: true });
+      await serveSandbox({ ...options, latencyMs: latency, logFile: log }, { stdout: ctx.io.stdout, stderr: ctx.io.stderr, note }, signals);
     } catch (error) {
       // The library names its option (failRate); the CLI names the flag that set it (--fail-rate).
       if (error instanceof SandboxOptionError) {
