@@ -17,9 +17,26 @@ const words = process.argv.slice(2);
 if (!answered(words)) run();
 
 function answered(words) {
-  if (words.length === 1 && (words[0] === '--version' || words[0] === '-V')) return written(`${require('../package.json').version}\n`);
+  if (words.length === 1 && (words[0] === '--version' || words[0] === '-V')) {
+    return !mayBeClosedStdout(require('node:fs').fstatSync(1)) && written(`${require('../package.json').version}\n`);
+  }
   const help = staticHelp(words);
   return help !== undefined && written(help);
+}
+
+/**
+ * stdout is /dev/null open for reading and writing: what Node leaves where the shell closed it (`>&-`),
+ * and the write would succeed with the answer lost. main() tells that from a parent program's discarded
+ * stdout and says so (src/cli/closed-stdout.ts). A pipe, a file or a terminal costs the one fstat.
+ */
+function mayBeClosedStdout(stat) {
+  const fs = require('node:fs');
+  if (!stat.isCharacterDevice() || stat.rdev !== fs.statSync('/dev/null').rdev) return false;
+  try {
+    return (Number.parseInt(/^flags:\s*([0-7]+)$/m.exec(fs.readFileSync('/proc/self/fdinfo/1', 'utf8'))[1], 8) & 3) === 2;
+  } catch {
+    return false; // not Linux: as main() there, the answer is written
+  }
 }
 
 /** The help `words` ask for, as dist/help/ holds it, or undefined when main() must lay it out. */
@@ -31,7 +48,8 @@ function staticHelp(words) {
   try {
     // At a terminal commander wraps help at its width. Only a character device can be one, so the
     // common pipe or file answers without loading node:tty.
-    if (fs.fstatSync(1).isCharacterDevice() && require('node:tty').isatty(1)) return undefined;
+    const stat = fs.fstatSync(1);
+    if (stat.isCharacterDevice() && (require('node:tty').isatty(1) || mayBeClosedStdout(stat))) return undefined;
     return helpText(`${['newsstats', ...command].join('.')}.txt`);
   } catch {
     return undefined; // no such command: main() says so

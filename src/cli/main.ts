@@ -45,7 +45,9 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
     const asksWhatThereIs = words.length === 0 || (await nounWithoutVerb(words, registry));
     await program.parseAsync([...argv.slice(0, 2), ...words, ...(asksWhatThereIs ? ['--help'] : [])]);
   } catch (error) {
-    await fail(error, state);
+    // --help and --version end as commander's exit with code 0, already printed: no failure, so a
+    // failed write of that text (stdout closed with >&-) is still the one the run reports.
+    if (!isCommanderSuccess(error)) await fail(error, state);
   } finally {
     await state.context?.lifecycle.close();
   }
@@ -119,8 +121,6 @@ function fail(error: unknown, state: RunState): Promise<void> {
 async function report(error: unknown, state: RunState): Promise<void> {
   // Requests cut off by Ctrl-C fail too; the run is already on its way out with 130.
   if (state.context?.lifecycle.interrupted) return;
-  // --help and --version end as commander's exit with code 0, already printed: nothing more to load.
-  if (isCommanderSuccess(error)) return;
   const [{ describeFailure }, { OutputWriteError }, { isSystemError }] = await Promise.all([
     import('./exit-codes.js'), import('../output/write-error.js'), import('../shared/system-error.js'),
   ]);

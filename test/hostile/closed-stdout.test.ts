@@ -58,6 +58,13 @@ describe.skipIf(process.platform !== 'linux')('>&-: a closed stdout', () => {
     expect(result.stderr).toBe('error: cannot write to stdout: the descriptor is closed (EBADF)\nexit 6\n');
   });
 
+  // bin/newsstats.cjs answers these itself, before anything loads; a write to the /dev/null Node puts
+  // in place of the closed stdout succeeds, so it hands them to main() when stdout may be that.
+  test.each([['--version'], ['-V'], ['--help'], ['people', 'top', '--help'], ['help', 'weeks']])('%s: one line, exit 6 (was exit 0, the answer lost)', async (...args) => {
+    const result = await inShell(args, '>&-');
+    expect(result.stderr).toBe('error: cannot write to stdout: the descriptor is closed (EBADF)\nexit 6\n');
+  });
+
   test('-o FILE with stdout closed: the file is written, exit 0', async () => {
     const file = join(tempDir('newsstats-closed-'), 'countries.json');
     const result = await inShell(['countries', 'list', '--no-cache', '-o', file], '>&-');
@@ -70,6 +77,16 @@ describe('discarding the output on purpose stays exit 0', () => {
   test('>/dev/null', async () => {
     const result = await inShell(['countries', 'list', '-f', 'json', '--no-cache'], '>/dev/null');
     expect(result.stderr).toBe('exit 0\n');
+  });
+
+  test.each([['--version'], ['--help'], ['people', 'top', '--help']])('%s >/dev/null, and under a parent that ignores stdout: exit 0', async (...args) => {
+    expect((await inShell(args, '>/dev/null')).stderr).toBe('exit 0\n');
+    expect((await inShell(args, '', 'ignore')).stderr).toBe('exit 0\n');
+  });
+
+  test('--version and piped --help still print', async () => {
+    expect(await inShell(['--version'], '')).toMatchObject({ stdout: expect.stringMatching(/^\d+\.\d+\.\d+\n$/), stderr: 'exit 0\n' });
+    expect(await inShell(['people', 'top', '--help'], '')).toMatchObject({ stdout: expect.stringMatching(/^Usage: newsstats people top /), stderr: 'exit 0\n' });
   });
 
   test('a parent program that ignores its child\'s stdout (stdio \'ignore\', as Python\'s DEVNULL): the shell passes it on', async () => {
