@@ -152,6 +152,14 @@ export function parseGender(text: string): number {
   throw new InvalidArgumentError(`--gender takes ${names.join(', ')} or a code (an integer of at least 0)${didYouMean(closest(name, names)) || '.'}`);
 }
 
+/**
+ * A flag naming a country (id, ISO code, name or slug). Empty is refused when parsed, so `--country ''`
+ * fails before any request (the week info a ranking asks for first included).
+ */
+export function countryFlag(flags: `--${string} <country>`, description: string): Flag<string | undefined> {
+  return parsedFlag(flags, description, nonEmpty(flags.slice(0, flags.indexOf(' '))));
+}
+
 /** The --gender flag of people search and the rankings. */
 export function genderFlag(): Flag<number | undefined> {
   const names = Object.entries(GENDER_CODES).map(([name, code]) => `${name} (${code})`).join(', ');

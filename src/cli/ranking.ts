@@ -7,15 +7,15 @@ import type { WeekWindow } from '../weeks.js';
 import type { Context } from './context.js';
 import { countryFlagId } from './country-flag.js';
 import { UsageError } from './errors.js';
-import { choiceFlag, genderFlag, integerFlag, nonEmpty, parsedFlag, switchFlag, textFlag } from './options.js';
+import { choiceFlag, countryFlag, genderFlag, integerFlag, nonEmpty, parsedFlag, switchFlag } from './options.js';
 import type { FlagValues } from './spec.js';
 
 export function rankingFlags(limitDescription = 'how many people') {
   return {
     limit: integerFlag('--limit <n>', limitDescription, { min: 1 }),
     fresh: switchFlag('--fresh', 'only people new in the window (the service decides what fresh means)'),
-    country: textFlag('--country <country>', 'count mentions in this country\'s news only (id, ISO code, name or slug)'),
-    fromCountry: textFlag('--from-country <country>', 'only people from this country (id, ISO code, name or slug)'),
+    country: countryFlag('--country <country>', 'count mentions in this country\'s news only (id, ISO code, name or slug)'),
+    fromCountry: countryFlag('--from-country <country>', 'only people from this country (id, ISO code, name or slug)'),
     gender: genderFlag(),
     minAge: integerFlag('--min-age <years>', 'only people at least this old', AGE_BOUNDS),
     maxAge: integerFlag('--max-age <years>', 'only people at most this old', AGE_BOUNDS),

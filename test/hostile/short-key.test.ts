@@ -24,13 +24,13 @@ describe('a short key that is also a word of the path', () => {
   for (const shortKey of ['top', 'people']) {
     test(`key "${shortKey}": masked where the service echoed it, never in the path (exit 3)`, async () => {
       key = shortKey;
-      const result = await run(['people', 'top', '-v', '--no-cache', '-f', 'json'], {
+      const result = await run(['people', 'top', '--weeks', '202644..202647', '-v', '--no-cache', '-f', 'json'], {
         env: { NEWSSTATS_BASE_URL: echoing.url, NEWSSTATS_API_KEY: shortKey },
       });
       expect(result.code).toBe(3);
       expect(result.stderr).toContain('\nerror: authentication failed (HTTP 401): the API key is missing or invalid: invalid API key •••• (traceId ••••)\n');
       // --verbose names the request with its path whole.
-      expect(result.stderr).toContain(`GET ${echoing.url}${PATH} failed`);
+      expect(result.stderr).toContain(`GET ${echoing.url}${PATH}?startWeek=202644&endWeek=202647 failed`);
       // Apart from the path, the key is nowhere: not in the title, the detail or the traceId.
       expect(result.stderr.replaceAll(PATH, '')).not.toContain(shortKey);
       expect(result.stdout).toBe('');

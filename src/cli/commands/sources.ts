@@ -1,14 +1,14 @@
 import { fieldsOf, sourceSchema } from '../../api/types.js';
 import type { CachedListName } from '../cache.js';
 import { countryFlagId } from '../country-flag.js';
-import { negatedFlag, parseIdArgument, textFlag } from '../options.js';
+import { countryFlag, negatedFlag, parseIdArgument } from '../options.js';
 import { sourceLinkRows } from '../../output/rows.js';
 import { verb, type NounVerbs } from '../spec.js';
 
 const list = verb({
   name: 'list',
   summary: 'News sources, optionally of one country',
-  flags: { country: textFlag('--country <country>', 'only sources of this country (id, ISO code, name or slug)') },
+  flags: { country: countryFlag('--country <country>', 'only sources of this country (id, ISO code, name or slug)') },
   examples: ['sources list --country DE', 'sources list --fields sourceId,name,url --format tsv'],
   view: { fields: fieldsOf(sourceSchema), tableFields: ['sourceId', 'name', 'url', 'countryId', 'status', 'lastCheckedDate'] },
   async run(ctx, { flags }) {

@@ -2,7 +2,7 @@ import { hasSearchTerm } from '../../../api/resources/people.js';
 import { BOUNDS } from '../../../api/types.js';
 import { countryFlagId } from '../../country-flag.js';
 import { UsageError } from '../../errors.js';
-import { genderFlag, integerFlag, switchFlag, textFlag } from '../../options.js';
+import { countryFlag, genderFlag, integerFlag, switchFlag, textFlag } from '../../options.js';
 import { verb } from '../../spec.js';
 import { personFields } from './shared.js';
 
@@ -14,7 +14,7 @@ const search = verb({
     hash: textFlag('--hash <personHash>', 'match the personHash'),
     name: textFlag('--name <fullName>', 'match the full name'),
     exact: switchFlag('--exact', 'the query or --name must match the whole name (or the personHash) exactly'),
-    country: textFlag('--country <country>', 'only people from this country (id, ISO code, name or slug)'),
+    country: countryFlag('--country <country>', 'only people from this country (id, ISO code, name or slug)'),
     gender: genderFlag(),
     limit: integerFlag('--limit <n>', 'at most this many people', BOUNDS.searchLimit),
   },
