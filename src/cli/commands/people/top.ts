@@ -66,11 +66,13 @@ const top = verb({
     const info = weekInfoOnce(() => ctx.deps.client());
     const chart = { label: 'fullName', value: sortField(flags.sort) };
     if (!flags.perWeek) {
+      // The filters first: a country that matches nothing is refused before the week is asked for.
+      const filters = await rankingParams(ctx, flags, undefined);
       // Pinned when not given, so the caption and a file can say which weeks they are.
       const window: CaptionWindow = (await resolveWindow(flags, () => ctx.deps.client(), info))
         ?? { ...(await resolveWindow({ weeks: parseWeekSpec(DEFAULT_RANKING_WEEKS) }, () => ctx.deps.client(), info))!, defaulted: `default ${DEFAULT_RANKING_WEEKS}` };
       const [data, currentWeek] = await Promise.all([
-        client.people.top(await rankingParams(ctx, flags, { startWeek: window.startWeek, endWeek: window.endWeek })),
+        client.people.top({ ...filters, startWeek: window.startWeek, endWeek: window.endWeek }),
         captionCurrentWeek(ctx.io, ctx.globals.output, info),
       ]);
       const ranking = Array.isArray(data) ? (data as Row[]) : [];
