@@ -139,7 +139,7 @@ async function report(error: unknown, state: RunState): Promise<void> {
   for (const line of failure.lines) {
     const text = (state.context?.report.redact(line) ?? line).split('\n').map(printable).join('\n');
     // A terminal stream knows its columns; in-memory streams fall back to $COLUMNS, then 80.
-    const lines = state.io.isTTY.stderr ? wrapToWidth(text, terminalColumns(stderr as { columns?: number }, env)) : [text];
+    const lines = state.io.isTTY.stderr ? wrapToWidth(text, terminalColumns(stderr as { columns?: number }, env), { keepQuoted: true }) : [text];
     stderr.write(`${lines.join('\n')}\n`);
   }
   state.exitCode = failure.exitCode;

@@ -39,7 +39,7 @@ export class Reporter {
     const dim = options.dim === true && this.io.stderrColor;
     // A note may quote what the service sent (a field name, a title): no escape reaches the terminal.
     const text = message.split('\n').map(printable).join('\n');
-    const lines = this.io.stderrIsTTY ? wrapToWidth(text, stderrColumns(this.io.stderr, this.env)) : [text];
+    const lines = this.io.stderrIsTTY ? wrapToWidth(text, stderrColumns(this.io.stderr, this.env), { keepQuoted: true }) : [text];
     this.#write(lines.map((line) => (dim ? `\x1b[2m${line}\x1b[22m` : line)).join('\n') + '\n');
   }
 

@@ -126,13 +126,16 @@ export function terminalColumns(stream: { columns?: number }, env: NodeJS.Proces
 /**
  * `text` broken into lines of at most `width` columns at spaces, never inside a word; a word wider
  * than the line (a long URL) gets a line of its own rather than being split. Existing line breaks stay.
+ * With `keepQuoted`, a command quoted in backticks (`newsstats config set allow-insecure-http true`)
+ * is kept on one line when it fits one, so it reads and copies whole.
  */
-export function wrapToWidth(text: string, width: number): string[] {
+export function wrapToWidth(text: string, width: number, options: { keepQuoted?: boolean } = {}): string[] {
   const lines: string[] = [];
   for (const paragraph of text.split('\n')) {
     let line = '';
     let lineWidth = 0;
-    for (const word of paragraph.split(' ')) {
+    const words = paragraph.split(' ');
+    for (const word of options.keepQuoted ? quotedUnits(words, width) : words) {
       const wordWidth = displayWidth(word);
       if (line !== '' && lineWidth + 1 + wordWidth > width) {
         lines.push(line);
@@ -146,4 +149,21 @@ export function wrapToWidth(text: string, width: number): string[] {
     lines.push(line);
   }
   return lines;
+}
+
+/** Words, with each backtick-quoted run of them joined into one where it fits `width`. */
+function quotedUnits(words: readonly string[], width: number): string[] {
+  const units: string[] = [];
+  for (let at = 0; at < words.length; at += 1) {
+    const opens = (words[at]!.match(/`/g)?.length ?? 0) % 2 === 1;
+    const closeAt = opens ? words.findIndex((word, index) => index > at && (word.match(/`/g)?.length ?? 0) % 2 === 1) : -1;
+    const quoted = closeAt === -1 ? undefined : words.slice(at, closeAt + 1).join(' ');
+    if (quoted !== undefined && displayWidth(quoted) <= width) {
+      units.push(quoted);
+      at = closeAt;
+    } else {
+      units.push(words[at]!);
+    }
+  }
+  return units;
 }

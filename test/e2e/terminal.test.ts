@@ -426,6 +426,7 @@ describe('messages wrap at a terminal and stay one line in a log', () => {
     ['a --weeks slip', ['people', 'top', '--weeks', 'last', '4'], 1, /^error: --weeks takes lastN as one word; did you mean newsstats people top --weeks last4\?$/],
     ['a missing key and its hint', ['people', 'top', '--weeks', 'last4'], 2, /^error: no API key for profile "default"\nhint: run `newsstats auth login`, or set NEWSSTATS_API_KEY$/],
     ['a week written as ISO', ['people', 'top', '--weeks', '2026-W46'], 1, /^error: .*"2026-W46" is not a week spec; did you mean 202646\?$/],
+    ['a refusal naming a command to run', ['config', 'set', 'base-url', 'http://remote.example.com'], 1, /^error: refusing .* `newsstats config set allow-insecure-http true` to accept the risk$/],
   ];
 
   test.each([40, 80].flatMap((width) => CASES.map((item) => [width, ...item] as const)))('at %i columns: %s', async (width, _name, args, messages, expected) => {
@@ -443,6 +444,12 @@ describe('messages wrap at a terminal and stay one line in a log', () => {
     for (const line of shown) expect(displayWidth(line), line).toBeLessThanOrEqual(width);
     expect(shown.join(' ')).toBe(logLines.join(' '));
     if (logLines.some((line) => displayWidth(line) > width)) expect(shown.length).toBeGreaterThan(messages);
+  });
+
+  test('a command quoted in a message is kept whole on one line where it fits (80 columns)', async () => {
+    tmux = new Tmux({ NEWSSTATS_BASE_URL: server.url });
+    const screen = await tmux.run(['config', 'set', 'base-url', 'http://remote.example.com'], 80);
+    expect(screen.lines.filter((line) => line.includes('`newsstats config set allow-insecure-http true`'))).toHaveLength(1);
   });
 
   // One line elsewhere: test/sandbox/serve.test.ts reads what serveSandbox writes to a plain stream.

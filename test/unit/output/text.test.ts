@@ -72,4 +72,19 @@ describe('wrapToWidth', () => {
     expect(wrapToWidth('one\ntwo', 80)).toEqual(['one', 'two']);
     expect(wrapToWidth('習近平 習近平', 10)).toEqual(['習近平', '習近平']);
   });
+
+  test('keepQuoted: a command in backticks stays on one line when it fits one', () => {
+    const message = 'error: refusing to send the API key over plain http: use an https:// base URL, or run `newsstats config set allow-insecure-http true` to accept the risk';
+    expect(wrapToWidth(message, 50, { keepQuoted: true })).toEqual([
+      'error: refusing to send the API key over plain', 'http: use an https:// base URL, or run',
+      '`newsstats config set allow-insecure-http true` to', 'accept the risk',
+    ]);
+    // Wider than the line: broken between its words as any text.
+    expect(wrapToWidth('run `newsstats config set allow-insecure-http true` now', 30, { keepQuoted: true })).toEqual([
+      'run `newsstats config set', 'allow-insecure-http true` now',
+    ]);
+    // An unclosed backtick joins nothing.
+    expect(wrapToWidth('a `b c d', 3, { keepQuoted: true })).toEqual(['a', '`b', 'c d']);
+    expect(wrapToWidth(message, 50)).toContain('http: use an https:// base URL, or run `newsstats');
+  });
 });
