@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { displayWidth } from '../../src/output/text.js';
-import { fakeApi, rawJson, REPO, sandbox, sandboxEnv, type FakeApi } from './harness.js';
+import { fakeApi, rawJson, REPO, runCli, sandbox, sandboxEnv, type FakeApi } from './harness.js';
 import { Tmux } from './tmux.js';
 import { HANG, tempDir } from './harness.js';
 
@@ -463,5 +463,46 @@ describe('messages wrap at a terminal and stay one line in a log', () => {
     for (const line of screen) expect(displayWidth(line), line).toBeLessThanOrEqual(width);
     expect(screen.slice(1).join(' ')).toBe(`newsstats sandbox: serving synthetic data at ${url} (key: sandbox). Ctrl-C stops.`);
     expect(screen.length).toBeGreaterThan(2);
+  });
+});
+
+/**
+ * #18: every message and suggestion wraps between words at a terminal's width, and stays one line
+ * where stderr is a log (not a terminal), so grep finds it whole.
+ */
+describe('messages wrap at a terminal and stay one line in a log', () => {
+  let server: RunningSandbox;
+  beforeAll(async () => {
+    server = await sandbox();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const SLIPS: string[][] = [
+    ['people', 'top', 'last4', '--limit', '5', '--country', 'DE'], // a suggestion of ours
+    ['people', 'top', '--weeks', '2026-W40..2026-W46'], // the week grammar's, through commander
+    ['people', 'top', '--gender', 'femal'], // commander's refusal with our parser's suggestion
+    ['people', 'get', 'Hira Abbasi'], // after the service's 404
+    ['top', '--weeks', 'last4', '--limit', '5', '--format', 'csv'], // a verb without its noun
+    ['people', 'top', '--limt', '5'], // commander's own "(Did you mean --limit?)", made one line
+  ];
+
+  test.each([40, 80])('at %i columns', async (width) => {
+    tmux = new Tmux(sandboxEnv(server));
+    for (const args of SLIPS) {
+      const log = await runCli(args, { env: sandboxEnv(server) });
+      expect(log.code, log.stderr).toBe(2);
+      // In a log: one line, whatever its length.
+      const logLines = log.stderr.split('\n').filter(Boolean);
+      expect(logLines, log.stderr).toHaveLength(1);
+      const screen = await tmux.run(args, width);
+      expect(screen.code).toBe(2);
+      const shown = screen.lines.filter((line) => line !== '');
+      for (const line of shown) expect(displayWidth(line), line).toBeLessThanOrEqual(width);
+      if (displayWidth(logLines[0]!) > width) expect(shown.length).toBeGreaterThan(1);
+      // The same words, in the same order: wrapped, not cut.
+      expect(shown.join(' ').split(/\s+/)).toEqual(logLines[0]!.split(/\s+/));
+    }
   });
 });
