@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { displayWidth } from '../../src/output/text.js';
-import { fakeApi, rawJson, REPO, runCli, sandbox, sandboxEnv, type FakeApi } from './harness.js';
+import { fakeApi, rawJson, REPO, runCli, sandbox, sandboxEnv, useLoggedSandbox, type FakeApi } from './harness.js';
 import { Tmux } from './tmux.js';
 import { HANG, tempDir } from './harness.js';
 
@@ -213,13 +213,7 @@ describe('tables choose what to hide by meaning', () => {
  * a window holds it, the filters as given, and names rather than hashes; wrapped at the pane's width.
  */
 describe('captions say what the rows are', () => {
-  let server: RunningSandbox;
-  beforeAll(async () => {
-    server = await sandbox();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  const logged = useLoggedSandbox();
 
   /** The caption: the lines from the first that starts with `start` to the table's header. */
   async function captionOf(args: string[], width: number, start: string, header: RegExp): Promise<string> {
@@ -234,31 +228,31 @@ describe('captions say what the rows are', () => {
   }
 
   test.each([40, 80, 120])('people top without --weeks at %i columns: the default window, pinned, and its partial week', async (width) => {
-    tmux = new Tmux(sandboxEnv(server));
+    tmux = new Tmux(sandboxEnv(logged.server));
     expect(await captionOf(['people', 'top', '--limit', '5'], width, 'Top 5', /^ ?# {2}/))
       .toBe('Top 5 people by mentions · weeks 202644–202647 (default last4) · 202647 so far (partial)');
   });
 
   test.each([50, 120])('people top with filters at %i columns names each, and a window of full weeks has no partial mark', async (width) => {
-    tmux = new Tmux(sandboxEnv(server));
+    tmux = new Tmux(sandboxEnv(logged.server));
     expect(await captionOf(['people', 'top', '--weeks', '202640..202643', '--country', 'DE', '--gender', 'female', '--min-age', '30', '--limit', '5'], width, 'Top ', /^ ?# {2}/))
       .toMatch(/^Top \d+ people by mentions · weeks 202640–202643 · country DE · female · aged 30\+$/);
   });
 
   test.each([40, 80])('people movers --weeks current at %i columns says the week is partial, compared with a full one', async (width) => {
-    tmux = new Tmux(sandboxEnv(server));
+    tmux = new Tmux(sandboxEnv(logged.server));
     expect(await captionOf(['people', 'movers', '--weeks', 'current', '--limit', '5', '--country', 'DE', '--gender', 'male'], width, 'Ranks', /RANK CHANGE|^ ?# /))
       .toBe('Ranks by mentions in week 202647 against week 202646 (rankings read to 200) · 202647 so far (partial): fewer mentions than a full week · country DE · male');
   });
 
   test('people movers of two completed weeks has no partial mark', async () => {
-    tmux = new Tmux(sandboxEnv(server));
+    tmux = new Tmux(sandboxEnv(logged.server));
     expect(await captionOf(['people', 'movers', '--weeks', '202646', '--limit', '5'], 80, 'Ranks', /RANK CHANGE/))
       .toBe('Ranks by mentions in week 202646 against week 202645 (rankings read to 200)');
   });
 
   test.each([50, 120])('--per-week and people countries get captions at %i columns', async (width) => {
-    tmux = new Tmux(sandboxEnv(server));
+    tmux = new Tmux(sandboxEnv(logged.server));
     expect(await captionOf(['people', 'top', '--weeks', '202645..202647', '--per-week', '--limit', '3'], width, 'Top 3', /^WEEK/))
       .toBe('Top 3 people by mentions, week by week · weeks 202645–202647 · 202647 so far (partial)');
     expect(await captionOf(['people', 'countries', 'hira-abbasi-d893'], width, 'hira-abbasi-d893', /^COUNTRY/))
@@ -266,8 +260,8 @@ describe('captions say what the rows are', () => {
   });
 
   test('a trend of several people names them, not their hashes', async () => {
-    tmux = new Tmux(sandboxEnv(server));
-    const names = await Promise.all(['hira-abbasi-d893', 'layla-haddad-69d2'].map(async (hash) => (await rawJson<{ fullName: string }>(server, `people/${hash}`)).fullName));
+    tmux = new Tmux(sandboxEnv(logged.server));
+    const names = await Promise.all(['hira-abbasi-d893', 'layla-haddad-69d2'].map(async (hash) => (await rawJson<{ fullName: string }>(logged.server, `people/${hash}`)).fullName));
     expect(await captionOf(['people', 'trend', 'hira-abbasi-d893', 'layla-haddad-69d2', '--weeks', '202646..202647'], 80, names[0]!, /^WEEK/))
       .toBe(`${names.join(', ')} · weeks 202646–202647 · 202647 so far (partial)`);
   });
@@ -275,22 +269,16 @@ describe('captions say what the rows are', () => {
 
 /** #18: the README's captures are what the sandbox shows, re-taken on 2026-11-25 (its data is the same all that day). */
 describe('the README\'s terminal captures', () => {
-  let server: RunningSandbox;
-  let readme: string;
-  beforeAll(async () => {
-    server = await sandbox({ now: new Date('2026-11-25T00:00:00Z') });
-    readme = readFileSync(join(REPO, 'README.md'), 'utf8');
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  // The day the captures were taken: the sandbox's data is the same all that day.
+  const logged = useLoggedSandbox({ now: new Date('2026-11-25T00:00:00Z') });
+  const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
 
   test('people top --weeks last4 at 80 columns: notes, caption and the first 20 rows', async () => {
     const block = /^ {2}```text\n((?: {2}.*\n|\n)*?) {2}```/m.exec(readme.slice(readme.indexOf('`newsstats --sandbox people top --weeks last4` in an 80-column terminal')))![1]!;
     // The two lines of the --sandbox note are not printed against a sandbox given by URL.
     const expected = block.split('\n').slice(2, -1).map((line) => line.replace(/^ {2}/, ''));
     expect(expected).toHaveLength(24);
-    tmux = new Tmux(sandboxEnv(server));
+    tmux = new Tmux(sandboxEnv(logged.server));
     const screen = await tmux.run(['people', 'top', '--weeks', 'last4'], 80);
     expect(screen.lines.slice(0, expected.length)).toEqual(expected);
   });
@@ -300,7 +288,7 @@ describe('the README\'s terminal captures', () => {
     const at = readme.indexOf(command) + command.length;
     const expected = readme.slice(at, readme.indexOf('```', at)).trimEnd().split('\n');
     expect(expected).toHaveLength(11);
-    tmux = new Tmux(sandboxEnv(server));
+    tmux = new Tmux(sandboxEnv(logged.server));
     const screen = await tmux.run(['-q', 'people', 'movers', '--weeks', '202644..202647', '--limit', '6'], 80);
     expect(screen.lines).toEqual(expected);
   });
@@ -470,14 +458,8 @@ describe('messages wrap at a terminal and stay one line in a log', () => {
  * #18: every message and suggestion wraps between words at a terminal's width, and stays one line
  * where stderr is a log (not a terminal), so grep finds it whole.
  */
-describe('messages wrap at a terminal and stay one line in a log', () => {
-  let server: RunningSandbox;
-  beforeAll(async () => {
-    server = await sandbox();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+describe('slip suggestions wrap at a terminal and stay one line in a log', () => {
+  const logged = useLoggedSandbox();
 
   const SLIPS: string[][] = [
     ['people', 'top', 'last4', '--limit', '5', '--country', 'DE'], // a suggestion of ours
@@ -489,9 +471,9 @@ describe('messages wrap at a terminal and stay one line in a log', () => {
   ];
 
   test.each([40, 80])('at %i columns', async (width) => {
-    tmux = new Tmux(sandboxEnv(server));
+    tmux = new Tmux(sandboxEnv(logged.server));
     for (const args of SLIPS) {
-      const log = await runCli(args, { env: sandboxEnv(server) });
+      const log = await runCli(args, { env: sandboxEnv(logged.server) });
       expect(log.code, log.stderr).toBe(2);
       // In a log: one line, whatever its length.
       const logLines = log.stderr.split('\n').filter(Boolean);
