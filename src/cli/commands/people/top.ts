@@ -38,7 +38,7 @@ const topView = {
 
 const top = verb({
   name: 'top',
-  summary: 'People ranked by mentions or dominance over a week window',
+  summary: 'People ranked by mentions or dominance over a week window (default last4)',
   flags: {
     ...weekWindowFlags,
     ...rankingFlags('how many people (per week with --per-week)'),
