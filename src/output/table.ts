@@ -449,13 +449,48 @@ export async function terminalTableLines(view: View, options: RenderOptions): Pr
     // The table is what the user is reading: what it leaves out is said even under --quiet.
     options.notice?.(hiddenColumnsNote(hidden, options.width), { evenQuiet: true });
   }
+  const wholeUrls = shown.filter((i) => grid.columns[i]!.wholeUrl === true);
+  if (wholeUrls.length > 0 && lineWidth(widths) > options.width) {
+    return [...caption, ...(await drawWithUrlsBelow(grid, shown, widths, wholeUrls, options)), ...sparklineLines(view, rows, options)];
+  }
+  return [...caption, ...(await drawGrid(pickColumns(grid, shown), widths, options)), ...sparklineLines(view, rows, options)];
+}
+
+/** The grid with only the `shown` columns, in that order. */
+function pickColumns(grid: Grid, shown: readonly number[]): Grid {
   const pick = <T>(cells: readonly T[]) => shown.map((i) => cells[i]!);
-  const visible: Grid = {
+  return {
     ...(grid.header ? { header: pick(grid.header) } : {}),
     rows: grid.rows.map(pick),
     columns: pick(grid.columns),
   };
-  return [...caption, ...(await drawGrid(visible, widths, options)), ...sparklineLines(view, rows, options)];
+}
+
+/**
+ * A whole URL that would run past the edge goes on a line of its own under its row, indented: the
+ * other columns stay one line each at the terminal's width, and the terminal wraps the URL alone, so
+ * it still reads and copies as one URL (drawn mid-row, it broke the header and the next row apart).
+ */
+async function drawWithUrlsBelow(
+  grid: Grid,
+  shown: readonly number[],
+  widths: readonly number[],
+  wholeUrls: readonly number[],
+  options: RenderOptions,
+): Promise<string[]> {
+  const inline = shown.filter((i) => !wholeUrls.includes(i));
+  const inlineWidths = inline.map((i) => widths[shown.indexOf(i)]!);
+  const lines = await drawGrid(pickColumns(grid, inline), inlineWidths, options);
+  const headerLines = grid.header ? 1 : 0;
+  const out = lines.slice(0, headerLines);
+  grid.rows.forEach((row, r) => {
+    out.push(lines[headerLines + r]!);
+    for (const i of wholeUrls) {
+      const url = row[i]!.text;
+      if (url !== '') out.push(`  ${url}`);
+    }
+  });
+  return out;
 }
 
 /** Off a terminal: the @tsv rule with the table's columns; a single view as `field<TAB>value` lines. */

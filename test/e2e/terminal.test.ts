@@ -189,7 +189,7 @@ describe('tables choose what to hide by meaning', () => {
     expect(screen.lines.join(' ')).not.toMatch(/hidden at/);
   });
 
-  test.each([50, 120])('people links at %i columns shows the article hash and the whole URL', async (width) => {
+  test.each([40, 50, 120])('people links at %i columns shows the article hash and the whole URL', async (width) => {
     tmux = new Tmux(sandboxEnv(server, { FORCE_HYPERLINK: '0' }));
     const links = await rawJson<Array<{ articleUrl: string; articleHash: unknown }>>(server, 'people/hira-abbasi-d893/links?limit=3');
     const screen = await tmux.run(['people', 'links', 'hira-abbasi-d893', '--limit', '3'], width, { env: { FORCE_HYPERLINK: '0' } });
@@ -197,6 +197,19 @@ describe('tables choose what to hide by meaning', () => {
     const text = screen.lines.join('');
     for (const link of links) expect(text.replace(/ /g, '')).toContain(link.articleUrl);
     expect(headerOf(screen, /ARTICLE HASH/)).toContain('ARTICLE HASH');
+    // A URL that would run past the edge has a line of its own under its row: the header and the
+    // row stay whole lines within the pane, the row right under the header.
+    const header = screen.lines.findIndex((line) => /ARTICLE HASH/.test(line));
+    expect(displayWidth(screen.lines[header]!)).toBeLessThanOrEqual(width);
+    expect(screen.lines[header + 1]).toMatch(/^\d{4}-\d{2}-\d{2} {2}\d{10,}/);
+    expect(displayWidth(screen.lines[header + 1]!)).toBeLessThanOrEqual(width);
+  });
+
+  test('a several-person trend at 40 columns keeps PERSON HASH and its metric, hiding the names', async () => {
+    tmux = new Tmux(sandboxEnv(server));
+    const trend = await tmux.run(['people', 'trend', 'hira-abbasi-d893', 'layla-haddad-69d2', '--weeks', 'last4', '-q'], 40);
+    expect(headerOf(trend, /^WEEK/)).toEqual(['WEEK', 'PERSON HASH', 'MENTIONS']);
+    for (const line of trend.lines) expect(displayWidth(line)).toBeLessThanOrEqual(40);
   });
 
   test('people movers and a several-person trend show personHash at 80 columns', async () => {

@@ -31,9 +31,17 @@ describe('URLs in a terminal table', () => {
     expect(text).toContain('…\x1b]8;;\x1b\\');
   });
 
-  test('whole, and last, where it draws none', async () => {
+  test('whole, on a line of its own under its row, where it draws none and the URL would run past the edge', async () => {
     const text = await render(view, { format: 'table', isTTY: true, width: 40, hyperlinks: false });
     expect(text).not.toContain('\x1b]8');
-    expect(text.split('\n')[1]!.endsWith(url)).toBe(true);
+    const lines = text.trimEnd().split('\n');
+    expect(lines).toEqual([expect.stringMatching(/^ARTICLE HASH {2}TITLE$/), expect.stringMatching(/^1 {13}A title$/), `  ${url}`]);
+  });
+
+  test('whole, and last, on the row itself where the line has room for it', async () => {
+    const text = await render(view, { format: 'table', isTTY: true, width: 120, hyperlinks: false });
+    const lines = text.trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]!.endsWith(url)).toBe(true);
   });
 });

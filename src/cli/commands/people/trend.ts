@@ -68,6 +68,8 @@ const trend = verb({
   // One person: a row a week. Several: a row a person and week, one chart line each, named in a legend.
   viewFor: ({ args: [personHashes], flags }) => {
     const chart = { label: 'week', value: flags.metric, style: 'line' as const };
+    // The metric a trend is about is never hidden for a name: at 40 columns a trend keeps its numbers.
+    const keep = [flags.metric];
     return new Set(personHashes).size > 1
       ? {
           ...trendView,
@@ -75,8 +77,9 @@ const trend = verb({
           tableFields: ['week', 'fullName', 'personHash', 'mentions', 'globalDominance', 'globalSentiment', 'globalReach'],
           sparklines: [],
           chart: { ...chart, series: 'personHash', seriesName: 'fullName' },
+          keep,
         }
-      : { ...trendView, chart };
+      : { ...trendView, chart, keep };
   },
   async run(ctx, { args: [personHashes], flags }) {
     // An empty id would be asked of the service only after the week info: refuse it before any request.
