@@ -100,8 +100,8 @@ describe('turning the compile cache on', () => {
 
   it('is used by bin/newsstats.cjs on this Node when it has one', () => {
     const { NODE_COMPILE_CACHE: _chosen, NODE_DISABLE_COMPILE_CACHE: _off, ...env } = process.env;
-    // Not --version: the bin answers that before loading anything.
-    execFileSync(process.execPath, [join(ROOT, 'bin', 'newsstats.cjs'), '--help'], { env: { ...env, XDG_CACHE_HOME: base } });
+    // Not --version, nor a piped --help: the bin answers those before loading anything (dist/help/).
+    execFileSync(process.execPath, [join(ROOT, 'bin', 'newsstats.cjs'), 'config', 'path'], { env: { ...env, XDG_CACHE_HOME: base } });
     const folder = join(base, 'newsstats', 'compile-cache');
     const nodeModule = createRequire(import.meta.url)('node:module') as Record<string, unknown>;
     if (typeof nodeModule.enableCompileCache === 'function') {
