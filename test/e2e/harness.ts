@@ -115,15 +115,18 @@ export function spawnCli(args: string[], options: CliOptions = {}): Promise<CliR
   return spawnAndCollect(process.execPath, [BIN, ...args], isolatedEnv(tempDir(), options.env), options);
 }
 
-/** What a stream received, as text (multi-byte characters split across writes are decoded whole). */
-class MemoryOutput extends Writable {
+/**
+ * What a stream received, as text (multi-byte characters split across writes are decoded whole).
+ * Strings are encoded as a real stream would (a lone surrogate becomes U+FFFD there), then decoded.
+ */
+export class MemoryOutput extends Writable {
   text = '';
   readonly #decoder = new StringDecoder('utf8');
   constructor() {
     super({ decodeStrings: false });
   }
   override _write(chunk: string | Buffer, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
-    this.text += typeof chunk === 'string' ? chunk : this.#decoder.write(chunk);
+    this.text += this.#decoder.write(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
     done();
   }
 }

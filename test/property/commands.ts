@@ -2,10 +2,9 @@
  * Every command that reads the API, with arguments that address something, and the formats each is
  * run in. Shared by the wild-sandbox test and the property tests, so a new command is added once.
  */
-import { Readable, Writable } from 'node:stream';
-import { StringDecoder } from 'node:string_decoder';
+import { Readable } from 'node:stream';
 import { join } from 'node:path';
-import { isolatedEnv, tempDir, BIN, REPO } from '../e2e/harness.js';
+import { isolatedEnv, MemoryOutput, tempDir, BIN, REPO } from '../e2e/harness.js';
 
 /** Identifiers the commands address (the same in every generated answer). */
 export interface Addresses {
@@ -52,19 +51,6 @@ export type Format = (typeof FORMATS)[number];
 
 /** Text no output may hold: what a null or an unknown value turns into when a renderer forgets it. */
 export const FORBIDDEN = /undefined|NaN|\[object Object\]|Invalid Date/;
-
-class MemoryOutput extends Writable {
-  text = '';
-  readonly #decoder = new StringDecoder('utf8');
-  constructor() {
-    super({ decodeStrings: false });
-  }
-  override _write(chunk: string | Buffer, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
-    // Encoded as a real stream would (a lone surrogate becomes U+FFFD there), then decoded.
-    this.text += this.#decoder.write(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
-    done();
-  }
-}
 
 export interface Run {
   code: number;
