@@ -7,7 +7,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { createSandboxModel } from './data/index.js';
+import { sharedSandboxModel } from './data/index.js';
 import type { SandboxModel } from './model.js';
 import { FaultInjector, RateLimiter, type FaultKind } from './http/faults.js';
 import { stringifyJson } from './http/json.js';
@@ -156,7 +156,7 @@ const RAW_URL_KEY = 'url ';
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const settings = resolveSandboxOptions(options);
-  const model = options.model ?? createSandboxModel({ seed: settings.seed, now: settings.now });
+  const model = options.model ?? sharedSandboxModel({ seed: settings.seed, now: settings.now });
   const logFile = settings.logFile;
   const log = logFile === undefined ? undefined : await RequestLog.open(logFile, Math.floor(settings.logMaxMb * 1024 * 1024), () =>
     options.onLogFull?.(`the request log ${logFile} reached its cap of ${settings.logMaxMb} MiB; later requests are not logged`));

@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { personLinkBaseSchema, personLinkSchema, personStatsSchema, articleBaseSchema, articleSchema, fieldsOf } from '../../src/api/types.js';
 import type { PersonStats } from '../../src/sandbox/model.js';
 import type { PeopleTopQuery, SandboxModel } from '../../src/sandbox/model.js';
-import { createSandboxModel, sentimentColor, sentimentFace } from '../../src/sandbox/data/index.js';
+import { createSandboxModel, sentimentColor, sentimentFace, sharedSandboxModel } from '../../src/sandbox/data/index.js';
 import { addWeeks, isoWeekOf, listWeeks, mondayOf } from '../../src/weeks.js';
 
 const NOW = new Date('2026-03-18T10:30:00Z');
@@ -21,8 +21,12 @@ function serialise(value: unknown): string {
 }
 
 function everything(m: SandboxModel): string {
+  return serialise(answers(m));
+}
+
+function answers(m: SandboxModel) {
   const people = m.people();
-  return serialise({
+  return {
     week: m.weekInfo(),
     people,
     countries: m.countries(),
@@ -36,7 +40,21 @@ function everything(m: SandboxModel): string {
     stats: m.articleStats(30),
     attention: m.internationalAttention(5),
     focus: m.domesticFocus(5, LAST4),
-  });
+    post: m.post(m.recentPosts(1)[0]!.slug),
+    person: m.person(people[3]!.personHash),
+    search: m.searchPeople({ q: 'a', exactName: false, limit: 100 }),
+  };
+}
+
+/** Changes every field, element and array in place, as a careless caller of the model might. */
+function scribble(value: unknown): void {
+  if (typeof value !== 'object' || value === null) return;
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    scribble(record[key]);
+    record[key] = typeof record[key] === 'object' ? record[key] : 'scribbled';
+  }
+  if (Array.isArray(value)) value.push('scribbled');
 }
 
 function ageAt(birthDate: string, now: Date): number {
@@ -55,6 +73,25 @@ describe('determinism', () => {
     const other = createSandboxModel({ seed: 43, now: NOW });
     expect(other.people().map((p) => p.personHash)).not.toEqual(model.people().map((p) => p.personHash));
     expect(everything(other)).not.toBe(everything(model));
+  });
+});
+
+describe('one model per seed and clock (sharedSandboxModel)', () => {
+  it('is shared by sandboxes of the same seed and clock, not by others', () => {
+    const shared = sharedSandboxModel({ seed: 42, now: NOW });
+    expect(sharedSandboxModel({ seed: 42, now: new Date(NOW.getTime()) })).toBe(shared);
+    expect(sharedSandboxModel({ seed: 43, now: NOW })).not.toBe(shared);
+    expect(sharedSandboxModel({ seed: 42, now: new Date(NOW.getTime() + 1000) })).not.toBe(shared);
+    expect(everything(shared)).toBe(everything(model));
+  });
+
+  it('answers the same after a caller changed everything it was given, so sharing is safe', () => {
+    const shared = sharedSandboxModel({ seed: 42, now: NOW });
+    const given = answers(shared);
+    const before = serialise(given);
+    scribble(given);
+    expect(serialise(given)).not.toBe(before);
+    expect(everything(shared)).toBe(before);
   });
 });
 

@@ -4,7 +4,7 @@
  *
  * Every method returns new objects, so callers may mutate or cache what they get.
  */
-import type { Article, ArticleStats, ArticleStatsAllTime, Country, Person, PersonLink, Source } from '../model.js';
+import type { Article, ArticleStats, ArticleStatsAllTime, Country, Person, PersonLink, Post, Source } from '../model.js';
 import type { PeopleSearchQuery, SandboxModel, SandboxModelOptions } from '../model.js';
 import { roundMetric, sentimentColor, sentimentFace } from './display.js';
 import { formatTimestamp, generateDataset, type Dataset } from './generate.js';
@@ -22,6 +22,30 @@ function articleHashOf(data: Dataset, article: number): bigint {
   return ARTICLE_HASH_BASE + (BigInt(data.articleHashHigh[article]!) << 32n) + BigInt(data.articleHashLow[article]!);
 }
 
+/** How many models sharedSandboxModel keeps: each holds about 7 MiB. */
+const SHARED_MODELS_KEPT = 3;
+const sharedModels = new Map<string, SandboxModel>();
+
+/**
+ * The model of (seed, now), made once per process: sandboxes started with the same seed and clock
+ * share it (the test suite starts hundreds, mostly alike). Safe because a model never changes after
+ * it is made: every method returns new objects, and its caches only remember answers. The few most
+ * recently used are kept, also after their sandboxes close, so the next start finds them.
+ */
+export function sharedSandboxModel(options: SandboxModelOptions): SandboxModel {
+  const key = `${options.seed} ${options.now.getTime()}`;
+  let model = sharedModels.get(key);
+  if (model) {
+    sharedModels.delete(key);
+  } else {
+    model = createSandboxModel(options);
+    if (sharedModels.size >= SHARED_MODELS_KEPT) sharedModels.delete(sharedModels.keys().next().value!);
+  }
+  sharedModels.set(key, model);
+  return model;
+}
+
+/** A model of its own (sharedSandboxModel shares one). */
 export function createSandboxModel(options: SandboxModelOptions): SandboxModel {
   const data = generateDataset(options.seed, options.now);
   const text = new ArticleText(data);
@@ -54,10 +78,18 @@ export function createSandboxModel(options: SandboxModelOptions): SandboxModel {
     updatedAt: source.updatedAt,
     country: null,
   }));
-  const posts = buildPosts(data, (week) =>
-    metrics.topPeople({ startWeek: week, endWeek: week, limit: 5, fresh: false, sortBy: 'mentions' }),
-  );
-  const postsNewestFirst = [...posts].sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : b.postId - a.postId));
+  // Posts are written from 24 weekly rankings: built on the first request for a post, not at start.
+  let postLists: { posts: Post[]; newestFirst: Post[] } | undefined;
+  const publishedPosts = () => {
+    if (!postLists) {
+      const posts = buildPosts(data, (week) =>
+        metrics.topPeople({ startWeek: week, endWeek: week, limit: 5, fresh: false, sortBy: 'mentions' }),
+      );
+      const newestFirst = [...posts].sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : b.postId - a.postId));
+      postLists = { posts, newestFirst };
+    }
+    return postLists;
+  };
   const homepageCache = new Map<number, { all: string[]; matched: string[]; unmatched: string[] }>();
   let allTimeStats: ArticleStatsAllTime | undefined;
 
@@ -216,10 +248,10 @@ export function createSandboxModel(options: SandboxModelOptions): SandboxModel {
       };
     },
 
-    recentPosts: (count) => postsNewestFirst.slice(0, count).map((post) => ({ ...post })),
+    recentPosts: (count) => publishedPosts().newestFirst.slice(0, count).map((post) => ({ ...post })),
 
     post(slug) {
-      const post = posts.find((candidate) => candidate.slug === slug);
+      const post = publishedPosts().posts.find((candidate) => candidate.slug === slug);
       return post === undefined ? undefined : { ...post };
     },
 
