@@ -13,14 +13,14 @@ import { CULTURE_KEYS, MIXABLE_CULTURES, NAME_CULTURES, namePart } from './names
 import {
   mixSeed,
   mulberry32,
-  permute32,
   pick,
-  pickCumulative,
   randomInt,
+  RandomStream,
   roughNormal,
   shuffle,
   type Random,
 } from '../random.js';
+import { generateArticles } from './articles.js';
 import { searchFold, slugify } from './slug.js';
 
 /** Weeks of articles, ending at (and including) the current week. */
@@ -372,73 +372,6 @@ function popularityByWeek(random: Random, people: readonly PersonDraft[]): Float
   return weights;
 }
 
-/** Running totals of `weights[offset + members[i]]` over `members`, into `into`. */
-function cumulate(weights: Float64Array, offset: number, members: readonly number[], into: Float64Array): number {
-  let total = 0;
-  for (let i = 0; i < members.length; i++) {
-    total += weights[offset + members[i]!]!;
-    into[i] = total;
-  }
-  return total;
-}
-
-/**
- * Groups appearances into sparse (week, person, country) cells. A counting sort by week*P + person
- * (linear, no comparisons), then per bucket a merge by country; buckets hold a handful of items.
- */
-function buildCells(input: {
-  W: number;
-  P: number;
-  appCount: number;
-  appPerson: Uint16Array;
-  appArticle: Uint32Array;
-  appMentionStart: Uint32Array;
-  appSentimentMilli: Int32Array;
-  articleWeek: Uint16Array;
-  articleCountry: Uint8Array;
-}): Pick<Dataset, 'cellStart' | 'cellCountry' | 'cellMentions' | 'cellArticles' | 'cellSentiment'> {
-  const { W, P, appCount } = input;
-  const bucketStart = new Uint32Array(W * P + 1);
-  const bucketOf = new Uint32Array(appCount);
-  for (let i = 0; i < appCount; i++) {
-    const bucket = input.articleWeek[input.appArticle[i]!]! * P + input.appPerson[i]!;
-    bucketOf[i] = bucket;
-    bucketStart[bucket + 1]!++;
-  }
-  for (let b = 0; b < W * P; b++) bucketStart[b + 1]! += bucketStart[b]!;
-  const next = bucketStart.slice(0, W * P);
-  const ordered = new Uint32Array(appCount);
-  for (let i = 0; i < appCount; i++) ordered[next[bucketOf[i]!]!++] = i;
-
-  const cellStart = new Uint32Array(W * P + 1);
-  const cellCountry = new Uint8Array(appCount);
-  const cellMentions = new Uint16Array(appCount);
-  const cellArticles = new Uint16Array(appCount);
-  const cellSentiment = new Int32Array(appCount);
-  let cellCount = 0;
-  for (let b = 0; b < W * P; b++) {
-    const firstCell = cellCount;
-    for (let k = bucketStart[b]!; k < bucketStart[b + 1]!; k++) {
-      const appearance = ordered[k]!;
-      const country = input.articleCountry[input.appArticle[appearance]!]!;
-      let cell = firstCell;
-      while (cell < cellCount && cellCountry[cell] !== country) cell++;
-      if (cell === cellCount) cellCountry[cellCount++] = country;
-      cellMentions[cell]! += input.appMentionStart[appearance + 1]! - input.appMentionStart[appearance]!;
-      cellArticles[cell]! += 1;
-      cellSentiment[cell]! += input.appSentimentMilli[appearance]!;
-    }
-    cellStart[b + 1] = cellCount;
-  }
-  return {
-    cellStart,
-    cellCountry: cellCountry.slice(0, cellCount),
-    cellMentions: cellMentions.slice(0, cellCount),
-    cellArticles: cellArticles.slice(0, cellCount),
-    cellSentiment: cellSentiment.slice(0, cellCount),
-  };
-}
-
 export function generateDataset(seed: number, now: Date): Dataset {
   const nowSeconds = Math.floor(now.getTime() / 1000);
   const currentWeek = isoWeekOf(now);
@@ -472,18 +405,14 @@ export function generateDataset(seed: number, now: Date): Dataset {
   const personIndexByHash = new Map(people.map((person) => [person.personHash, person.index]));
   const popularity = popularityByWeek(mulberry32(mixSeed(seed, 3)), drafts);
 
-  const P = people.length;
-  const C = COUNTRIES.length;
-  const W = DATA_WEEKS;
-  const S = sources.length;
-
-  const random = mulberry32(mixSeed(seed, 4));
+  const random = new RandomStream(mixSeed(seed, 4));
   // Articles per week: a yearly wave plus noise; the current week only up to `now`.
+  const W = DATA_WEEKS;
   const weekArticleStart = new Uint32Array(W + 1);
   const weekSpan = new Float64Array(W);
-  const seasonPhase = random() * 2 * Math.PI;
+  const seasonPhase = random.next() * 2 * Math.PI;
   for (let w = 0; w < W; w++) {
-    let count = MEAN_WEEKLY_ARTICLES * (1 + 0.12 * Math.sin((2 * Math.PI * w) / 52 + seasonPhase)) * (0.85 + 0.3 * random());
+    let count = MEAN_WEEKLY_ARTICLES * (1 + 0.12 * Math.sin((2 * Math.PI * w) / 52 + seasonPhase)) * (0.85 + 0.3 * random.next());
     weekSpan[w] = WEEK_SECONDS;
     if (w === W - 1) {
       const elapsed = nowSeconds - weekStartSeconds[w]! + 1;
@@ -492,154 +421,25 @@ export function generateDataset(seed: number, now: Date): Dataset {
     }
     weekArticleStart[w + 1] = weekArticleStart[w]! + Math.round(count);
   }
-  const articleCount = weekArticleStart[W]!;
 
-  const articleSource = new Uint16Array(articleCount);
-  const articlePublished = new Float64Array(articleCount);
-  const articleWeek = new Uint16Array(articleCount);
-  const articleCountry = new Uint8Array(articleCount);
-  const sourceCountry = Uint8Array.from(sources, (source) => source.countryIndex);
-  const personTone = Float64Array.from(people, (person) => person.tone);
-  const personCountry = Uint8Array.from(people, (person) => person.countryIndex);
-  const articleTextSeed = new Uint32Array(articleCount);
-  const articleHashHigh = new Uint32Array(articleCount);
-  const articleHashLow = new Uint32Array(articleCount);
-  const articleAppStart = new Uint32Array(articleCount + 1);
-  const appCapacity = articleCount * 5;
-  const appPerson = new Uint16Array(appCapacity);
-  const appArticle = new Uint32Array(appCapacity);
-  const appMentionStart = new Uint32Array(appCapacity + 1);
-  const mentionSentimentMilli = new Int16Array(appCapacity * 3);
-  const appSentimentMilli = new Int32Array(appCapacity);
-
-  const mentionsWP = new Uint32Array(W * P);
-  const sentimentWP = new Int32Array(W * P);
-  const mentionsWC = new Uint32Array(W * C);
-  const mentionsW = new Uint32Array(W);
-  const flowWCC = new Uint32Array(W * C * C);
-
-  const allPeople = people.map((person) => person.index);
   const regionOfCountry = COUNTRIES.map((country) => country.region);
   const regions = [...new Set(regionOfCountry)];
-  const regionIndexOfCountry = regionOfCountry.map((region) => regions.indexOf(region));
-  const homeMembers: number[][] = COUNTRIES.map(() => []);
-  const regionMembers: number[][] = regions.map(() => []);
-  for (const person of people) {
-    homeMembers[person.countryIndex]!.push(person.index);
-    regionMembers[regionIndexOfCountry[person.countryIndex]!]!.push(person.index);
-  }
-  const globalCumulative = new Float64Array(P);
-  const homeCumulative = homeMembers.map((members) => new Float64Array(members.length));
-  const homeTotal = new Float64Array(C);
-  const regionCumulative = regionMembers.map((members) => new Float64Array(members.length));
-  const regionTotal = new Float64Array(regions.length);
-  const sourceCumulative = new Float64Array(S);
-  const activeSources: number[] = [];
-  const hashOffset = mixSeed(seed, 5);
-  const chosen: number[] = [];
-
-  let appCount = 0;
-  let mentionCount = 0;
-  for (let w = 0; w < W; w++) {
-    const popularityOffset = w * P;
-    cumulate(popularity, popularityOffset, allPeople, globalCumulative);
-    for (let c = 0; c < C; c++) homeTotal[c] = cumulate(popularity, popularityOffset, homeMembers[c]!, homeCumulative[c]!);
-    for (let r = 0; r < regions.length; r++) {
-      regionTotal[r] = cumulate(popularity, popularityOffset, regionMembers[r]!, regionCumulative[r]!);
-    }
-    activeSources.length = 0;
-    let sourceTotal = 0;
-    for (const source of sources) {
-      if (w >= source.pausedFromWeekIndex) continue;
-      sourceTotal += sourceWeights[source.index]!;
-      sourceCumulative[activeSources.length] = sourceTotal;
-      activeSources.push(source.index);
-    }
-
-    const first = weekArticleStart[w]!;
-    const end = weekArticleStart[w + 1]!;
-    const offsets = new Float64Array(end - first);
-    for (let i = 0; i < offsets.length; i++) offsets[i] = Math.floor(random() * weekSpan[w]!);
-    offsets.sort();
-
-    for (let a = first; a < end; a++) {
-      const sourceIndex = activeSources[pickCumulative(sourceCumulative, activeSources.length, random())]!;
-      const c = sourceCountry[sourceIndex]!;
-      articleCountry[a] = c;
-      const region = regionIndexOfCountry[c]!;
-      articleSource[a] = sourceIndex;
-      articlePublished[a] = weekStartSeconds[w]! + offsets[a - first]!;
-      articleWeek[a] = w;
-      articleTextSeed[a] = Math.floor(random() * 4294967296);
-      articleHashHigh[a] = Math.floor(random() * 268435456);
-      articleHashLow[a] = permute32((a + hashOffset) >>> 0);
-      articleAppStart[a] = appCount;
-
-      const peopleDraw = random();
-      const peopleInArticle = peopleDraw < 0.45 ? 1 : peopleDraw < 0.75 ? 2 : peopleDraw < 0.9 ? 3 : peopleDraw < 0.97 ? 4 : 5;
-      chosen.length = 0;
-      for (let k = 0; k < peopleInArticle; k++) {
-        for (let attempt = 0; attempt < 8; attempt++) {
-          // People are mentioned most by their own country's press, then their region's.
-          const where = random();
-          let p: number;
-          if (where < 0.4 && homeTotal[c]! > 0) {
-            p = homeMembers[c]![pickCumulative(homeCumulative[c]!, homeMembers[c]!.length, random())]!;
-          } else if (where < 0.6 && regionTotal[region]! > 0) {
-            const members = regionMembers[region]!;
-            p = members[pickCumulative(regionCumulative[region]!, members.length, random())]!;
-          } else {
-            p = pickCumulative(globalCumulative, P, random());
-          }
-          if (!chosen.includes(p)) {
-            chosen.push(p);
-            break;
-          }
-        }
-      }
-
-      for (const p of chosen) {
-        const mentionDraw = random();
-        const mentions = mentionDraw < 0.65 ? 1 : mentionDraw < 0.9 ? 2 : 3;
-        const appearanceTone = personTone[p]! + roughNormal(random, 0.3);
-        appPerson[appCount] = p;
-        appArticle[appCount] = a;
-        appMentionStart[appCount] = mentionCount;
-        let sentimentSum = 0;
-        for (let m = 0; m < mentions; m++) {
-          // Mentions in one article share its tone, up to ±0.2 (one draw: this loop runs ~120,000 times).
-          const sentiment = Math.round(Math.max(-1, Math.min(1, appearanceTone + (random() - 0.5) * 0.4)) * 1000);
-          mentionSentimentMilli[mentionCount++] = sentiment;
-          sentimentSum += sentiment;
-        }
-        appSentimentMilli[appCount] = sentimentSum;
-        appCount++;
-        mentionsWP[w * P + p]! += mentions;
-        sentimentWP[w * P + p]! += sentimentSum;
-        mentionsWC[w * C + c]! += mentions;
-        mentionsW[w]! += mentions;
-        flowWCC[(w * C + c) * C + personCountry[p]!]! += mentions;
-      }
-    }
-  }
-  articleAppStart[articleCount] = appCount;
-  appMentionStart[appCount] = mentionCount;
-
-  // Per-person appearance lists, in article (time) order.
-  const personAppStart = new Uint32Array(P + 1);
-  for (let i = 0; i < appCount; i++) personAppStart[appPerson[i]! + 1]!++;
-  for (let p = 0; p < P; p++) personAppStart[p + 1]! += personAppStart[p]!;
-  const personApps = new Uint32Array(appCount);
-  const fill = personAppStart.slice(0, P);
-  for (let i = 0; i < appCount; i++) personApps[fill[appPerson[i]!]!++] = i;
-
-  const cells = buildCells({ W, P, appCount, appPerson, appArticle, appMentionStart, appSentimentMilli, articleWeek, articleCountry });
-
-  const firstMentionWeek = new Int32Array(P).fill(-1);
-  for (let p = 0; p < P; p++) {
-    const firstApp = personAppStart[p]! < personAppStart[p + 1]! ? personApps[personAppStart[p]!]! : -1;
-    if (firstApp >= 0) firstMentionWeek[p] = articleWeek[appArticle[firstApp]!]!;
-  }
+  const articles = generateArticles({
+    random,
+    weekArticleStart,
+    weekSpan,
+    hashOffset: mixSeed(seed, 5),
+    weekStartSeconds,
+    popularity,
+    personCountry: Uint8Array.from(people, (person) => person.countryIndex),
+    personTone: Float64Array.from(people, (person) => person.tone),
+    regionOfCountry: regionOfCountry.map((region) => regions.indexOf(region)),
+    regionCount: regions.length,
+    sourceCountry: Uint8Array.from(sources, (source) => source.countryIndex),
+    sourceWeight: Float64Array.from(sourceWeights),
+    sourcePausedFrom: Int32Array.from(sources, (source) => source.pausedFromWeekIndex),
+    countryCount: COUNTRIES.length,
+  });
 
   return {
     seed,
@@ -652,28 +452,6 @@ export function generateDataset(seed: number, now: Date): Dataset {
     sources,
     people,
     personIndexByHash,
-    articleCount,
-    articleSource,
-    articlePublished,
-    articleWeek,
-    articleTextSeed,
-    articleHashHigh,
-    articleHashLow,
-    articleAppStart,
-    weekArticleStart,
-    appearanceCount: appCount,
-    appPerson: appPerson.subarray(0, appCount),
-    appArticle: appArticle.subarray(0, appCount),
-    appMentionStart: appMentionStart.subarray(0, appCount + 1),
-    mentionSentimentMilli: mentionSentimentMilli.subarray(0, mentionCount),
-    personAppStart,
-    personApps,
-    ...cells,
-    mentionsWP,
-    sentimentWP,
-    mentionsWC,
-    mentionsW,
-    flowWCC,
-    firstMentionWeek,
+    ...articles,
   };
 }
