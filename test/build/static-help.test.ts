@@ -30,6 +30,7 @@ describe('dist/help: the piped --help of every command, written by the build', (
   });
 
   it('bin/newsstats.cjs prints it for --help, -h and no words at all, exit 0; other command lines still reach commander', async () => {
+    // Spawned: these answers come from bin/newsstats.cjs itself, before main() loads; one run per branch of it.
     const top = readFileSync(join(HELP, 'newsstats.people.top.txt'), 'utf8');
     expect(await spawnCli(['people', 'top', '--help'])).toMatchObject({ code: 0, stdout: top, stderr: '' });
     expect(await spawnCli(['people', 'top', '-h'])).toMatchObject({ code: 0, stdout: top, stderr: '' });

@@ -1,11 +1,11 @@
 /**
- * `--format chart` on ranked lists: horizontal bars on a terminal (a pseudo-terminal here), unicode
+ * `--format chart` on ranked lists: horizontal bars on a terminal (main() told it writes to one: runCliOnTerminal), unicode
  * blocks in a UTF-8 locale and ASCII otherwise; anywhere else a usage error before any request.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  apiGet, type Json, logOf, runCli, runCliInTerminal, stripAnsi, tempDir, text, useLoggedSandbox,
+  apiGet, type Json, logOf, runCli, runCliOnTerminal, stripAnsi, tempDir, text, useLoggedSandbox,
 } from './harness.js';
 
 const logged = useLoggedSandbox();
@@ -52,7 +52,7 @@ function expectChartOf(output: string, ranking: Json[], valueField: string, widt
 describe('--format chart', () => {
   it('draws one unicode bar per ranked person, the value as sent, in a UTF-8 terminal', async () => {
     const ranking = (await apiGet(logged.server, '/people/top', { ...WINDOW, limit: 8 })) as Json[];
-    const result = await runCliInTerminal(['people', 'top', '--weeks', '202644..202647', '--limit', '8', '--format', 'chart'], {
+    const result = await runCliOnTerminal(['people', 'top', '--weeks', '202644..202647', '--limit', '8', '--format', 'chart'], {
       env: { ...logged.env, NO_COLOR: '1' },
       columns: 70,
     });
@@ -65,7 +65,7 @@ describe('--format chart', () => {
 
   it('charts the sort metric: --sort dominance draws dominance', async () => {
     const ranking = (await apiGet(logged.server, '/people/top', { ...WINDOW, limit: 6, sortBy: 'dominance' })) as Json[];
-    const result = await runCliInTerminal(['people', 'top', '--weeks', '202644..202647', '--limit', '6', '--sort', 'dominance', '-f', 'chart'], {
+    const result = await runCliOnTerminal(['people', 'top', '--weeks', '202644..202647', '--limit', '6', '--sort', 'dominance', '-f', 'chart'], {
       env: { ...logged.env, NO_COLOR: '1' },
       columns: 80,
     });
@@ -77,9 +77,9 @@ describe('--format chart', () => {
     const ranking = (await apiGet(logged.server, '/people/top', { ...WINDOW, limit: 5 })) as Json[];
     const args = ['people', 'top', '--weeks', '202644..202647', '--limit', '5', '-f', 'chart'];
     const [plainC, lcAll] = await Promise.all([
-      runCliInTerminal(args, { env: { ...logged.env, NO_COLOR: '1', LANG: 'C' }, columns: 70 }),
+      runCliOnTerminal(args, { env: { ...logged.env, NO_COLOR: '1', LANG: 'C' }, columns: 70 }),
       // LC_ALL wins over LANG.
-      runCliInTerminal(args, { env: { ...logged.env, NO_COLOR: '1', LANG: 'C.UTF-8', LC_ALL: 'C' }, columns: 70 }),
+      runCliOnTerminal(args, { env: { ...logged.env, NO_COLOR: '1', LANG: 'C.UTF-8', LC_ALL: 'C' }, columns: 70 }),
     ]);
     for (const result of [plainC, lcAll]) {
       expect(result.code).toBe(0);
@@ -92,8 +92,8 @@ describe('--format chart', () => {
   it('colours the bars on a terminal unless NO_COLOR or --no-color', async () => {
     const args = ['people', 'top', '--weeks', 'last4', '--limit', '3', '-f', 'chart'];
     const [coloured, noColorFlag] = await Promise.all([
-      runCliInTerminal(args, { env: logged.env, columns: 70 }),
-      runCliInTerminal([...args, '--no-color'], { env: logged.env, columns: 70 }),
+      runCliOnTerminal(args, { env: logged.env, columns: 70 }),
+      runCliOnTerminal([...args, '--no-color'], { env: logged.env, columns: 70 }),
     ]);
     expect(coloured.code).toBe(0);
     expect(coloured.stdout).toContain('\x1b[');
@@ -103,7 +103,7 @@ describe('--format chart', () => {
 
   it('fits narrow terminals: a long label is cut, the value kept whole', async () => {
     const ranking = (await apiGet(logged.server, '/people/top', { ...WINDOW, limit: 5 })) as Json[];
-    const result = await runCliInTerminal(['people', 'top', '--weeks', '202644..202647', '--limit', '5', '-f', 'chart'], {
+    const result = await runCliOnTerminal(['people', 'top', '--weeks', '202644..202647', '--limit', '5', '-f', 'chart'], {
       env: { ...logged.env, NO_COLOR: '1' },
       columns: 30,
     });
@@ -125,7 +125,7 @@ describe('--format chart', () => {
     const { result: runs, entries } = await logOf(logged.log, () =>
       Promise.all([
         runCli(['people', 'top', '--weeks', 'last4', '-f', 'chart'], { env: logged.env }),
-        runCliInTerminal(['people', 'top', '--weeks', 'last4', '-f', 'chart', '--output', join(dir, 'chart.txt')], { env: logged.env }),
+        runCliOnTerminal(['people', 'top', '--weeks', 'last4', '-f', 'chart', '--output', join(dir, 'chart.txt')], { env: logged.env }),
       ]),
     );
     const [piped, toFile] = runs;
@@ -141,8 +141,8 @@ describe('--format chart', () => {
   it('is a usage error for commands that are not ranked lists', async () => {
     const { result: runs, entries } = await logOf(logged.log, () =>
       Promise.all([
-        runCliInTerminal(['countries', 'list', '-f', 'chart'], { env: logged.env }),
-        runCliInTerminal(['export', 'country-stats', '--top', '2', '-f', 'chart'], { env: logged.env }),
+        runCliOnTerminal(['countries', 'list', '-f', 'chart'], { env: logged.env }),
+        runCliOnTerminal(['export', 'country-stats', '--top', '2', '-f', 'chart'], { env: logged.env }),
       ]),
     );
     for (const run of runs) {

@@ -500,6 +500,7 @@ describe('sandbox command', () => {
   test('prints only the URL on stdout, a banner on stderr, serves, and exits 0 on SIGTERM', async () => {
     let firstLine: Promise<string> | undefined;
     let lastResponse: { status: number; body: unknown } | undefined;
+    // A process of its own: what a real SIGTERM does to the server, and its exit status, is the point.
     const result = spawnCli(['sandbox', '--port', '0', '--now', '2026-11-22'], {
       onSpawn: (child) => {
         firstLine = new Promise((resolve, reject) => {
@@ -583,6 +584,7 @@ describe('53-week years (2020 has week 53)', () => {
 
 describe('pipes', () => {
   test('a reader that closes early (| head -c 100) ends the run with exit 0 and no EPIPE trace', async () => {
+    // A real process behind a real pipe: EPIPE from a reader gone is the point.
     // sh has no PIPESTATUS: the CLI's own exit status is reported on fd 3.
     const script = `{ "${process.execPath}" "${BIN}" people list -f json 2>&4; echo "cli=$?" >&3; } 4>&2 | head -c 100`;
     const child = spawn('sh', ['-c', script], {

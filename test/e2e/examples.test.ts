@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/registry.js';
-import { REPO, runCliInTerminal, runCliWithHome, tempDir, useLoggedSandbox } from './harness.js';
+import { REPO, runCliOnTerminal, runCliWithHome, tempDir, useLoggedSandbox } from './harness.js';
 
 const NEEDS_A_SHELL = /[|<>$]/;
 const RUN_ELSEWHERE = [/^sandbox\b/, /^auth login\b/];
@@ -59,7 +59,7 @@ describe('help examples', () => {
       // Charts draw on a terminal only, so those examples get one; the rest run in a directory of
       // their own, where their --output files land.
       const result = args.includes('chart')
-        ? await runCliInTerminal(args, { env: { ...logged.env }, home })
+        ? await runCliOnTerminal(args, { env: { ...logged.env }, home })
         : await runCliWithHome(home, args, { env: { ...logged.env }, cwd: tempDir() });
       expect(result.code, result.stdout + result.stderr).toBe(0);
       // Notes (a cleared cache, a removed key) may go to stderr; errors and warnings may not.

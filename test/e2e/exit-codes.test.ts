@@ -163,6 +163,7 @@ describe('exit 130: Ctrl-C during a slow request', () => {
     const proxy = await tcpPassThrough(slow.url);
     let signalledAt = 0;
     try {
+      // A process of its own: a real SIGINT and the exit status it leads to are the point.
       const result = await spawnCli(args, {
         env: sandboxEnv({ url: proxy.url, key: slow.key }),
         onSpawn: (child) => {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import {
-  apiGet, countPath, csvHeader, csvRecords, type Json, logFilePath, logOf, maxInFlight, readLog, runCli, runCliInTerminal, sandbox, sandboxEnv, spawnCli, tcpPassThrough, tempDir, text, useLoggedSandbox,
+  apiGet, countPath, csvHeader, csvRecords, type Json, logFilePath, logOf, maxInFlight, MemoryOutput, readLog, runCli, runCliOnTerminal, sandbox, sandboxEnv, tcpPassThrough, tempDir, text, useLoggedSandbox,
 } from './harness.js';
 
 const logged = useLoggedSandbox();
@@ -200,11 +200,14 @@ describe('export concurrency and streaming', () => {
 
   it('streams rows: the first row is out long before the last request is answered', async () => {
     let firstChunkAt: number | undefined;
+    const stdout = new (class extends MemoryOutput {
+      override _write(chunk: string | Buffer, encoding: BufferEncoding, done: (error?: Error | null) => void): void {
+        firstChunkAt ??= Date.now();
+        super._write(chunk, encoding, done);
+      }
+    })();
     const { result, entries } = await logOf(slowLog, () =>
-      spawnCli(['export', 'country-stats', '--top', '10', '--weeks', '202644..202647', '--concurrency', '1', '-f', 'csv'], {
-        env: sandboxEnv(slow),
-        onSpawn: (child) => child.stdout!.once('data', () => (firstChunkAt ??= Date.now())),
-      }),
+      runCli(['export', 'country-stats', '--top', '10', '--weeks', '202644..202647', '--concurrency', '1', '-f', 'csv'], { env: sandboxEnv(slow), stdout }),
     );
     expect(result.code).toBe(0);
     const stats = entries.filter((entry) => entry.path.endsWith('/country-stats'));
@@ -291,8 +294,8 @@ describe('export progress', () => {
     const file = join(dir, 'stats.csv');
     const args = ['export', 'country-stats', '--top', '5', '--weeks', '202644..202647'];
     const [terminal, quiet, piped] = await Promise.all([
-      runCliInTerminal([...args, '--output', file], { env: logged.env }),
-      runCliInTerminal([...args, '--quiet', '--output', join(dir, 'quiet.csv')], { env: logged.env }),
+      runCliOnTerminal([...args, '--output', file], { env: logged.env }),
+      runCliOnTerminal([...args, '--quiet', '--output', join(dir, 'quiet.csv')], { env: logged.env }),
       runCli([...args, '-f', 'csv'], { env: logged.env }),
     ]);
     expect(terminal.code).toBe(0);
@@ -309,8 +312,8 @@ describe('export progress', () => {
   it('draws no bar while rows stream onto the same terminal, and draws it before a terminal table', async () => {
     const args = ['export', 'country-stats', '--top', '5', '--weeks', '202644..202647'];
     const [csvOnTerminal, tableOnTerminal, piped] = await Promise.all([
-      runCliInTerminal([...args, '-f', 'csv'], { env: logged.env }),
-      runCliInTerminal(args, { env: { ...logged.env, NO_COLOR: '1' }, columns: 200 }),
+      runCliOnTerminal([...args, '-f', 'csv'], { env: logged.env }),
+      runCliOnTerminal(args, { env: { ...logged.env, NO_COLOR: '1' }, columns: 200 }),
       runCli([...args, '-f', 'csv'], { env: logged.env }),
     ]);
     // Rows and bar on one terminal would interleave: the CSV arrives clean instead.

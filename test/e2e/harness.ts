@@ -3,6 +3,8 @@
  * CLI talks to it over real HTTP, in one of two ways:
  * - runCli: main(argv, io) in-process, with in-memory stdout/stderr/stdin, an isolated environment
  *   (its own empty config and cache directories) and no terminal. Milliseconds per run; most tests.
+ *   runCliOnTerminal is the same, told that its streams are a terminal; runServingCli runs a server
+ *   (`newsstats sandbox`) until the test is done with it.
  * - spawnCli / runCliInTerminal: the built bin/newsstats.cjs in a child process, for what needs one:
  *   the bin file itself, signals, pipes and pseudo-terminals.
  * Also here: raw requests to the sandbox (the independent source of expected values), the request
@@ -10,6 +12,7 @@
  * model never produces.
  */
 import { spawn } from 'node:child_process';
+import { EventEmitter } from 'node:events';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createTcpServer, connect, type AddressInfo, type Socket } from 'node:net';
@@ -20,6 +23,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { parse as parseLossless } from 'lossless-json';
 import { afterAll, beforeAll, expect } from 'vitest';
+import type { MainIo, ProcessControl } from '../../src/cli/io.js';
 import type { RequestLogEntry } from '../../src/sandbox/http/log.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/server.js';
 
@@ -133,22 +137,86 @@ export class MemoryOutput extends Writable {
 
 /**
  * Runs the CLI in this process: main(argv, io) with in-memory streams, no terminal, and the same
- * isolated environment a child would get. Same result shape as a spawned run.
+ * isolated environment a child would get. Same result shape as a spawned run. A `stdout` of the
+ * test's own sees each write as it comes.
  */
-export async function runCli(args: string[], options: Omit<CliOptions, 'onSpawn'> = {}): Promise<CliResult> {
+export async function runCli(args: string[], options: Omit<CliOptions, 'onSpawn'> & { stdout?: MemoryOutput } = {}): Promise<CliResult> {
+  return runInProcess(args, { ...options, env: isolatedEnv(tempDir(), options.env) });
+}
+
+export interface InProcessTerminalOptions extends TerminalOptions {
+  /** stderr goes to a file or pipe (`2>file`), not the terminal: it arrives apart, in `stderr`. */
+  stderrPiped?: boolean;
+  cwd?: string;
+}
+
+/**
+ * runCliInTerminal's in-process twin: main() is told that stdin, stdout and stderr are a terminal of
+ * `columns` columns (default 100), with the environment runCliInTerminal gives its child (TERM, COLUMNS,
+ * an isolated home). The CLI decides colour, width and layout from these alone (src/cli/io.ts), so a
+ * pseudo-terminal adds nothing but a process; what only a real one shows (the line discipline, raw
+ * key input, signals) is for runCliInTerminal and the tmux tests. As on a screen, stdout and stderr
+ * arrive merged in `stdout`, unless `stderrPiped`.
+ */
+export function runCliOnTerminal(args: string[], options: InProcessTerminalOptions = {}): Promise<CliResult> {
+  const columns = options.columns ?? 100;
+  const env = isolatedEnv(options.home ?? tempDir(), { TERM: 'xterm-256color', COLUMNS: String(columns), ...options.env });
+  const stderrIsTTY = !options.stderrPiped;
+  return runInProcess(args, { env, cwd: options.cwd, isTTY: { stdin: true, stdout: true, stderr: stderrIsTTY }, columns, mergeStderr: stderrIsTTY });
+}
+
+/**
+ * A serving command (`newsstats sandbox ...`) in this process: `whileServing` gets the first line it
+ * prints on stdout (the server's URL); when that resolves, the run is sent SIGTERM as a real process
+ * would be. main() is handed a stand-in for the process, its only source of signals.
+ */
+export async function runServingCli(
+  args: string[],
+  whileServing: (firstLine: string) => Promise<void>,
+  options: Pick<CliOptions, 'env' | 'cwd'> = {},
+): Promise<CliResult> {
+  const signals = Object.assign(new EventEmitter(), { exit: () => undefined });
+  let served: Promise<void> | undefined;
+  const stdout = new (class extends MemoryOutput {
+    override _write(chunk: string | Buffer, encoding: BufferEncoding, done: (error?: Error | null) => void): void {
+      super._write(chunk, encoding, done);
+      const newline = this.text.indexOf('\n');
+      if (newline >= 0 && !served) served = whileServing(this.text.slice(0, newline)).finally(() => signals.emit('SIGTERM'));
+    }
+  })();
+  const result = await runInProcess(args, { env: isolatedEnv(tempDir(), options.env), cwd: options.cwd, stdout, process: signals });
+  await served;
+  return result;
+}
+
+interface InProcessOptions {
+  env: Record<string, string>;
+  input?: string;
+  cwd?: string;
+  isTTY?: MainIo['isTTY'];
+  columns?: number;
+  /** stderr writes into stdout's buffer, in order, as on one screen. */
+  mergeStderr?: boolean;
+  stdout?: MemoryOutput;
+  process?: ProcessControl;
+}
+
+async function runInProcess(args: string[], options: InProcessOptions): Promise<CliResult> {
   const { main } = await import('../../src/cli/main.js');
-  const stdout = new MemoryOutput();
-  const stderr = new MemoryOutput();
+  const stdout = options.stdout ?? new MemoryOutput();
+  const stderr = options.mergeStderr ? stdout : new MemoryOutput();
   const stdin = Readable.from(options.input === undefined ? [] : [options.input]);
   const code = await main(['node', BIN, ...args], {
     stdout,
     stderr,
     stdin,
-    env: isolatedEnv(tempDir(), options.env),
-    isTTY: { stdin: false, stdout: false, stderr: false },
+    env: options.env,
+    isTTY: options.isTTY ?? { stdin: false, stdout: false, stderr: false },
+    ...(options.columns !== undefined && { columns: options.columns }),
     cwd: options.cwd ?? REPO,
+    ...(options.process && { process: options.process }),
   });
-  return { code, signal: null, stdout: stdout.text, stderr: stderr.text };
+  return { code, signal: null, stdout: stdout.text, stderr: options.mergeStderr ? '' : stderr.text };
 }
 
 /**

@@ -2,14 +2,14 @@
  * The messages around the data, end to end against a sandbox on 127.0.0.1: where output goes
  * (-o -, extensions, the "wrote N rows" line), and the messages that point the user the right way.
  */
-import { spawn } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { displayWidth } from '../../src/output/text.js';
 import {
-  BIN, expectFailure, expectSuccess, isolatedEnv, rawJson, runCli, runCliInTerminal, runCliWithHome, sandbox, shellQuote, spawnAndCollect,
+  expectFailure, expectSuccess, rawJson, runCli, runCliOnTerminal, runCliWithHome, runServingCli, sandbox,
   stderrLines, stripAnsi, tempDir, useLoggedSandbox,
 } from './harness.js';
 import { Tmux } from './tmux.js';
@@ -41,13 +41,13 @@ describe.concurrent('output destinations', () => {
   test('in a terminal, a finished --output run says what it wrote; -q and a pipe keep quiet', async () => {
     const dir = tempDir();
     const file = join(dir, 'cs.csv');
-    const shown = await runCliInTerminal(['export', 'country-stats', '--top', '3', '--weeks', 'last4', '-o', file], { env: logged.env });
+    const shown = await runCliOnTerminal(['export', 'country-stats', '--top', '3', '--weeks', 'last4', '-o', file], { env: logged.env });
     expect(shown.code).toBe(0);
     const rows = readFileSync(file, 'utf8').trimEnd().split('\n').length - 1;
     expect(rows).toBeGreaterThan(3);
     expect(shown.stdout).toContain(`wrote ${rows} rows to ${file}`);
 
-    const quiet = await runCliInTerminal(['-q', 'people', 'top', '--weeks', 'last4', '-o', join(dir, 'top.csv')], { env: logged.env });
+    const quiet = await runCliOnTerminal(['-q', 'people', 'top', '--weeks', 'last4', '-o', join(dir, 'top.csv')], { env: logged.env });
     expect(quiet.code).toBe(0);
     expect(quiet.stdout).not.toContain('wrote');
     const piped = await runCli(['people', 'top', '--weeks', 'last4', '-o', join(dir, 'top2.csv')], { env: logged.env });
@@ -139,7 +139,7 @@ describe.concurrent('messages that point the right way', () => {
   test('--metric takes the short names the tables show', async () => {
     const [short, long] = await Promise.all(
       ['dominance', 'globalDominance'].map((metric) =>
-        runCliInTerminal(['people', 'trend', 'hira-abbasi-d893', '--weeks', 'last4', '--metric', metric, '-f', 'chart'], { env: logged.env }),
+        runCliOnTerminal(['people', 'trend', 'hira-abbasi-d893', '--weeks', 'last4', '--metric', metric, '-f', 'chart'], { env: logged.env }),
       ),
     );
     expect(short!.code).toBe(0);
@@ -189,35 +189,28 @@ describe('help that fits', () => {
     const help = expectSuccess(await runCli(['sandbox', '--help']));
     const examples = [...help.matchAll(/^ {2}\$ (newsstats sandbox .*)$/gm)].map((match) => match[1]!);
     expect(examples.length).toBeGreaterThanOrEqual(3);
-    const bin = tempDir();
-    writeFileSync(join(bin, 'newsstats'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} "$@"\n`, { mode: 0o755 });
     for (const example of examples) {
       // Port 8787 may be taken on this machine: the pasted command is what is checked, on any port.
-      const command = example.replace('--port 8787', '--port 0');
-      const url = await firstStdoutLine(command, { PATH: `${bin}:${process.env.PATH}` });
+      const words = shellWords(example.replace('--port 8787', '--port 0'));
+      expect(words[0], example).toBe('newsstats');
+      let url = '';
+      const result = await runServingCli(words.slice(1), async (line) => {
+        url = line;
+      });
       expect(url, example).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(result.code, result.stderr).toBe(0);
     }
   });
 });
 
-/** Runs a shell command until its first stdout line (a server's URL), then stops it. Bounded. */
-function firstStdoutLine(command: string, env: Record<string, string>): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', `exec ${command}`], { env: isolatedEnv(tempDir(), env), stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`no line on stdout within 15 s: ${command}`));
-    }, 15_000);
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk;
-      if (out.includes('\n')) {
-        clearTimeout(timer);
-        child.kill('SIGTERM');
-        resolve(out.split('\n')[0]!);
-      }
-    });
-  });
+/**
+ * The words a shell passes for a pasted command line (quotes, a trailing # comment): sh itself splits
+ * it, so the check stays "as pasted", and the words then run in-process.
+ */
+function shellWords(command: string): string[] {
+  const split = spawnSync('sh', ['-c', `set -- ${command}\nprintf '%s\\0' "$@"`], { encoding: 'utf8' });
+  expect(split.status, split.stderr).toBe(0);
+  return split.stdout.split('\0').slice(0, -1);
 }
 
 describe('trends that don\'t mislead', () => {
@@ -227,7 +220,7 @@ describe('trends that don\'t mislead', () => {
 
   test('without --weeks a trend is last12; the current week is marked partial; sparklines carry low and high and leave gaps', async () => {
     const [terminal, piped] = await Promise.all([
-      runCliInTerminal(['people', 'trend', SPARSE], { env: { ...logged.env, NO_COLOR: '1' }, columns: 120 }),
+      runCliOnTerminal(['people', 'trend', SPARSE], { env: { ...logged.env, NO_COLOR: '1' }, columns: 120 }),
       runCli(['people', 'trend', SPARSE, '-f', 'json'], { env: logged.env }),
     ]);
     const rows = JSON.parse(expectSuccess(piped)) as Array<{ week: number; mentions: number; globalSentiment: number }>;
@@ -251,8 +244,8 @@ describe('trends that don\'t mislead', () => {
 
   test('the line chart leaves the weeks without mentions empty; the bar chart is titled with its metric and window', async () => {
     const [line, bars] = await Promise.all([
-      runCliInTerminal(['people', 'trend', SPARSE, '-f', 'chart', '--metric', 'sentiment'], { env: { ...logged.env, NO_COLOR: '1' }, columns: 80 }),
-      runCliInTerminal(['people', 'top', '--weeks', 'last4', '--sort', 'dominance', '--limit', '5', '-f', 'chart'], { env: { ...logged.env, NO_COLOR: '1' }, columns: 80 }),
+      runCliOnTerminal(['people', 'trend', SPARSE, '-f', 'chart', '--metric', 'sentiment'], { env: { ...logged.env, NO_COLOR: '1' }, columns: 80 }),
+      runCliOnTerminal(['people', 'top', '--weeks', 'last4', '--sort', 'dominance', '--limit', '5', '-f', 'chart'], { env: { ...logged.env, NO_COLOR: '1' }, columns: 80 }),
     ]);
     expect(line.code).toBe(0);
     // The plot's 11 rows start at the first axis mark, under a caption of one or two lines and the title.
@@ -270,7 +263,7 @@ describe('trends that don\'t mislead', () => {
 
 describe.concurrent('colour as the ecosystem expects', () => {
   const top = ['people', 'top', '--weeks', 'last4', '--limit', '3', '--fields', 'rank,fullName,sentiment'];
-  const terminal = (env: Record<string, string | undefined>) => runCliInTerminal(top, { env: { ...logged.env, COLORTERM: undefined, ...env } });
+  const terminal = (env: Record<string, string | undefined>) => runCliOnTerminal(top, { env: { ...logged.env, COLORTERM: undefined, ...env } });
 
   test('the depth follows the terminal: 24-bit only when COLORTERM says so, else 256 or 16', async () => {
     const [truecolor, xterm256, xterm] = await Promise.all([
@@ -297,12 +290,13 @@ describe.concurrent('colour as the ecosystem expects', () => {
   test('FORCE_COLOR colours notes also when stderr is piped; a piped table stays plain data', async () => {
     // stdout on a terminal (so the table hides columns and says so), stderr into a file.
     const notesOf = async (force: string | undefined) => {
-      const log = join(tempDir(), 'stderr.txt');
-      const command = `${[process.execPath, BIN, 'people', 'top', '--weeks', 'last4'].map(shellQuote).join(' ')} 2>${shellQuote(log)}`;
-      const env = isolatedEnv(tempDir(), { ...logged.env, TERM: 'xterm', COLUMNS: '80', FORCE_COLOR: force });
-      const run = await spawnAndCollect('script', ['-qfec', command, '/dev/null'], env, { noStdin: true });
+      const run = await runCliOnTerminal(['people', 'top', '--weeks', 'last4'], {
+        env: { ...logged.env, TERM: 'xterm', FORCE_COLOR: force },
+        columns: 80,
+        stderrPiped: true,
+      });
       expect(run.code).toBe(0);
-      return readFileSync(log, 'utf8');
+      return run.stderr;
     };
     const [forced, plain] = await Promise.all([notesOf('1'), notesOf(undefined)]);
     expect(forced).toMatch(/^\x1b\[2m\d+ columns hidden at 80 columns: .*; see --fields\x1b\[22m\n$/);

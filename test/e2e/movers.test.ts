@@ -5,7 +5,7 @@
 import { parse as parseLossless } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
 import { displayWidth } from '../../src/output/text.js';
-import { apiGet, countPath, logOf, runCli, runCliInTerminal, stripAnsi, text, useLoggedSandbox, type Json } from './harness.js';
+import { apiGet, countPath, logOf, runCli, runCliOnTerminal, stripAnsi, text, useLoggedSandbox, type Json } from './harness.js';
 
 const logged = useLoggedSandbox();
 
@@ -112,7 +112,7 @@ describe('people movers', () => {
 
   it('on a terminal: a caption naming both windows, ▲ and ▼ in colour, = for no change', async () => {
     const expected = await expectedMovers([202644, 202647], [202640, 202643], 20, 200);
-    const result = await runCliInTerminal(['people', 'movers', '--weeks', 'last4'], { env: { ...logged.env, FORCE_COLOR: '1' }, columns: 80 });
+    const result = await runCliOnTerminal(['people', 'movers', '--weeks', 'last4'], { env: { ...logged.env, FORCE_COLOR: '1' }, columns: 80 });
     expect(result.code).toBe(0);
     const lines = result.stdout.trimEnd().split('\n');
     // The caption names both windows and that the last holds the current, partial week (#18).
@@ -133,7 +133,7 @@ describe('people movers', () => {
   });
 
   it.each([50, 120])('fits a %i-column terminal, the caption wrapped rather than cut', async (columns) => {
-    const result = await runCliInTerminal(['people', 'movers', '--weeks', 'last4', '--limit', '5'], { env: { ...logged.env, NO_COLOR: '1' }, columns });
+    const result = await runCliOnTerminal(['people', 'movers', '--weeks', 'last4', '--limit', '5'], { env: { ...logged.env, NO_COLOR: '1' }, columns });
     expect(result.code).toBe(0);
     const lines = result.stdout.trimEnd().split('\n');
     for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(columns);
@@ -147,7 +147,7 @@ describe('people movers', () => {
 
   it('--format chart draws the rank change as bars either side of one axis', async () => {
     const expected = await expectedMovers([202644, 202647], [202640, 202643], 20, 200);
-    const result = await runCliInTerminal(['people', 'movers', '--weeks', 'last4', '-f', 'chart'], { env: { ...logged.env, NO_COLOR: '1' }, columns: 80 });
+    const result = await runCliOnTerminal(['people', 'movers', '--weeks', 'last4', '-f', 'chart'], { env: { ...logged.env, NO_COLOR: '1' }, columns: 80 });
     expect(result.code).toBe(0);
     const all = result.stdout.trimEnd().split('\n');
     const bars = all.slice(-expected.length);

@@ -176,6 +176,7 @@ describe('failures after the file was half written', () => {
     const { dir, path } = existingTarget('links.csv');
     let temporaryFiles: string[] | undefined;
     try {
+      // A process of its own: a real SIGINT, and what it leaves on disk, are the point.
       const result = await spawnCli([...args, '--timeout', '3', '-o', path], {
         env: sandboxEnv(fake),
         onSpawn: (child) => {

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { duckTypes, readParquet, sqlText } from '../duckdb.js';
-import { csvRecords, runCli, runCliInTerminal, tempDir, useLoggedSandbox } from './harness.js';
+import { csvRecords, runCli, runCliOnTerminal, tempDir, useLoggedSandbox } from './harness.js';
 
 const logged = useLoggedSandbox();
 
@@ -59,7 +59,7 @@ describe('parquet output', () => {
   });
 
   it('refuses to write parquet to a terminal', async () => {
-    const result = await runCliInTerminal(['--sandbox', 'people', 'top', '--limit', '3', '-f', 'parquet']);
+    const result = await runCliOnTerminal(['--sandbox', 'people', 'top', '--limit', '3', '-f', 'parquet']);
     expect(result.code).toBe(2);
     expect(result.stdout).toMatch(/parquet is a binary file format and stdout is a terminal/);
   });

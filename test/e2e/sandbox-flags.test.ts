@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startOfTodayUtc } from '../../src/sandbox/server.js';
-import { runCli, spawnCli } from './harness.js';
+import { runCli, runServingCli } from './harness.js';
 
 describe.concurrent('newsstats sandbox flags', () => {
   it.each([
@@ -23,16 +23,9 @@ describe.concurrent('newsstats sandbox flags', () => {
   it('carries typed flags through to the server it starts', async () => {
     let url = '';
     let weekInfo: unknown;
-    const result = await spawnCli(['sandbox', '--port', '0', '--now', '2021-01-05', '--seed', '7', '--key', 'flag-key', '--latency', '0', '--rate-limit', '1000'], {
-      onSpawn: (child) => {
-        child.stdout!.setEncoding('utf8').once('data', (line: string) => {
-          url = line.trim();
-          void fetch(`${url}/api/data/weeks/current`, { headers: { 'X-Api-Key': 'flag-key' } })
-            .then((response) => response.json())
-            .then((body) => (weekInfo = body))
-            .finally(() => child.kill('SIGTERM'));
-        });
-      },
+    const result = await runServingCli(['sandbox', '--port', '0', '--now', '2021-01-05', '--seed', '7', '--key', 'flag-key', '--latency', '0', '--rate-limit', '1000'], async (line) => {
+      url = line.trim();
+      weekInfo = await (await fetch(`${url}/api/data/weeks/current`, { headers: { 'X-Api-Key': 'flag-key' } })).json();
     });
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     // The --now of 2021-01-05 lies in ISO week 202101; the last-4 window crosses 2020's week 53.

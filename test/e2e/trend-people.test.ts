@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  apiGet, countPath, csvHeader, csvRecords, expectedTrendRow, logOf, maxInFlight, runCli, runCliInTerminal, text, useLoggedSandbox,
+  apiGet, countPath, csvHeader, csvRecords, expectedTrendRow, logOf, maxInFlight, runCli, runCliOnTerminal, text, useLoggedSandbox,
   type Json,
 } from './harness.js';
 
@@ -74,7 +74,7 @@ describe('people trend with several people', () => {
     const hashes = people.slice(0, 2).map((person) => text(person.personHash));
     const last = await Promise.all(people.slice(0, 2).map((person) => expectedRow(person, 202647)));
     for (const [env, marks] of [[{ NO_COLOR: '1' }, ['●', '■']], [{ NO_COLOR: '1', LANG: 'C' }, ['*', '+']]] as const) {
-      const result = await runCliInTerminal(['people', 'trend', ...hashes, '--weeks', '202636..202647', '-f', 'chart'], { env: { ...logged.env, ...env }, columns: 80 });
+      const result = await runCliOnTerminal(['people', 'trend', ...hashes, '--weeks', '202636..202647', '-f', 'chart'], { env: { ...logged.env, ...env }, columns: 80 });
       expect(result.code).toBe(0);
       const lines = result.stdout.trimEnd().split('\n');
       // The caption (wrapped at 80 columns) names the people and the weeks, the current one marked unfinished.
@@ -86,7 +86,7 @@ describe('people trend with several people', () => {
       for (const mark of marks) expect(plot).toContain(mark);
       expect(result.stdout).not.toMatch(/\x1b\[/);
     }
-    const coloured = await runCliInTerminal(['people', 'trend', ...hashes, '--weeks', '202636..202647', '-f', 'chart'], { env: { ...logged.env, FORCE_COLOR: '1' }, columns: 80 });
+    const coloured = await runCliOnTerminal(['people', 'trend', ...hashes, '--weeks', '202636..202647', '-f', 'chart'], { env: { ...logged.env, FORCE_COLOR: '1' }, columns: 80 });
     expect(coloured.stdout).toContain('\x1b[36m●\x1b[39m');
     expect(coloured.stdout).toContain('\x1b[33m■\x1b[39m');
   });

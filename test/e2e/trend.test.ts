@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  apiGet, countPath, csvHeader, csvRecords, expectedTrendRow, type Json, logOf, rawJson, runCli, runCliInTerminal, stripAnsi, text,
+  apiGet, countPath, csvHeader, csvRecords, expectedTrendRow, type Json, logOf, rawJson, runCli, runCliOnTerminal, stripAnsi, text,
   useLoggedSandbox,
 } from './harness.js';
 
@@ -54,7 +54,7 @@ describe('people trend', () => {
 
   it('ends a terminal table with sparklines of mentions and sentiment', async () => {
     const expected = await expectedTrend(LAST12);
-    const result = await runCliInTerminal(['people', 'trend', person, '--weeks', 'last12'], { env: logged.env, columns: 120 });
+    const result = await runCliOnTerminal(['people', 'trend', person, '--weeks', 'last12'], { env: logged.env, columns: 120 });
     expect(result.code).toBe(0);
     const lines = stripAnsi(result.stdout).trimEnd().split('\n');
     const [mentionsLine, sentimentLine] = lines.slice(-2);
@@ -83,7 +83,7 @@ describe('people trend', () => {
 
   it('--format chart draws the --metric as a line on a terminal, each week on its column', async () => {
     const expected = await expectedTrend(LAST12);
-    const result = await runCliInTerminal(['people', 'trend', person, '--weeks', 'last12', '--format', 'chart', '--metric', 'globalSentiment'], {
+    const result = await runCliOnTerminal(['people', 'trend', person, '--weeks', 'last12', '--format', 'chart', '--metric', 'globalSentiment'], {
       env: { ...logged.env, NO_COLOR: '1' },
       columns: 80,
     });
@@ -114,7 +114,7 @@ describe('people trend', () => {
 
   it('the default chart metric is mentions', async () => {
     const expected = await expectedTrend(LAST12);
-    const result = await runCliInTerminal(['people', 'trend', person, '--weeks', 'last12', '-f', 'chart'], { env: { ...logged.env, NO_COLOR: '1' }, columns: 80 });
+    const result = await runCliOnTerminal(['people', 'trend', person, '--weeks', 'last12', '-f', 'chart'], { env: { ...logged.env, NO_COLOR: '1' }, columns: 80 });
     expect(result.code).toBe(0);
     const title = result.stdout.split('\n')[1]!;
     expect(title.startsWith('mentions, 202636 to 202647: low ')).toBe(true);

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { csvRecords, runCli, runCliInTerminal, tempDir, useLoggedSandbox } from './harness.js';
+import { csvRecords, runCli, runCliOnTerminal, tempDir, useLoggedSandbox } from './harness.js';
 
 const logged = useLoggedSandbox();
 
@@ -74,7 +74,7 @@ describe('xlsx', () => {
     expect(piped.code).toBe(0);
     expect(piped.stdout.startsWith('PK')).toBe(true);
 
-    const terminal = await runCliInTerminal(['people', 'top', '--weeks', 'last4', '-f', 'xlsx'], { env: logged.env });
+    const terminal = await runCliOnTerminal(['people', 'top', '--weeks', 'last4', '-f', 'xlsx'], { env: logged.env });
     expect(terminal.code).toBe(2);
     expect(terminal.stdout).toMatch(/xlsx.*terminal/);
     expect(terminal.stdout).toMatch(/hint: .*--output/);
