@@ -59,7 +59,7 @@ describe('parquet output', () => {
   });
 
   it('refuses to write parquet to a terminal', async () => {
-    const result = await runCliOnTerminal(['--sandbox', 'people', 'top', '--limit', '3', '-f', 'parquet']);
+    const result = await runCliOnTerminal(['people', 'top', '--limit', '3', '-f', 'parquet'], { env: logged.env });
     expect(result.code).toBe(2);
     expect(result.stdout).toMatch(/parquet is a binary file format and stdout is a terminal/);
   });
