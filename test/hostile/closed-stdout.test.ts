@@ -25,6 +25,9 @@ interface ShellResult {
 }
 
 /**
+ * Every run here is a process: what is tested is the real process's stdout descriptor as the shell
+ * left it, and the bin file's own answers before main() loads.
+ *
  * The CLI run by sh with `redirect` after it; the shell then prints its exit code on stderr. (The
  * command is not the script's last, so sh forks for it rather than exec: the CLI's parent is a shell.)
  */

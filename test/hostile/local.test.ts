@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { cacheScope } from '../../src/cli/cache.js';
 import { expectFailure, expectSuccess, isolatedEnv, spawnAndCollect, tempDir } from '../e2e/harness.js';
-import { COUNTRIES, HOSTILE_BIN, KEY, WEEK_INFO, hang, hostileServer, hugeCountries, json, ranked, run, type HostileServer } from './servers.js';
+import { COUNTRIES, HOSTILE_BIN, KEY, WEEK_INFO, hang, hostileServer, hugeCountries, json, ranked, run, runProcess, type HostileServer } from './servers.js';
 
 let server: HostileServer;
 const routes = {
@@ -67,7 +67,8 @@ describe('item 1: special files are written into, never replaced', () => {
 
   test('-o /dev/stdout (as root /proc/self/fd/1, which no bug can replace) goes to stdout, like a shell redirect', async () => {
     const stdout = isRoot ? '/proc/self/fd/1' : '/dev/stdout';
-    const result = await run(['countries', 'list', '-f', 'json', '--no-cache', '-q', '-o', stdout], { env: env() });
+    // A process: the real process's stdout (src/output/atomic.ts writes these names to process.stdout, not main()'s io).
+    const result = await runProcess(['countries', 'list', '-f', 'json', '--no-cache', '-q', '-o', stdout], { env: env() });
     expect(JSON.parse(expectSuccess(result))).toEqual(COUNTRIES);
   });
 });
@@ -176,7 +177,8 @@ describe('item 10: signals and local I/O', () => {
     const target = join(dir, 'links.csv');
     writeFileSync(target, 'old\n');
     let sent = false;
-    const result = await run(['export', 'links', '--top', '2', '--concurrency', '1', '--timeout', '10', '-q', '-o', target], {
+    // A process: a signal to the real process.
+    const result = await runProcess(['export', 'links', '--top', '2', '--concurrency', '1', '--timeout', '10', '-q', '-o', target], {
       env: env(),
       onSpawn: (child) => {
         const deadline = Date.now() + 10_000;
@@ -195,6 +197,7 @@ describe('item 10: signals and local I/O', () => {
     expect(readFileSync(target, 'utf8')).toBe('old\n');
   });
 
+  // A process: the real process's stdout descriptor, as a shell redirect sets it.
   test.skipIf(!existsSync('/dev/full'))('a full stdout (/dev/full) is one line naming stdout and the OS error, exit 6', async () => {
     const result = await spawnAndCollect('sh', ['-c', `"${process.execPath}" "$0" countries list -f csv --no-cache -q > /dev/full`, HOSTILE_BIN],
       isolatedEnv(tempDir(), env()), { timeoutMs: 15_000 });

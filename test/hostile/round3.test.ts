@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { cacheScope } from '../../src/cli/cache.js';
 import { parse as parseCsv } from 'csv-parse/sync';
-import { expectSuccess, isolatedEnv, shellQuote, spawnAndCollect, tempDir } from '../e2e/harness.js';
-import { COUNTRIES, HOSTILE_BIN, KEY, WEEK_INFO, hang, hostileServer, json, ranked, run, sequence, type HostileServer, type Route } from './servers.js';
+import { expectSuccess, isolatedEnv, tempDir } from '../e2e/harness.js';
+import { COUNTRIES, HOSTILE_BIN, KEY, WEEK_INFO, hang, hostileServer, json, ranked, run, runProcess, sequence, type HostileServer, type Route } from './servers.js';
 
 const routes: Record<string, Route> = {
   '/api/data/weeks/current': json(WEEK_INFO),
@@ -62,9 +62,10 @@ function runWithStdio(args: string[], stdio: Array<number | 'pipe' | 'ignore'>, 
 }
 
 describe('the runtime: a signal cannot open the inspector, stderr cannot change the exit code', () => {
+  // A process: a signal to the real process, and Node's own handling of it.
   test('SIGUSR1 does not open Node\'s inspector (it would listen on 9229 and run anyone\'s code)', async () => {
     const seen = requestSeen('/api/data/people/p2/links');
-    const result = await run(['people', 'links', 'p2', '--timeout', '2', '--retries', '0', '-f', 'json'], {
+    const result = await runProcess(['people', 'links', 'p2', '--timeout', '1', '--retries', '0', '-f', 'json'], {
       env: env(),
       onSpawn: (child) => void seen().then(() => child.kill('SIGUSR1')),
     });
@@ -74,6 +75,7 @@ describe('the runtime: a signal cannot open the inspector, stderr cannot change 
     expect(result.code).toBe(5);
   });
 
+  // A process: the real process's stderr descriptor is the device.
   test.skipIf(!existsSync('/dev/full'))('item 10: stderr on /dev/full: the data is written and the exit code is 0', async () => {
     const full = openSync('/dev/full', 'w');
     try {
@@ -85,6 +87,7 @@ describe('the runtime: a signal cannot open the inspector, stderr cannot change 
     }
   });
 
+  // A process: the real process's stderr is a pipe its reader closed.
   test('item 10: a closed stderr pipe: the data is written and the exit code is 0', async () => {
     const child = spawn(process.execPath, [HOSTILE_BIN, 'countries', 'list', '-f', 'json', '--no-cache', '--verbose'], {
       env: isolatedEnv(tempDir('newsstats-hostile-'), env()),
@@ -118,7 +121,8 @@ describe('items 3 and 4: what --output is decided by what the path is', () => {
     const fifo = join(dir, 'pipe');
     expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
     const seen = requestSeen('/api/data/countries');
-    const result = await run(['countries', 'list', '--no-cache', '-q', '-o', fifo], {
+    // A process: SIGTERM ends it (an in-process run blocked opening the FIFO could not be stopped).
+    const result = await runProcess(['countries', 'list', '--no-cache', '-q', '-o', fifo], {
       env: env(),
       // The answer arrives at once; give the CLI a moment to be waiting for a reader, then stop it.
       onSpawn: (child) => void seen().then(() => sleep(500)).then(() => child.kill('SIGTERM')),
@@ -149,7 +153,8 @@ describe('items 3 and 4: what --output is decided by what the path is', () => {
     const target = join(shm!, 'links.csv');
     writeFileSync(target, 'precious\n');
     const seen = requestSeen('/api/data/people/p2/links');
-    const result = await run(['export', 'links', '--top', '2', '--concurrency', '1', '--timeout', '10', '-q', '-o', target], {
+    // A process: interrupted by SIGTERM.
+    const result = await runProcess(['export', 'links', '--top', '2', '--concurrency', '1', '--timeout', '10', '-q', '-o', target], {
       env: env(),
       onSpawn: (child) => void seen().then(() => child.kill('SIGTERM')),
     });
@@ -162,14 +167,15 @@ describe('items 3 and 4: what --output is decided by what the path is', () => {
     const dir = tempDir('newsstats-cwd-');
     writeFileSync(join(dir, 'x.csv'), 'precious\n');
     const seen = requestSeen('/api/data/people/p2/links');
-    const interrupted = await run(['export', 'links', '--top', '2', '--concurrency', '1', '--timeout', '10', '-q', '-o', '/proc/self/cwd/x.csv'], {
+    // Processes: interrupted by SIGTERM, and /proc/self/cwd is the real process's working directory.
+    const interrupted = await runProcess(['export', 'links', '--top', '2', '--concurrency', '1', '--timeout', '10', '-q', '-o', '/proc/self/cwd/x.csv'], {
       env: env(),
       cwd: dir,
       onSpawn: (child) => void seen().then(() => child.kill('SIGTERM')),
     });
     expect(interrupted.code).toBe(143);
     expect(readFileSync(join(dir, 'x.csv'), 'utf8')).toBe('precious\n');
-    const result = await run(['countries', 'list', '--no-cache', '-q', '-o', '/proc/self/cwd/x.csv'], { env: env(), cwd: dir });
+    const result = await runProcess(['countries', 'list', '--no-cache', '-q', '-o', '/proc/self/cwd/x.csv'], { env: env(), cwd: dir });
     expectSuccess(result);
     expect(readFileSync(join(dir, 'x.csv'), 'utf8')).toMatch(/^countryId,countryName,countryIso\n/);
     expect(readdirSync(dir)).toEqual(['x.csv']);
@@ -206,14 +212,16 @@ function homeWithConfig(plant: (path: string) => void): string {
 describe('items 5 and 14: the config file is read without blocking and within a bound', () => {
   test('item 5: a FIFO planted as config.json: exit 2 naming it, at once (no writer ever comes)', async () => {
     const home = homeWithConfig((path) => expect(spawnSync('mkfifo', [path]).status).toBe(0));
-    const result = await run(['countries', 'list', '--no-cache', '-f', 'json'], { home, env: env(), timeoutMs: 8_000 });
+    // A process: a regression blocks in open() for good, which only killing a process ends.
+    const result = await runProcess(['countries', 'list', '--no-cache', '-f', 'json'], { home, env: env(), timeoutMs: 8_000 });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^error: the config file .*config\.json is a FIFO; it must be a regular file/m);
   });
 
   test('item 14: config.json linked to /dev/zero: exit 2 naming it, memory never grows', async () => {
     const home = homeWithConfig((path) => symlinkSync('/dev/zero', path));
-    const result = await run(['countries', 'list', '--no-cache', '-f', 'json'], { home, env: env(), timeoutMs: 8_000 });
+    // A process: a regression reads without end, which must not exhaust the test runner's memory.
+    const result = await runProcess(['countries', 'list', '--no-cache', '-f', 'json'], { home, env: env(), timeoutMs: 8_000 });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^error: the config file .*config\.json is a device; it must be a regular file/m);
   });
@@ -308,14 +316,14 @@ describe('items 1 and 8: numbers are bounded before any arithmetic, integers are
     test(`item 1: mentionCount ${shown} in a ranking: movers ends at once with exit 5 naming the field`, async () => {
       const service = await serviceWith({ '/api/data/people/top': rankingText(mentionCount) });
       try {
-        const result = await run(['people', 'movers', '-f', 'json', '--no-cache'], { env: { NEWSSTATS_BASE_URL: service.url, NEWSSTATS_API_KEY: KEY }, timeoutMs: 10_000 });
+        const result = await run(['people', 'movers', '-f', 'json', '--no-cache'], { env: { NEWSSTATS_BASE_URL: service.url, NEWSSTATS_API_KEY: KEY } });
         expect(result.code).toBe(5);
         expect(result.stderr).toMatch(/^error: the service answered GET \/api\/data\/people\/top\?.* with an unexpected shape: field "mentionCount": the number .* is beyond the bounds newsstats accepts/m);
         expect(result.stdout).toBe('');
       } finally {
         await service.close();
       }
-    });
+    }, 10_000);
   }
 
   test('item 1: the bound holds for a plain pass-through too (-f json), large body or small', async () => {
@@ -404,13 +412,13 @@ test('Retry-After on a 503 says "service unavailable", not "rate limited"', asyn
   }
 });
 
-/** The CLI under test with stdout and stderr on a pseudo-terminal (merged), NO_COLOR so that any ESC seen is the service's. */
-async function runInTerminal(args: string[], serviceUrl: string, columns = 100): Promise<RawResult> {
-  const command = [process.execPath, HOSTILE_BIN, ...args].map(shellQuote).join(' ');
-  const result = await spawnAndCollect('script', ['-qfec', command, '/dev/null'], isolatedEnv(tempDir('newsstats-hostile-'), {
-    NEWSSTATS_BASE_URL: serviceUrl, NEWSSTATS_API_KEY: KEY, TERM: 'xterm-256color', COLUMNS: String(columns), NO_COLOR: '1',
-  }), { timeoutMs: 15_000, noStdin: true });
-  return { ...result, stdout: result.stdout.replace(/\r\n/g, '\n') };
+/**
+ * The CLI under test on a terminal, NO_COLOR so that any ESC seen is the service's: stdout and stderr
+ * together (a spawned run's pseudo-terminal merges them).
+ */
+async function onTerminal(args: string[], serviceUrl: string, columns = 100): Promise<{ code: number | null; shown: string }> {
+  const result = await run(args, { env: { NEWSSTATS_BASE_URL: serviceUrl, NEWSSTATS_API_KEY: KEY, NO_COLOR: '1' }, terminal: columns });
+  return { code: result.code, shown: result.stdout + result.stderr };
 }
 
 const OSC_TITLE = '\u001b]0;PWNED\u0007';
@@ -440,16 +448,16 @@ describe('items 2 and 6: nothing the service writes reaches the terminal as an e
   afterAll(() => service.close());
 
   test('item 2: field names in a table\'s header and in the "columns hidden" note', async () => {
-    const result = await runInTerminal(['api', '/api/data/people/top', '-f', 'table'], service.url, 60);
+    const result = await onTerminal(['api', '/api/data/people/top', '-f', 'table'], service.url, 60);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/columns? hidden at 60 columns:/);
-    expectNoControls(result.stdout);
+    expect(result.shown).toMatch(/columns? hidden at 60 columns:/);
+    expectNoControls(result.shown);
   });
 
   test('item 2: field names of a single record (field/value rows) and of a piped table', async () => {
-    const single = await runInTerminal(['api', '/api/data/people/top', '-f', 'table', '--fields', `evil${HOSTILE_TEXT}`], service.url);
+    const single = await onTerminal(['api', '/api/data/people/top', '-f', 'table', '--fields', `evil${HOSTILE_TEXT}`], service.url);
     expect(single.code).toBe(0);
-    expectNoControls(single.stdout);
+    expectNoControls(single.shown);
     const piped = await run(['api', '/api/data/people/top', '-f', 'table'], { env: { NEWSSTATS_BASE_URL: service.url, NEWSSTATS_API_KEY: KEY } });
     expect(piped.code).toBe(0);
     expectNoControls(piped.stdout);
@@ -458,10 +466,10 @@ describe('items 2 and 6: nothing the service writes reaches the terminal as an e
   for (const format of ['csv', 'tsv']) {
     test(`item 6: -f ${format} on a terminal: cells and headers without controls`, async () => {
       for (const args of [['countries', 'list', '--no-cache', '-f', format], ['api', '/api/data/people/top', '-f', format]]) {
-        const result = await runInTerminal(args, service.url);
+        const result = await onTerminal(args, service.url);
         expect(result.code).toBe(0);
-        expect(result.stdout).toContain(args[0] === 'countries' ? 'Evil ' : 'evil');
-        expectNoControls(result.stdout);
+        expect(result.shown).toContain(args[0] === 'countries' ? 'Evil ' : 'evil');
+        expectNoControls(result.shown);
       }
     });
   }
@@ -473,9 +481,9 @@ describe('items 2 and 6: nothing the service writes reaches the terminal as an e
 
   for (const format of ['json', 'ndjson']) {
     test(`item 6: -f ${format} escapes C1 and bidi controls as well as ESC, on a terminal and off one, and stays the same JSON`, async () => {
-      const onTerminal = await runInTerminal(['countries', 'list', '--no-cache', '-f', format], service.url);
-      expect(onTerminal.code).toBe(0);
-      expectNoControls(onTerminal.stdout);
+      const terminal = await onTerminal(['countries', 'list', '--no-cache', '-f', format], service.url);
+      expect(terminal.code).toBe(0);
+      expectNoControls(terminal.shown);
       const piped = await run(['countries', 'list', '--no-cache', '-f', format], { env: { NEWSSTATS_BASE_URL: service.url, NEWSSTATS_API_KEY: KEY } });
       const text = expectSuccess(piped);
       expectNoControls(text);

@@ -3,8 +3,14 @@
  * proxy that fails CONNECT in each way a proxy can, a TCP server that never finishes a TLS handshake,
  * and a real TLS server on a throwaway certificate made by openssl at test time.
  *
+ * The CLI runs in this process by default (`run`: main() with in-memory streams and an isolated
+ * environment, milliseconds a run); `runProcess` spawns the built bin for the tests where a real
+ * process is the point (signals, its own file descriptors, Node's start-up, the bin's fast paths, or
+ * what src/ reads from the real process rather than from main()'s io), each saying why beside it.
+ *
  * Set NEWSSTATS_HOSTILE_BIN to another build's bin/newsstats.cjs to run the suite against it (this is
- * how each test was seen to fail on the code before issue #8).
+ * how each test was seen to fail on the code before issues #8 and #21): every run then spawns that
+ * bin, the in-process ones included, since an old build's src/ is not what this process imports.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -12,16 +18,62 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createTcpServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { BIN, isolatedEnv, spawnAndCollect, tempDir, type CliOptions, type CliResult } from '../e2e/harness.js';
+import { Readable } from 'node:stream';
+import { BIN, MemoryOutput, REPO, isolatedEnv, shellQuote, spawnAndCollect, tempDir, type CliOptions, type CliResult } from '../e2e/harness.js';
 
 export const HOSTILE_BIN = process.env.NEWSSTATS_HOSTILE_BIN ?? BIN;
+/** Another build under test: its code runs only in a process of its own. */
+const SPAWN_EVERY_RUN = process.env.NEWSSTATS_HOSTILE_BIN !== undefined;
 
 export const KEY = 'hostile-test-key-0001';
 
-/** The CLI under test, with an isolated home (or the given one) and no colour settings leaking in. */
-export function run(args: string[], options: CliOptions & { home?: string } = {}): Promise<CliResult> {
-  const home = options.home ?? tempDir('newsstats-hostile-');
-  return spawnAndCollect(process.execPath, [HOSTILE_BIN, ...args], isolatedEnv(home, options.env), { timeoutMs: 15_000, ...options });
+export interface RunOptions extends Omit<CliOptions, 'onSpawn' | 'timeoutMs'> {
+  /** Config and cache home (HOME, XDG_CONFIG_HOME, XDG_CACHE_HOME under it); a fresh one when absent. */
+  home?: string;
+  /**
+   * stdout, stderr and stdin are a terminal this many columns wide. A spawned run gets a
+   * pseudo-terminal (`script`), which merges stderr into stdout; so read both together.
+   */
+  terminal?: number;
+}
+
+/**
+ * The CLI under test, in this process: main(argv, io) with in-memory streams, an isolated home (or the
+ * given one) and only the environment a child would get. Same result shape as a spawned run.
+ */
+export async function run(args: string[], options: RunOptions = {}): Promise<CliResult> {
+  if (SPAWN_EVERY_RUN) return runProcess(args, options);
+  const { main } = await import('../../src/cli/main.js');
+  const stdout = new MemoryOutput();
+  const stderr = new MemoryOutput();
+  const terminal = options.terminal !== undefined;
+  const env = isolatedEnv(options.home ?? tempDir('newsstats-hostile-'), terminalEnv(options));
+  const code = await main(['node', BIN, ...args], {
+    stdout,
+    stderr,
+    stdin: Readable.from(options.input === undefined ? [] : [options.input]),
+    env,
+    isTTY: { stdin: terminal, stdout: terminal, stderr: terminal },
+    ...(terminal && { columns: options.terminal }),
+    cwd: options.cwd ?? REPO,
+  });
+  return { code, signal: null, stdout: stdout.text, stderr: stderr.text };
+}
+
+/** The built bin (or NEWSSTATS_HOSTILE_BIN) in a child process, killed after `timeoutMs` (15 s). */
+export async function runProcess(args: string[], options: RunOptions & Pick<CliOptions, 'onSpawn' | 'timeoutMs'> = {}): Promise<CliResult> {
+  const env = isolatedEnv(options.home ?? tempDir('newsstats-hostile-'), terminalEnv(options));
+  if (options.terminal === undefined) return spawnAndCollect(process.execPath, [HOSTILE_BIN, ...args], env, { timeoutMs: 15_000, ...options });
+  const command = [process.execPath, HOSTILE_BIN, ...args].map(shellQuote).join(' ');
+  // `script` ends the session when its stdin closes, so the run gets no stdin at all.
+  const result = await spawnAndCollect('script', ['-qfec', command, '/dev/null'], env, { timeoutMs: 15_000, ...options, noStdin: true });
+  return { ...result, stdout: result.stdout.replace(/\r\n/g, '\n') };
+}
+
+/** A terminal's variables (a spawned run's pseudo-terminal reports no width; $COLUMNS gives it), then the test's. */
+function terminalEnv(options: RunOptions): Record<string, string | undefined> | undefined {
+  if (options.terminal === undefined) return options.env;
+  return { TERM: 'xterm-256color', COLUMNS: String(options.terminal), ...options.env };
 }
 
 export type Route = (request: IncomingMessage, response: ServerResponse) => void;
