@@ -5,14 +5,14 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { displayWidth } from '../../src/output/text.js';
 import {
   expectFailure, expectSuccess, rawJson, runCli, runCliOnTerminal, runCliWithHome, runServingCli, sandbox,
   stderrLines, stripAnsi, tempDir, useLoggedSandbox,
 } from './harness.js';
-import { Tmux } from './tmux.js';
+import { useTmux } from './tmux.js';
 
 const logged = useLoggedSandbox();
 
@@ -152,10 +152,7 @@ describe.concurrent('messages that point the right way', () => {
 });
 
 describe('help that fits', () => {
-  let tmux: Tmux | undefined;
-  afterEach(() => {
-    tmux?.kill();
-  });
+  const terminals = useTmux();
 
   test('newsstats alone prints the help on stdout and exits 0', async () => {
     const result = await runCli([]);
@@ -176,8 +173,7 @@ describe('help that fits', () => {
   test('help topics wrap at 80 columns when piped and at the terminal\'s width, never inside a word', async () => {
     const piped = expectSuccess(await runCli(['help', 'formats']));
     for (const line of piped.split('\n')) expect(displayWidth(line), line).toBeLessThanOrEqual(80);
-    tmux = new Tmux();
-    const screen = await tmux.run(['help', 'formats'], 50);
+    const screen = await terminals.terminal().run(['help', 'formats'], 50);
     expect(screen.code).toBe(0);
     // Lines the terminal had to wrap itself would be joined by capture-pane -J and run over 50.
     for (const line of screen.lines) expect(displayWidth(line), line).toBeLessThanOrEqual(50);
@@ -310,29 +306,26 @@ describe.concurrent('colour as the ecosystem expects', () => {
 describe('the key prompt in a terminal', () => {
   const KEY = 'sk-terminal-SECRET-5150';
   let server: RunningSandbox;
-  let tmux: Tmux | undefined;
+  const terminals = useTmux();
   beforeAll(async () => {
     server = await sandbox({ key: KEY });
   });
   afterAll(async () => {
     await server?.close();
   });
-  afterEach(() => {
-    tmux?.kill();
-  });
 
   test('Ctrl-U, Ctrl-D, arrow keys and backspace edit nothing into the key, and a bracketed paste is text', async () => {
-    tmux = new Tmux();
-    const pane = tmux.start(['--base-url', server.url, 'auth', 'login']);
+    const tmux = terminals.terminal();
+    const pane = await tmux.start(['--base-url', server.url, 'auth', 'login']);
     await pane.waitFor('API key for');
-    pane.keys(['oops'], true);
-    pane.keys(['C-u']);
-    pane.keys(['sk-term'], true);
-    pane.keys(['C-d', 'Left', 'Up', 'Home']);
-    pane.keys(['x'], true);
-    pane.keys(['BSpace']);
-    pane.paste('inal-SECRET\n-5150'); // unbracketed, the newline would be Enter and cut the key
-    pane.keys(['Enter']);
+    await pane.keys(['oops'], true);
+    await pane.keys(['C-u']);
+    await pane.keys(['sk-term'], true);
+    await pane.keys(['C-d', 'Left', 'Up', 'Home']);
+    await pane.keys(['x'], true);
+    await pane.keys(['BSpace']);
+    await pane.paste('inal-SECRET\n-5150'); // unbracketed, the newline would be Enter and cut the key
+    await pane.keys(['Enter']);
     const { code, modes, lines } = await pane.finished();
     expect(code, lines.join('\n')).toBe(0);
     expect(lines.join('\n')).toContain('with key ••••5150');
@@ -343,11 +336,11 @@ describe('the key prompt in a terminal', () => {
   });
 
   test('Ctrl-C at the prompt exits 130 with the terminal restored and nothing saved', async () => {
-    tmux = new Tmux();
-    const pane = tmux.start(['--base-url', server.url, 'auth', 'login']);
+    const tmux = terminals.terminal();
+    const pane = await tmux.start(['--base-url', server.url, 'auth', 'login']);
     await pane.waitFor('API key for');
-    pane.keys(['sk-partial'], true);
-    pane.keys(['C-c']);
+    await pane.keys(['sk-partial'], true);
+    await pane.keys(['C-c']);
     const { code, modes, lines } = await pane.finished();
     expect(code).toBe(130);
     expect(modes).toEqual(expect.arrayContaining(['icanon', 'echo']));

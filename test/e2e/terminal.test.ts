@@ -5,11 +5,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { displayWidth } from '../../src/output/text.js';
 import { fakeApi, rawJson, REPO, runCli, sandbox, sandboxEnv, useLoggedSandbox, type FakeApi } from './harness.js';
-import { Tmux } from './tmux.js';
+import { useTmux, type Pane, type Tmux } from './tmux.js';
 import { HANG, tempDir } from './harness.js';
 
 const WIDTHS = [50, 80, 120] as const;
@@ -26,10 +26,7 @@ function cells(line: string): string[] {
   return line.trim().split(/ {2,}/);
 }
 
-let tmux: Tmux;
-afterEach(() => {
-  tmux?.kill();
-});
+const terminals = useTmux();
 
 describe('people top in a terminal', () => {
   let server: RunningSandbox;
@@ -43,7 +40,7 @@ describe('people top in a terminal', () => {
   });
 
   test.each(WIDTHS)('at %i columns: caption, short headers, and no number, hash or date cut', async (width) => {
-    tmux = new Tmux(sandboxEnv(server));
+    const tmux = terminals.terminal(sandboxEnv(server));
     const screen = await tmux.run(['people', 'top', '--weeks', 'last4'], width);
     expect(screen.code).toBe(0);
     // The caption, wrapped at the pane's width, names the window and its partial last week (#18).
@@ -76,7 +73,7 @@ describe('people top in a terminal', () => {
   });
 
   test('at 80 columns: rank, the name (shortened before a number is hidden), personHash, mentions, dominance and sentiment', async () => {
-    tmux = new Tmux(sandboxEnv(server));
+    const tmux = terminals.terminal(sandboxEnv(server));
     const screen = await tmux.run(['people', 'top', '--weeks', 'last4'], 80);
     const headerAt = screen.lines.findIndex((line) => line.startsWith(' #  NAME'));
     expect(cells(screen.lines[headerAt]!)).toEqual(['#', 'NAME', 'PERSON HASH', 'MENTIONS', 'DOMINANCE', 'SENTIMENT']);
@@ -89,8 +86,18 @@ describe('people top in a terminal', () => {
     for (const width of await tmux.measure(table)) expect(width).toBeLessThanOrEqual(80);
   });
 
+  // The other tests run main() in this process on the pane's terminal (tmux.ts): this one checks that
+  // bin/newsstats.cjs, in a process of its own, draws exactly the same screen (notes, caption, table).
+  test('at 50 columns bin/newsstats.cjs in its own process draws the same screen as a run in this one', async () => {
+    const tmux = terminals.terminal(sandboxEnv(server));
+    const [inProcess, spawned] = await Promise.all([false, true].map((spawn) => tmux.run(['people', 'top', '--weeks', 'last4', '--limit', '8'], 50, { spawn })));
+    expect(spawned!.code).toBe(0);
+    expect(spawned!.lines.join('\n')).toContain('hidden at 50 columns');
+    expect(inProcess).toEqual(spawned);
+  });
+
   test('an empty result is one line, not an empty table', async () => {
-    tmux = new Tmux(sandboxEnv(server));
+    const tmux = terminals.terminal(sandboxEnv(server));
     const screen = await tmux.run(['people', 'search', 'zzzqqq'], 80);
     expect(screen.code).toBe(0);
     expect(screen.lines.filter((line) => line !== '')).toEqual(['no people match "zzzqqq"']);
@@ -131,7 +138,7 @@ describe('names in every script line up', () => {
   });
 
   test.each(WIDTHS)('at %i columns the columns after the name start at the same screen column on every row', async (width) => {
-    tmux = new Tmux(sandboxEnv(api));
+    const tmux = terminals.terminal(sandboxEnv(api));
     const screen = await tmux.run(['people', 'search', 'any'], width);
     expect(screen.code).toBe(0);
     const headerAt = screen.lines.findIndex((line) => line.startsWith('PERSON HASH'));
@@ -150,7 +157,7 @@ describe('names in every script line up', () => {
   });
 
   test('tmux draws every name as wide as newsstats counts it (spacing vowel signs one column, virama none)', async () => {
-    tmux = new Tmux();
+    const tmux = terminals.terminal();
     const samples = ['हि', 'क्ष', 'অনন্যা', 'বাংলা', ...NAMES];
     expect(await tmux.measure(samples)).toEqual(samples.map(displayWidth));
     expect(await tmux.measure(['हि', 'क्ष'])).toEqual([2, 2]);
@@ -169,7 +176,7 @@ describe('tables choose what to hide by meaning', () => {
   const headerOf = (screen: { lines: string[] }, first: RegExp) => cells(screen.lines.find((line) => first.test(line))!);
 
   test.each([40, 50, 80, 120])('people top at %i columns keeps #, PERSON HASH and the metric sorted by', async (width) => {
-    tmux = new Tmux(sandboxEnv(server));
+    const tmux = terminals.terminal(sandboxEnv(server));
     for (const [sort, header] of [['mentions', 'MENTIONS'], ['dominance', 'DOMINANCE']]) {
       const screen = await tmux.run(['people', 'top', '--weeks', 'last4', '--limit', '5', '--sort', sort!, '-q'], width);
       expect(screen.code).toBe(0);
@@ -183,14 +190,14 @@ describe('tables choose what to hide by meaning', () => {
   });
 
   test.each([40, 80])('columns named in --fields are never hidden at %i columns', async (width) => {
-    tmux = new Tmux(sandboxEnv(server));
+    const tmux = terminals.terminal(sandboxEnv(server));
     const screen = await tmux.run(['people', 'top', '--limit', '3', '--fields', 'fullName,power,reach,personHash'], width);
     expect(headerOf(screen, /NAME/)).toEqual(['NAME', 'POWER', 'REACH', 'PERSON HASH']);
     expect(screen.lines.join(' ')).not.toMatch(/hidden at/);
   });
 
   test.each([40, 50, 120])('people links at %i columns shows the article hash and the whole URL', async (width) => {
-    tmux = new Tmux(sandboxEnv(server, { FORCE_HYPERLINK: '0' }));
+    const tmux = terminals.terminal(sandboxEnv(server, { FORCE_HYPERLINK: '0' }));
     const links = await rawJson<Array<{ articleUrl: string; articleHash: unknown }>>(server, 'people/hira-abbasi-d893/links?limit=3');
     const screen = await tmux.run(['people', 'links', 'hira-abbasi-d893', '--limit', '3'], width, { env: { FORCE_HYPERLINK: '0' } });
     expect(screen.code).toBe(0);
@@ -206,14 +213,14 @@ describe('tables choose what to hide by meaning', () => {
   });
 
   test('a several-person trend at 40 columns keeps PERSON HASH and its metric, hiding the names', async () => {
-    tmux = new Tmux(sandboxEnv(server));
+    const tmux = terminals.terminal(sandboxEnv(server));
     const trend = await tmux.run(['people', 'trend', 'hira-abbasi-d893', 'layla-haddad-69d2', '--weeks', 'last4', '-q'], 40);
     expect(headerOf(trend, /^WEEK/)).toEqual(['WEEK', 'PERSON HASH', 'MENTIONS']);
     for (const line of trend.lines) expect(displayWidth(line)).toBeLessThanOrEqual(40);
   });
 
   test('people movers and a several-person trend show personHash at 80 columns', async () => {
-    tmux = new Tmux(sandboxEnv(server));
+    const tmux = terminals.terminal(sandboxEnv(server));
     const movers = await tmux.run(['people', 'movers', '--weeks', 'last4', '--limit', '5'], 80);
     expect(headerOf(movers, /RANK CHANGE/)).toContain('PERSON HASH');
     const trend = await tmux.run(['people', 'trend', 'hira-abbasi-d893', 'layla-haddad-69d2', '--weeks', 'last4'], 80);
@@ -229,7 +236,7 @@ describe('captions say what the rows are', () => {
   const logged = useLoggedSandbox();
 
   /** The caption: the lines from the first that starts with `start` to the table's header. */
-  async function captionOf(args: string[], width: number, start: string, header: RegExp): Promise<string> {
+  async function captionOf(tmux: Tmux, args: string[], width: number, start: string, header: RegExp): Promise<string> {
     const screen = await tmux.run(args, width);
     expect(screen.code, screen.lines.join('\n')).toBe(0);
     const from = screen.lines.findIndex((line) => line.startsWith(start));
@@ -241,41 +248,41 @@ describe('captions say what the rows are', () => {
   }
 
   test.each([40, 80, 120])('people top without --weeks at %i columns: the default window, pinned, and its partial week', async (width) => {
-    tmux = new Tmux(sandboxEnv(logged.server));
-    expect(await captionOf(['people', 'top', '--limit', '5'], width, 'Top 5', /^ ?# {2}/))
+    const tmux = terminals.terminal(sandboxEnv(logged.server));
+    expect(await captionOf(tmux, ['people', 'top', '--limit', '5'], width, 'Top 5', /^ ?# {2}/))
       .toBe('Top 5 people by mentions · weeks 202644–202647 (default last4) · 202647 so far (partial)');
   });
 
   test.each([50, 120])('people top with filters at %i columns names each, and a window of full weeks has no partial mark', async (width) => {
-    tmux = new Tmux(sandboxEnv(logged.server));
-    expect(await captionOf(['people', 'top', '--weeks', '202640..202643', '--country', 'DE', '--gender', 'female', '--min-age', '30', '--limit', '5'], width, 'Top ', /^ ?# {2}/))
+    const tmux = terminals.terminal(sandboxEnv(logged.server));
+    expect(await captionOf(tmux, ['people', 'top', '--weeks', '202640..202643', '--country', 'DE', '--gender', 'female', '--min-age', '30', '--limit', '5'], width, 'Top ', /^ ?# {2}/))
       .toMatch(/^Top \d+ people by mentions · weeks 202640–202643 · country DE · female · aged 30\+$/);
   });
 
   test.each([40, 80])('people movers --weeks current at %i columns says the week is partial, compared with a full one', async (width) => {
-    tmux = new Tmux(sandboxEnv(logged.server));
-    expect(await captionOf(['people', 'movers', '--weeks', 'current', '--limit', '5', '--country', 'DE', '--gender', 'male'], width, 'Ranks', /RANK CHANGE|^ ?# /))
+    const tmux = terminals.terminal(sandboxEnv(logged.server));
+    expect(await captionOf(tmux, ['people', 'movers', '--weeks', 'current', '--limit', '5', '--country', 'DE', '--gender', 'male'], width, 'Ranks', /RANK CHANGE|^ ?# /))
       .toBe('Ranks by mentions in week 202647 against week 202646 (rankings read to 200) · 202647 so far (partial): fewer mentions than a full week · country DE · male');
   });
 
   test('people movers of two completed weeks has no partial mark', async () => {
-    tmux = new Tmux(sandboxEnv(logged.server));
-    expect(await captionOf(['people', 'movers', '--weeks', '202646', '--limit', '5'], 80, 'Ranks', /RANK CHANGE/))
+    const tmux = terminals.terminal(sandboxEnv(logged.server));
+    expect(await captionOf(tmux, ['people', 'movers', '--weeks', '202646', '--limit', '5'], 80, 'Ranks', /RANK CHANGE/))
       .toBe('Ranks by mentions in week 202646 against week 202645 (rankings read to 200)');
   });
 
   test.each([50, 120])('--per-week and people countries get captions at %i columns', async (width) => {
-    tmux = new Tmux(sandboxEnv(logged.server));
-    expect(await captionOf(['people', 'top', '--weeks', '202645..202647', '--per-week', '--limit', '3'], width, 'Top 3', /^WEEK/))
+    const tmux = terminals.terminal(sandboxEnv(logged.server));
+    expect(await captionOf(tmux, ['people', 'top', '--weeks', '202645..202647', '--per-week', '--limit', '3'], width, 'Top 3', /^WEEK/))
       .toBe('Top 3 people by mentions, week by week · weeks 202645–202647 · 202647 so far (partial)');
-    expect(await captionOf(['people', 'countries', 'hira-abbasi-d893'], width, 'hira-abbasi-d893', /^COUNTRY/))
+    expect(await captionOf(tmux, ['people', 'countries', 'hira-abbasi-d893'], width, 'hira-abbasi-d893', /^COUNTRY/))
       .toBe("hira-abbasi-d893 by country · weeks 202644–202647 (the service's default) · 202647 so far (partial)");
   });
 
   test('a trend of several people names them, not their hashes', async () => {
-    tmux = new Tmux(sandboxEnv(logged.server));
+    const tmux = terminals.terminal(sandboxEnv(logged.server));
     const names = await Promise.all(['hira-abbasi-d893', 'layla-haddad-69d2'].map(async (hash) => (await rawJson<{ fullName: string }>(logged.server, `people/${hash}`)).fullName));
-    expect(await captionOf(['people', 'trend', 'hira-abbasi-d893', 'layla-haddad-69d2', '--weeks', '202646..202647'], 80, names[0]!, /^WEEK/))
+    expect(await captionOf(tmux, ['people', 'trend', 'hira-abbasi-d893', 'layla-haddad-69d2', '--weeks', '202646..202647'], 80, names[0]!, /^WEEK/))
       .toBe(`${names.join(', ')} · weeks 202646–202647 · 202647 so far (partial)`);
   });
 });
@@ -291,8 +298,9 @@ describe('the README\'s terminal captures', () => {
     // The two lines of the --sandbox note are not printed against a sandbox given by URL.
     const expected = block.split('\n').slice(2, -1).map((line) => line.replace(/^ {2}/, ''));
     expect(expected).toHaveLength(24);
-    tmux = new Tmux(sandboxEnv(logged.server));
-    const screen = await tmux.run(['people', 'top', '--weeks', 'last4'], 80);
+    const tmux = terminals.terminal(sandboxEnv(logged.server));
+    // bin/newsstats.cjs in a process of its own: the captures are what a person running it sees.
+    const screen = await tmux.run(['people', 'top', '--weeks', 'last4'], 80, { spawn: true });
     expect(screen.lines.slice(0, expected.length)).toEqual(expected);
   });
 
@@ -301,8 +309,8 @@ describe('the README\'s terminal captures', () => {
     const at = readme.indexOf(command) + command.length;
     const expected = readme.slice(at, readme.indexOf('```', at)).trimEnd().split('\n');
     expect(expected).toHaveLength(11);
-    tmux = new Tmux(sandboxEnv(logged.server));
-    const screen = await tmux.run(['-q', 'people', 'movers', '--weeks', '202644..202647', '--limit', '6'], 80);
+    const tmux = terminals.terminal(sandboxEnv(logged.server));
+    const screen = await tmux.run(['-q', 'people', 'movers', '--weeks', '202644..202647', '--limit', '6'], 80, { spawn: true });
     expect(screen.lines).toEqual(expected);
   });
 });
@@ -332,32 +340,32 @@ describe('the progress bar leaves no trace on the screen', () => {
   });
 
   /** The screen once the bar is drawn and the run waits on the third person. */
-  async function barOnScreen(pane: import('./tmux.js').Pane, marker: RegExp = /\/3\b/): Promise<string[]> {
+  async function barOnScreen(pane: Pane, marker: RegExp = /\/3\b/): Promise<string[]> {
     for (let poll = 0; poll < 200; poll += 1) {
-      const lines = pane.screen();
+      const lines = await pane.screen();
       if (hanging.requests.some((url) => url.startsWith('/api/data/people/p3/links')) && lines.some((line) => marker.test(line))) return lines;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    throw new Error(`no progress bar:\n${pane.screen().join('\n')}`);
+    throw new Error(`no progress bar:\n${(await pane.screen()).join('\n')}`);
   }
 
   test.each([40, 80, 120])('Ctrl-C at %i columns: the bar and the echoed ^C are erased; the shell goes on at column 0', async (width) => {
-    tmux = new Tmux(sandboxEnv(hanging));
-    const pane = tmux.start(exportLinks(), width);
+    const tmux = terminals.terminal(sandboxEnv(hanging));
+    const pane = await tmux.start(exportLinks(), width);
     const drawn = (await barOnScreen(pane)).filter((line) => line !== '');
     // One row, short enough that the ^C echoed after it cannot wrap it onto a second.
     expect(drawn).toEqual([expect.stringMatching(/^links .*\/3/)]);
     expect(displayWidth(drawn[0]!)).toBeLessThanOrEqual(width - 3);
-    pane.keys(['C-c']);
+    await pane.keys(['C-c']);
     const { code, lines } = await pane.finished();
     expect(code).toBe(130);
     expect(lines.filter((line) => line !== '')).toEqual([]);
-    expect(pane.screen().filter((line) => line.includes('::newsstats-exit='))).toEqual([expect.stringMatching(EXIT_LINE)]);
+    expect((await pane.screen()).filter((line) => line.includes('::newsstats-exit='))).toEqual([expect.stringMatching(EXIT_LINE)]);
   });
 
   test('SIGTERM at 80 columns: erased too, exit 143', async () => {
-    tmux = new Tmux(sandboxEnv(hanging));
-    const pane = tmux.start(exportLinks(), 80);
+    const tmux = terminals.terminal(sandboxEnv(hanging));
+    const pane = await tmux.start(exportLinks(), 80);
     await barOnScreen(pane);
     process.kill(pane.processId(), 'SIGTERM');
     const { code, lines } = await pane.finished();
@@ -368,10 +376,10 @@ describe('the progress bar leaves no trace on the screen', () => {
   test('Ctrl-C during a slow export from the sandbox (--latency), at 40 columns', async () => {
     const slow = await sandbox({ latencyMs: 300 });
     try {
-      tmux = new Tmux(sandboxEnv(slow));
-      const pane = tmux.start(['export', 'links', '--top', '30', '--concurrency', '1', '--weeks', 'last4', '-o', join(tempDir(), 'links.csv')], 40);
+      const tmux = terminals.terminal(sandboxEnv(slow));
+      const pane = await tmux.start(['export', 'links', '--top', '30', '--concurrency', '1', '--weeks', 'last4', '-o', join(tempDir(), 'links.csv')], 40);
       await pane.waitFor('/30');
-      pane.keys(['C-c']);
+      await pane.keys(['C-c']);
       const { code, lines } = await pane.finished();
       expect(code).toBe(130);
       expect(lines.join('\n')).not.toMatch(BAR_TRACE);
@@ -382,7 +390,7 @@ describe('the progress bar leaves no trace on the screen', () => {
   });
 
   test.each([40, 80, 120])('an error at %i columns starts a line of its own, and no bar is left', async (width) => {
-    tmux = new Tmux(sandboxEnv(failing));
+    const tmux = terminals.terminal(sandboxEnv(failing));
     const screen = await tmux.run(exportLinks(), width);
     expect(screen.code).toBe(4);
     const shown = screen.lines.filter((line) => line !== '');
@@ -393,11 +401,11 @@ describe('the progress bar leaves no trace on the screen', () => {
   });
 
   test('--verbose lines while the bar runs each get a line of their own, at column 0; Ctrl-C leaves only them', async () => {
-    tmux = new Tmux(sandboxEnv(hanging));
-    const pane = tmux.start(exportLinks('--verbose'), 200);
+    const tmux = terminals.terminal(sandboxEnv(hanging));
+    const pane = await tmux.start(exportLinks('--verbose'), 200);
     await barOnScreen(pane);
     await pane.waitFor('/p2/links');
-    pane.keys(['C-c']);
+    await pane.keys(['C-c']);
     const { code, lines } = await pane.finished();
     expect(code).toBe(130);
     const shown = lines.filter((line) => line !== '');
@@ -431,9 +439,9 @@ describe('messages wrap at a terminal and stay one line in a log', () => {
   ];
 
   test.each([40, 80].flatMap((width) => CASES.map((item) => [width, ...item] as const)))('at %i columns: %s', async (width, _name, args, messages, expected) => {
-    tmux = new Tmux({ NEWSSTATS_BASE_URL: server.url });
+    const tmux = terminals.terminal({ NEWSSTATS_BASE_URL: server.url });
     const log = join(tempDir(), 'stderr.log');
-    const [screen, logged] = [await tmux.run(args, width), await tmux.run(args, width, { redirect: `2>${log}` })];
+    const [screen, logged] = [await tmux.run(args, width), await tmux.run(args, width, { stderrTo: log })];
     expect(screen.code).toBe(2 + (messages === 2 ? 1 : 0));
     // In the log: one line a message, whole.
     const logLines = readFileSync(log, 'utf8').trimEnd().split('\n');
@@ -448,17 +456,17 @@ describe('messages wrap at a terminal and stay one line in a log', () => {
   });
 
   test('a command quoted in a message is kept whole on one line where it fits (80 columns)', async () => {
-    tmux = new Tmux({ NEWSSTATS_BASE_URL: server.url });
+    const tmux = terminals.terminal({ NEWSSTATS_BASE_URL: server.url });
     const screen = await tmux.run(['config', 'set', 'base-url', 'http://remote.example.com'], 80);
     expect(screen.lines.filter((line) => line.includes('`newsstats config set allow-insecure-http true`'))).toHaveLength(1);
   });
 
   // One line elsewhere: test/sandbox/serve.test.ts reads what serveSandbox writes to a plain stream.
   test.each([40, 80])('the sandbox\'s own line at %i columns', async (width) => {
-    tmux = new Tmux();
-    const pane = tmux.start(['sandbox', '--port', '0'], width);
+    const tmux = terminals.terminal();
+    const pane = await tmux.start(['sandbox', '--port', '0'], width);
     await pane.waitFor('stops.');
-    const screen = pane.screen().filter((line) => line !== '');
+    const screen = (await pane.screen()).filter((line) => line !== '');
     const url = screen[0]!;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     for (const line of screen) expect(displayWidth(line), line).toBeLessThanOrEqual(width);
@@ -484,7 +492,7 @@ describe('slip suggestions wrap at a terminal and stay one line in a log', () =>
   ];
 
   test.each([40, 80])('at %i columns', async (width) => {
-    tmux = new Tmux(sandboxEnv(logged.server));
+    const tmux = terminals.terminal(sandboxEnv(logged.server));
     for (const args of SLIPS) {
       const log = await runCli(args, { env: sandboxEnv(logged.server) });
       expect(log.code, log.stderr).toBe(2);
