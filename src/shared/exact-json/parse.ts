@@ -91,6 +91,35 @@ function markedDigits(value: unknown): string | undefined {
   return typeof value === 'string' && value.startsWith(MARK) ? value.slice(MARK.length) : undefined;
 }
 
+/**
+ * Finds, in one native scan, any number JSON.parse could change: one with 16 or more digits and
+ * points, an exponent, a fraction ending in 0, below 1e-6, or minus zero. Text without one (most
+ * answers: the sandbox's whole ranking) is read by JSON.parse as it is, without marking, which costs
+ * a callback for every string and number. A number starts after `:`, `[` or `,`; the same characters
+ * inside a string may match too, which only sends the text the marking way. Every number that is not
+ * matched has at most 15 significant digits written as JavaScript writes them, so it prints as
+ * written (test/unit/shared/exact-json.test.ts checks this against printsAsWritten).
+ */
+const MAYBE_CHANGED_NUMBER = /[:,[]\s*(?:-0(?![.\d])|-?(?:\d[\d.]{15}|[\d.]+[eE]|\d+\.\d*0(?!\d)|0\.0{6}))/;
+
+/** Every number of a JSON.parse result as a LosslessNumber (text that needed no marks). */
+function withLosslessNumbersUnmarked(value: unknown): unknown {
+  if (typeof value === 'number') return new LosslessNumber(String(value));
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index += 1) value[index] = withLosslessNumbersUnmarked(value[index]);
+  } else if (typeof value === 'object' && value !== null) {
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) record[key] = withLosslessNumbersUnmarked(record[key]);
+  }
+  return value;
+}
+
+/** JSON.parse's reviver for unmarked text in native mode: only the biginteger fields change. */
+function bigIntegerReviver(bigIntegerFields: BigIntegerFields): ((key: string, value: unknown) => unknown) | undefined {
+  if (bigIntegerFields.size === 0) return undefined;
+  return (key, value) => (typeof value === 'number' && Number.isInteger(value) && bigIntegerFields.has(key) ? BigInt(value) : value);
+}
+
 /** Every number in a JSON.parse result of marked text as the LosslessNumber lossless-json makes. */
 function withLosslessNumbers(value: unknown): unknown {
   if (typeof value === 'number') return new LosslessNumber(String(value));
@@ -143,6 +172,14 @@ export function parseJson(text: string, mode: NumberMode, bigIntegerFields: BigI
 
 /** The JSON.parse path alone: undefined when the text cannot be made exact for it, or is not JSON. */
 export function parseWithJsonParse(text: string, mode: NumberMode, bigIntegerFields: BigIntegerFields = NO_FIELDS): unknown {
+  // The walk below assigns every key; a "__proto__" one would set the prototype instead.
+  if (!MAYBE_CHANGED_NUMBER.test(text) && !text.includes('"__proto__"')) {
+    try {
+      return mode === 'lossless' ? withLosslessNumbersUnmarked(JSON.parse(text)) : JSON.parse(text, bigIntegerReviver(bigIntegerFields));
+    } catch {
+      return undefined;
+    }
+  }
   const marked = markChangedNumbers(text);
   if (marked === undefined) return undefined;
   try {

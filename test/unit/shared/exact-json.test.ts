@@ -1,5 +1,6 @@
 import { isLosslessNumber, LosslessNumber, parse, stringify } from 'lossless-json';
-import { describe, expect, test } from 'vitest';
+import { fc, test } from '@fast-check/vitest';
+import { describe, expect } from 'vitest';
 import { isBeyondNumberBounds, JSON_PARSE_MAX_CHARS, NumberBoundError, parseJson, parseJsonSlicing, parseWithJsonParse, printsAsWritten } from '../../../src/shared/exact-json/parse.js';
 
 // parseJson takes JSON.parse's fast path only when that loses nothing; every case here must give
@@ -119,5 +120,34 @@ describe('numbers are bounded in digits and exponent (issue #21 item 1)', () => 
         expect(() => parse(text, mode)).toThrow(/field "mentionCount": the number 1e-100000000 is beyond the bounds/);
       }
     }
+  });
+});
+
+describe('the unmarked JSON.parse path (text without a number JSON.parse could change)', () => {
+  /** JSON number texts of every shape: signs, 1 to 25 digits, fractions with and without trailing zeros, exponents, tiny values. */
+  const digits = (min: number, max: number) => fc.stringMatching(new RegExp(`^[0-9]{${min},${max}}$`));
+  const jsonNumber = fc.oneof(
+    fc.tuple(fc.boolean(), fc.oneof(fc.constant('0'), fc.tuple(fc.integer({ min: 1, max: 9 }), digits(0, 24)).map(([head, tail]) => `${head}${tail}`)), fc.option(digits(1, 20)), fc.option(fc.tuple(fc.constantFrom('e', 'E', 'e+', 'e-', 'E-'), digits(1, 2))))
+      .map(([negative, whole, fraction, exponent]) => `${negative ? '-' : ''}${whole}${fraction === null ? '' : `.${fraction}`}${exponent === null ? '' : exponent.join('')}`),
+    fc.double({ noNaN: true, noDefaultInfinity: true }).map((value) => String(value)).filter((text) => !text.includes('Infinity')),
+    fc.integer({ min: 0, max: 12 }).map((zeros) => `0.${'0'.repeat(zeros)}1`),
+    fc.constantFrom('-0', '0', '-0.0', '1.0', '100', '1e21', '123456789012345', '1234567890123456', '0.000001', '0.0000001'),
+  );
+  const layout = fc.constantFrom((n: string) => `[${n}]`, (n: string) => `{"n":${n}}`, (n: string) => `[ 1,\n  ${n} ]`, (n: string) => `{"a":"x:1.50","b":[true, ${n}]}`);
+
+  test.prop([jsonNumber, layout], { seed: 20261125, numRuns: 2000 })('every number keeps its digits, whichever path read it', (number, wrap) => {
+    const text = wrap(number);
+    const expected = stringify(parse(text));
+    expect(stringify(parseJson(text, 'lossless'))).toBe(expected);
+    expect(stringify(parseWithJsonParse(text, 'lossless'))).toBe(expected);
+  });
+
+  test('a string that starts with \\u0000 stays a string when no number was marked', () => {
+    expect(parseJson('{"title":"\\u00001.50","n":2}', 'lossless')).toEqual({ title: '\u00001.50', n: new LosslessNumber('2') });
+    expect(parseJson('{"title":"\\u00001.50","n":2}', 'native')).toEqual({ title: '\u00001.50', n: 2 });
+  });
+
+  test('native mode with biginteger fields on the unmarked path', () => {
+    expect(parseJson('[{"articleHash":7,"rank":1}]', 'native', new Set(['articleHash']))).toEqual([{ articleHash: 7n, rank: 1 }]);
   });
 });
