@@ -89,13 +89,22 @@ function recordProblem(
   return check?.(record);
 }
 
+/** Each schema's fields as a list, made once: a ranking checks the same schema a hundred times. */
+const schemaFields = new WeakMap<FieldSchema, ReadonlyArray<[string, FieldKind]>>();
+function fieldsOf(schema: FieldSchema): ReadonlyArray<[string, FieldKind]> {
+  let fields = schemaFields.get(schema);
+  if (fields === undefined) schemaFields.set(schema, (fields = Object.entries(schema)));
+  return fields;
+}
+
 function fieldsProblem(value: unknown, schema: FieldSchema, optional: FieldSchema | undefined, where: string): string | undefined {
   if (!isRecord(value)) return `${where}expected an object, got ${describe(value)}`;
-  for (const [field, kind] of Object.entries(schema)) {
+  for (const [field, kind] of fieldsOf(schema)) {
     const problem = fieldProblem(value, field, kind, false);
     if (problem !== undefined) return `${where}${problem}`;
   }
-  for (const [field, kind] of Object.entries(optional ?? {})) {
+  if (optional === undefined) return undefined;
+  for (const [field, kind] of fieldsOf(optional)) {
     const problem = fieldProblem(value, field, kind, true);
     if (problem !== undefined) return `${where}${problem}`;
   }
