@@ -15,6 +15,12 @@ import type { Lifecycle } from './lifecycle.js';
 import type { GlobalOptions } from './registry.js';
 import type { Reporter } from './reporter.js';
 
+/**
+ * V8's budget (about the bytes of WebAssembly executed) before it optimises a function of undici's HTTP
+ * parser: the largest it takes (openClient says why).
+ */
+export const WASM_TIERING_BUDGET = 2 ** 31 - 1;
+
 /** A Retry-After wait at least this long is announced on stderr. */
 const LONG_WAIT_MS = 3_000;
 
@@ -99,11 +105,16 @@ export class Dependencies {
   /** A client for the given connection; `auth login` uses it to try a key before saving it. */
   async openClient(connection: Connection): Promise<NewsStatsClient<'lossless'>> {
     const { baseUrl, apiKey, settings } = connection;
-    // undici parses HTTP with WebAssembly. V8 compiles it quickly first (Liftoff), then optimises it in
-    // the background, and the process cannot exit before that optimisation ends: about 65 ms after the
-    // output is written, and 35 MiB, for code a CLI runs a few hundred times at most. The flag must be
+    // undici parses HTTP with WebAssembly. V8 compiles it quickly first (Liftoff), then, once a
+    // function has run through its tiering budget, optimises it on a background thread, and the process
+    // cannot exit before that ends. A 74 KB ranking is enough to spend the default budget: the
+    // optimisation then costs more CPU than all of the rest of the query on Node 24 (about 210 million
+    // instructions of 465 in bench/query-dispatcher.mjs, counted under valgrind). A budget of the
+    // largest int keeps the parser on Liftoff for any run a CLI makes in a few seconds, and a bulk
+    // export that parses far more still gets it optimised. `--liftoff-only`, set here before, is no
+    // longer read after start-up on Node 22 and later; the budget is, on Node 20 to 26. The flag must be
     // set before undici compiles its parser; the library leaves V8's flags to the program embedding it.
-    await this.lifecycle.tuneV8('--liftoff-only');
+    await this.lifecycle.tuneV8(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
     const [{ NewsStatsClient }, { VERSION }] = await Promise.all([import('../api/client.js'), import('../version.js')]);
     const client = new NewsStatsClient({
       baseUrl,
