@@ -7,8 +7,12 @@
 import Agent from 'undici/lib/dispatcher/agent.js';
 import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';
 import api from 'undici/lib/api/index.js';
+import { setFlagsFromString } from 'node:v8';
 
 Object.assign(Dispatcher.prototype, api);
+// As the CLI runs undici (src/cli/dependencies.ts): its WebAssembly parser is not optimised in the
+// background, which would cost more than the rest of the query.
+setFlagsFromString('--wasm-tiering-budget=2147483647');
 const [url, key] = process.argv.slice(2);
 const agent = new Agent({ keepAliveTimeout: 10_000 });
 
