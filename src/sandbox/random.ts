@@ -6,10 +6,16 @@
 
 export type Random = () => number;
 
+const MULBERRY32_STEP = 0x6d2b79f5;
+
 /**
  * mulberry32: a tiny 32-bit generator, fast and good enough for synthetic data. next() returns [0, 1).
  * An object rather than a closure where draws are many (the dataset's article stage): V8 inlines the
  * method into the loop that calls it.
+ *
+ * Its state only counts (each draw adds a constant), so the stream can be read out of order: the
+ * k-th draw after a saved `position` is drawAt(position, k). The article stage saves positions and
+ * skips the draws whose values are needed only later, then draws them on demand.
  */
 export class RandomStream {
   private state: number;
@@ -19,11 +25,29 @@ export class RandomStream {
   }
 
   next(): number {
-    const state = (this.state = (this.state + 0x6d2b79f5) >>> 0);
-    let t = Math.imul(state ^ (state >>> 15), state | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    return output((this.state = (this.state + MULBERRY32_STEP) >>> 0));
   }
+
+  /** The state now: drawAt(position, k) is what the k-th next() from here returns. */
+  get position(): number {
+    return this.state;
+  }
+
+  /** Passes over `count` draws without computing them. */
+  skip(count: number): void {
+    this.state = (this.state + Math.imul(count, MULBERRY32_STEP)) >>> 0;
+  }
+}
+
+/** The k-th draw (k >= 1) after a stream's `position`. */
+export function drawAt(position: number, k: number): number {
+  return output((position + Math.imul(k, MULBERRY32_STEP)) >>> 0);
+}
+
+function output(state: number): number {
+  let t = Math.imul(state ^ (state >>> 15), state | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 }
 
 /** mulberry32 (RandomStream) as a function. */

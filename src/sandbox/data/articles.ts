@@ -2,19 +2,28 @@
  * The article stage of the dataset (generate.ts): two years of articles, who appears in each, their
  * mentions, and the per-week aggregates every metric reads.
  *
- * It makes about 660,000 random draws, and a sandbox pays for it at every start, so it is written for
- * V8 rather than for brevity: one RandomStream whose draw compiles into its callers, a function per
- * week (a function called 104 times is optimised after a few calls; one loop over 33,000 articles
- * waits for on-stack replacement and ran several times slower), flat typed arrays for the pick
- * tables, and the cells grouped week by week as each week is made. The draws, their order and every
- * arithmetic step are those of the plain version this replaced, so the data is byte-identical
- * (test/sandbox/fingerprint.test.ts).
+ * It takes about 660,000 random draws, and a sandbox pays for them at every start, so it is written
+ * for V8 rather than for brevity, and does at start only what decides the rest:
+ * - Who appears where (sources, people, mention counts) and the mention counts' aggregates are made
+ *   at start. The draws whose values nothing at start needs (publication times, text seeds, hash
+ *   bits, tones and sentiments: more than half) are skipped there, their stream positions saved, and
+ *   drawn when first asked for (ArticleDetails); the stream's state only counts, so a draw can be
+ *   read out of order (RandomStream, drawAt).
+ * - One RandomStream whose draw compiles into its callers; a function per week (a function called
+ *   104 times is optimised after a few calls, where one loop over 33,000 articles waited for
+ *   on-stack replacement); flat typed arrays for the pick tables; the cells grouped as each week is
+ *   made.
+ * The draws, their order and every arithmetic step are those of the plain version this replaced, so
+ * the data is byte-identical (test/sandbox/fingerprint.test.ts).
  */
-import { permute32, pickCumulative, RandomStream } from '../random.js';
-import type { Dataset } from './generate.js';
+import { drawAt, permute32, pickCumulative, RandomStream } from '../random.js';
+
 /** The most people one article names. */
 const MAX_PEOPLE_PER_ARTICLE = 5;
-const MAX_MENTIONS_PER_APPEARANCE = 3;
+/** Draws of an article before its people: source, text seed, hash bits, how many people. */
+const ARTICLE_DRAWS = { source: 1, textSeed: 2, hashHigh: 3, peopleCount: 4 } as const;
+/** Draws of an appearance after its mention count: three for its tone, then one per mention. */
+const TONE_DRAWS = 3;
 
 export interface ArticleInput {
   /** The article stage's stream, mixSeed(seed, 4), after the weekly counts were drawn from it. */
@@ -40,36 +49,49 @@ export interface ArticleInput {
   countryCount: number;
 }
 
-export type ArticleData = Pick<
-  Dataset,
-  | 'articleCount'
-  | 'articleSource'
-  | 'articlePublished'
-  | 'articleWeek'
-  | 'articleTextSeed'
-  | 'articleHashHigh'
-  | 'articleHashLow'
-  | 'articleAppStart'
-  | 'weekArticleStart'
-  | 'appearanceCount'
-  | 'appPerson'
-  | 'appArticle'
-  | 'appMentionStart'
-  | 'mentionSentimentMilli'
-  | 'personAppStart'
-  | 'personApps'
-  | 'cellStart'
-  | 'cellCountry'
-  | 'cellMentions'
-  | 'cellArticles'
-  | 'cellSentiment'
-  | 'mentionsWP'
-  | 'sentimentWP'
-  | 'mentionsWC'
-  | 'mentionsW'
-  | 'flowWCC'
-  | 'firstMentionWeek'
->;
+export interface ArticleData {
+  articleCount: number;
+  /** Articles are in publication order (ties keep generation order). */
+  articleSource: Uint16Array;
+  articleWeek: Uint16Array;
+  /** Appearances of article a are articleAppStart[a] .. articleAppStart[a+1]-1. */
+  articleAppStart: Uint32Array;
+  /** First article of data week w is weekArticleStart[w]; length weeks + 1. */
+  weekArticleStart: Uint32Array;
+
+  appearanceCount: number;
+  appPerson: Uint16Array;
+  appArticle: Uint32Array;
+  /** Mentions of appearance i: appMentionStart[i+1] - appMentionStart[i] (1 to 3). */
+  appMentionStart: Uint32Array;
+  /** Appearances of person p (ascending article order): personApps[personAppStart[p] ..]. */
+  personAppStart: Uint32Array;
+  personApps: Uint32Array;
+
+  // Aggregates. W = weeks, C = countries (by source country), P = people.
+  /**
+   * Sparse per (week, person, source country) cells, for the few combinations that occur: the cells
+   * of week w and person p are cellStart[w*P + p] .. cellStart[w*P + p + 1] - 1, by country.
+   */
+  cellStart: Uint32Array;
+  cellCountry: Uint8Array;
+  cellMentions: Uint16Array;
+  /** Appearances (articles), as opposed to mentions. */
+  cellArticles: Uint16Array;
+  /** [w*P + p] */
+  mentionsWP: Uint32Array;
+  /** [w*C + c]: all mentions in articles of sources of country c. */
+  mentionsWC: Uint32Array;
+  /** [w] */
+  mentionsW: Uint32Array;
+  /** [(w*C + sourceCountry)*C + personCountry]: mentions flowing from one country's press to another's people. */
+  flowWCC: Uint32Array;
+  /** Data-week index of the person's first mention ever; -1 when never mentioned. */
+  firstMentionWeek: Int32Array;
+
+  /** What the start skipped: publication times, texts' seeds, hashes, sentiments. */
+  details: ArticleDetails;
+}
 
 /** People grouped (by country or by region), as one flat list: group g is members[start[g] .. start[g+1]-1]. */
 interface Groups {
@@ -100,31 +122,28 @@ class ArticleBuilder {
   private readonly sourceCumulative: Float64Array;
   private readonly activeSources: Int32Array;
   private activeSourceCount = 0;
-  private readonly offsets: Float64Array;
   private readonly chosen = new Int32Array(MAX_PEOPLE_PER_ARTICLE);
-  private readonly weekSpan: Float64Array;
 
   readonly weekArticleStart: Uint32Array;
+  /** The stream's position at the start of each week (before its publication times) and article. */
+  readonly weekPosition: Uint32Array;
+  readonly articlePosition: Uint32Array;
   readonly articleCount: number;
   readonly articleSource: Uint16Array;
-  readonly articlePublished: Float64Array;
   readonly articleWeek: Uint16Array;
   readonly articleCountry: Uint8Array;
-  readonly articleTextSeed: Uint32Array;
-  readonly articleHashHigh: Uint32Array;
-  readonly articleHashLow: Uint32Array;
   readonly articleAppStart: Uint32Array;
   readonly appPerson: Uint16Array;
   readonly appArticle: Uint32Array;
   readonly appMentionStart: Uint32Array;
-  readonly appMentions: Uint8Array;
-  readonly appSentimentMilli: Int32Array;
-  readonly mentionSentimentMilli: Int16Array;
+  /** The stream's position after each appearance's mention count: its tone and sentiments follow. */
+  readonly appPosition: Uint32Array;
+  /** The (week, person, country) cell each appearance counts in. */
+  readonly appCell: Uint32Array;
   appCount = 0;
   mentionCount = 0;
 
   readonly mentionsWP: Uint32Array;
-  readonly sentimentWP: Int32Array;
   readonly mentionsWC: Uint32Array;
   readonly mentionsW: Uint32Array;
   readonly flowWCC: Uint32Array;
@@ -133,7 +152,6 @@ class ArticleBuilder {
   readonly cellCountry: Uint8Array;
   readonly cellMentions: Uint16Array;
   readonly cellArticles: Uint16Array;
-  readonly cellSentiment: Int32Array;
   cellCount = 0;
   /** Scratch for grouping one week's appearances by person. */
   private readonly personBucket: Uint32Array;
@@ -146,29 +164,24 @@ class ArticleBuilder {
     const S = input.sourceCountry.length;
     this.random = input.random;
     const weekArticleStart = (this.weekArticleStart = input.weekArticleStart);
-    this.weekSpan = input.weekSpan;
     const articleCount = (this.articleCount = weekArticleStart[W]!);
     let longestWeek = 0;
     for (let w = 0; w < W; w++) longestWeek = Math.max(longestWeek, weekArticleStart[w + 1]! - weekArticleStart[w]!);
 
+    this.weekPosition = new Uint32Array(W);
+    this.articlePosition = new Uint32Array(articleCount);
     this.articleSource = new Uint16Array(articleCount);
-    this.articlePublished = new Float64Array(articleCount);
     this.articleWeek = new Uint16Array(articleCount);
     this.articleCountry = new Uint8Array(articleCount);
-    this.articleTextSeed = new Uint32Array(articleCount);
-    this.articleHashHigh = new Uint32Array(articleCount);
-    this.articleHashLow = new Uint32Array(articleCount);
     this.articleAppStart = new Uint32Array(articleCount + 1);
     const appCapacity = articleCount * MAX_PEOPLE_PER_ARTICLE;
     this.appPerson = new Uint16Array(appCapacity);
     this.appArticle = new Uint32Array(appCapacity);
     this.appMentionStart = new Uint32Array(appCapacity + 1);
-    this.appMentions = new Uint8Array(appCapacity);
-    this.appSentimentMilli = new Int32Array(appCapacity);
-    this.mentionSentimentMilli = new Int16Array(appCapacity * MAX_MENTIONS_PER_APPEARANCE);
+    this.appPosition = new Uint32Array(appCapacity);
+    this.appCell = new Uint32Array(appCapacity);
 
     this.mentionsWP = new Uint32Array(W * P);
-    this.sentimentWP = new Int32Array(W * P);
     this.mentionsWC = new Uint32Array(W * C);
     this.mentionsW = new Uint32Array(W);
     this.flowWCC = new Uint32Array(W * C * C);
@@ -177,7 +190,6 @@ class ArticleBuilder {
     this.cellCountry = new Uint8Array(appCapacity);
     this.cellMentions = new Uint16Array(appCapacity);
     this.cellArticles = new Uint16Array(appCapacity);
-    this.cellSentiment = new Int32Array(appCapacity);
     this.personBucket = new Uint32Array(P + 1);
     this.ordered = new Uint32Array(longestWeek * MAX_PEOPLE_PER_ARTICLE);
 
@@ -186,7 +198,6 @@ class ArticleBuilder {
     this.globalCumulative = new Float64Array(P);
     this.sourceCumulative = new Float64Array(S);
     this.activeSources = new Int32Array(S);
-    this.offsets = new Float64Array(longestWeek);
   }
 
   /** Running totals of week w's popularity: over everyone, and within each home country and region. */
@@ -199,16 +210,8 @@ class ArticleBuilder {
       total += popularity[offset + p]!;
       this.globalCumulative[p] = total;
     }
-    for (const groups of [this.home, this.region]) {
-      const { start, members, cumulative } = groups;
-      for (let g = 0; g + 1 < start.length; g++) {
-        let groupTotal = 0;
-        for (let i = start[g]!; i < start[g + 1]!; i++) {
-          groupTotal += popularity[offset + members[i]!]!;
-          cumulative[i] = groupTotal;
-        }
-      }
-    }
+    cumulateGroups(this.home, popularity, offset);
+    cumulateGroups(this.region, popularity, offset);
     let sourceTotal = 0;
     let active = 0;
     for (let s = 0; s < input.sourceWeight.length; s++) {
@@ -237,32 +240,27 @@ class ArticleBuilder {
 
   week(w: number): void {
     this.cumulateWeek(w);
-    const random = this.random;
     const first = this.weekArticleStart[w]!;
     const end = this.weekArticleStart[w + 1]!;
-    const span = this.weekSpan[w]!;
-    const offsets = this.offsets.subarray(0, end - first);
-    for (let i = 0; i < offsets.length; i++) offsets[i] = Math.floor(random.next() * span);
-    offsets.sort();
-    const weekStart = this.input.weekStartSeconds[w]!;
+    // The week's publication times come first in the stream: one draw per article (ArticleDetails).
+    this.weekPosition[w] = this.random.position;
+    this.random.skip(end - first);
     const firstApp = this.appCount;
-    for (let a = first; a < end; a++) this.article(a, w, weekStart + offsets[a - first]!);
+    for (let a = first; a < end; a++) this.article(a, w);
     this.groupCells(w, firstApp, this.appCount);
   }
 
-  private article(a: number, w: number, published: number): void {
+  private article(a: number, w: number): void {
     const { random, input, chosen, P, C } = this;
+    this.articlePosition[a] = random.position;
     const sourceIndex = this.activeSources[pickCumulative(this.sourceCumulative, 0, this.activeSourceCount, random.next())]!;
     const c = input.sourceCountry[sourceIndex]!;
     this.articleCountry[a] = c;
     const regionIndex = input.regionOfCountry[c]!;
     this.articleSource[a] = sourceIndex;
-    this.articlePublished[a] = published;
     this.articleWeek[a] = w;
-    this.articleTextSeed[a] = Math.floor(random.next() * 4294967296);
-    this.articleHashHigh[a] = Math.floor(random.next() * 268435456);
-    this.articleHashLow[a] = permute32((a + input.hashOffset) >>> 0);
     this.articleAppStart[a] = this.appCount;
+    random.skip(ARTICLE_DRAWS.peopleCount - ARTICLE_DRAWS.source - 1);
 
     const peopleDraw = random.next();
     const peopleInArticle = peopleDraw < 0.45 ? 1 : peopleDraw < 0.75 ? 2 : peopleDraw < 0.9 ? 3 : peopleDraw < 0.97 ? 4 : 5;
@@ -283,23 +281,15 @@ class ArticleBuilder {
       const p = chosen[k]!;
       const mentionDraw = random.next();
       const mentions = mentionDraw < 0.65 ? 1 : mentionDraw < 0.9 ? 2 : 3;
-      // roughNormal(random, 0.3), as random.ts writes it.
-      const appearanceTone = input.personTone[p]! + (random.next() + random.next() + random.next() - 1.5) * 2 * 0.3;
       const app = this.appCount++;
       this.appPerson[app] = p;
       this.appArticle[app] = a;
       this.appMentionStart[app] = this.mentionCount;
-      this.appMentions[app] = mentions;
-      let sentimentSum = 0;
-      for (let m = 0; m < mentions; m++) {
-        // Mentions in one article share its tone, up to ±0.2.
-        const sentiment = Math.round(Math.max(-1, Math.min(1, appearanceTone + (random.next() - 0.5) * 0.4)) * 1000);
-        this.mentionSentimentMilli[this.mentionCount++] = sentiment;
-        sentimentSum += sentiment;
-      }
-      this.appSentimentMilli[app] = sentimentSum;
+      this.appPosition[app] = random.position;
+      random.skip(TONE_DRAWS + mentions);
+      this.mentionCount += mentions;
+      this.appMentionStart[app + 1] = this.mentionCount;
       this.mentionsWP[w * P + p]! += mentions;
-      this.sentimentWP[w * P + p]! += sentimentSum;
       this.mentionsWC[w * C + c]! += mentions;
       this.mentionsW[w]! += mentions;
       this.flowWCC[(w * C + c) * C + input.personCountry[p]!]! += mentions;
@@ -326,12 +316,124 @@ class ArticleBuilder {
         let cell = firstCell;
         while (cell < this.cellCount && this.cellCountry[cell] !== country) cell++;
         if (cell === this.cellCount) this.cellCountry[this.cellCount++] = country;
-        this.cellMentions[cell]! += this.appMentions[app]!;
+        this.cellMentions[cell]! += this.appMentionStart[app + 1]! - this.appMentionStart[app]!;
         this.cellArticles[cell]! += 1;
-        this.cellSentiment[cell]! += this.appSentimentMilli[app]!;
+        this.appCell[app] = cell;
       }
       this.cellStart[w * P + p + 1] = this.cellCount;
     }
+  }
+}
+
+function cumulateGroups(groups: Groups, popularity: Float64Array, offset: number): void {
+  const { start, members, cumulative } = groups;
+  for (let g = 0; g + 1 < start.length; g++) {
+    let total = 0;
+    for (let i = start[g]!; i < start[g + 1]!; i++) {
+      total += popularity[offset + members[i]!]!;
+      cumulative[i] = total;
+    }
+  }
+}
+
+/**
+ * What the start skipped, drawn from the saved stream positions when first asked for: publication
+ * times (a week at a time: they are sorted within their week), text seeds and hash bits (per
+ * article), sentiments (per mention, and summed per week into sentimentWP and cellSentiment).
+ */
+export class ArticleDetails {
+  private readonly publishedTimes: Float64Array;
+  private readonly publishedWeeks: Uint8Array;
+  private readonly sentimentWeeks: Uint8Array;
+  /** [w*P + p]: summed mention sentiment in thousandths (integers keep every sum exact). Filled by sentimentOf. */
+  readonly sentimentWP: Int32Array;
+  /** Per cell: summed mention sentiment in thousandths. Filled by sentimentOf. */
+  readonly cellSentiment: Int32Array;
+
+  constructor(
+    private readonly stage: ArticleBuilder,
+    private readonly input: ArticleInput,
+    private readonly appCell: Uint32Array,
+  ) {
+    const W = input.weekStartSeconds.length;
+    this.publishedTimes = new Float64Array(stage.articleCount);
+    this.publishedWeeks = new Uint8Array(W);
+    this.sentimentWeeks = new Uint8Array(W);
+    this.sentimentWP = new Int32Array(W * input.personCountry.length);
+    this.cellSentiment = new Int32Array(stage.cellCount);
+  }
+
+  /** Publication time of article a, in seconds. */
+  published(a: number): number {
+    this.publishWeek(this.stage.articleWeek[a]!);
+    return this.publishedTimes[a]!;
+  }
+
+  /** Every article's publication time (ascending). */
+  allPublished(): Float64Array {
+    for (let w = 0; w < this.publishedWeeks.length; w++) this.publishWeek(w);
+    return this.publishedTimes;
+  }
+
+  private publishWeek(w: number): void {
+    if (this.publishedWeeks[w]) return;
+    this.publishedWeeks[w] = 1;
+    const first = this.stage.weekArticleStart[w]!;
+    const offsets = this.publishedTimes.subarray(first, this.stage.weekArticleStart[w + 1]);
+    const position = this.stage.weekPosition[w]!;
+    const span = this.input.weekSpan[w]!;
+    for (let i = 0; i < offsets.length; i++) offsets[i] = Math.floor(drawAt(position, i + 1) * span);
+    offsets.sort();
+    const weekStart = this.input.weekStartSeconds[w]!;
+    for (let i = 0; i < offsets.length; i++) offsets[i] = weekStart + offsets[i]!;
+  }
+
+  textSeed(a: number): number {
+    return Math.floor(drawAt(this.stage.articlePosition[a]!, ARTICLE_DRAWS.textSeed) * 4294967296);
+  }
+
+  /** articleHash is 2^60 + hashHigh * 2^32 + hashLow. */
+  hashHigh(a: number): number {
+    return Math.floor(drawAt(this.stage.articlePosition[a]!, ARTICLE_DRAWS.hashHigh) * 268435456);
+  }
+
+  hashLow(a: number): number {
+    return permute32((a + this.input.hashOffset) >>> 0);
+  }
+
+  /** Sentiment of an appearance's mention (ordinal 0, 1, 2), in thousandths (-1000..1000). */
+  mentionSentimentMilli(app: number, ordinal: number): number {
+    const position = this.stage.appPosition[app]!;
+    // roughNormal(random, 0.3), as random.ts writes it.
+    const tone = this.input.personTone[this.stage.appPerson[app]!]! + (drawAt(position, 1) + drawAt(position, 2) + drawAt(position, 3) - 1.5) * 2 * 0.3;
+    // Mentions in one article share its tone, up to ±0.2.
+    return Math.round(Math.max(-1, Math.min(1, tone + (drawAt(position, TONE_DRAWS + 1 + ordinal) - 0.5) * 0.4)) * 1000);
+  }
+
+  /** Summed sentiment of an appearance's mentions, in thousandths. */
+  appearanceSentimentMilli(app: number): number {
+    const mentions = this.stage.appMentionStart[app + 1]! - this.stage.appMentionStart[app]!;
+    let sum = 0;
+    for (let m = 0; m < mentions; m++) sum += this.mentionSentimentMilli(app, m);
+    return sum;
+  }
+
+  /** Fills sentimentWP and cellSentiment for weeks start..end (data-week indices, both included). */
+  sentimentOf(start: number, end: number): this {
+    const { stage } = this;
+    const P = this.input.personCountry.length;
+    for (let w = start; w <= end; w++) {
+      if (this.sentimentWeeks[w]) continue;
+      this.sentimentWeeks[w] = 1;
+      const firstApp = stage.articleAppStart[stage.weekArticleStart[w]!]!;
+      const endApp = stage.articleAppStart[stage.weekArticleStart[w + 1]!]!;
+      for (let app = firstApp; app < endApp; app++) {
+        const sum = this.appearanceSentimentMilli(app);
+        this.sentimentWP[w * P + stage.appPerson[app]!]! += sum;
+        this.cellSentiment[this.appCell[app]!]! += sum;
+      }
+    }
+    return this;
   }
 }
 
@@ -362,30 +464,24 @@ export function generateArticles(input: ArticleInput): ArticleData {
   return {
     articleCount,
     articleSource: builder.articleSource,
-    articlePublished: builder.articlePublished,
     articleWeek: builder.articleWeek,
-    articleTextSeed: builder.articleTextSeed,
-    articleHashHigh: builder.articleHashHigh,
-    articleHashLow: builder.articleHashLow,
     articleAppStart: builder.articleAppStart,
     weekArticleStart: builder.weekArticleStart,
     appearanceCount: appCount,
     appPerson,
     appArticle,
     appMentionStart: builder.appMentionStart.subarray(0, appCount + 1),
-    mentionSentimentMilli: builder.mentionSentimentMilli.subarray(0, mentionCount),
     personAppStart,
     personApps,
     cellStart: builder.cellStart,
     cellCountry: builder.cellCountry.subarray(0, cellCount),
     cellMentions: builder.cellMentions.subarray(0, cellCount),
     cellArticles: builder.cellArticles.subarray(0, cellCount),
-    cellSentiment: builder.cellSentiment.subarray(0, cellCount),
     mentionsWP: builder.mentionsWP,
-    sentimentWP: builder.sentimentWP,
     mentionsWC: builder.mentionsWC,
     mentionsW: builder.mentionsW,
     flowWCC: builder.flowWCC,
     firstMentionWeek,
+    details: new ArticleDetails(builder, input, builder.appCell),
   };
 }

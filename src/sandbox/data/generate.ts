@@ -20,7 +20,7 @@ import {
   shuffle,
   type Random,
 } from '../random.js';
-import { generateArticles } from './articles.js';
+import { generateArticles, type ArticleData } from './articles.js';
 import { searchFold, slugify } from './slug.js';
 
 /** Weeks of articles, ending at (and including) the current week. */
@@ -86,7 +86,8 @@ export interface SourceRecord {
   pausedFromWeekIndex: number;
 }
 
-export interface Dataset {
+/** The dataset: who and what exists, and the article stage's articles, appearances and aggregates. */
+export interface Dataset extends ArticleData {
   seed: number;
   nowSeconds: number;
   currentWeek: number;
@@ -99,54 +100,6 @@ export interface Dataset {
   /** Sorted by personHash: index order is the ranking tie-break order. */
   people: readonly PersonRecord[];
   personIndexByHash: ReadonlyMap<string, number>;
-
-  articleCount: number;
-  /** Articles are in publication order (ties keep generation order). */
-  articleSource: Uint16Array;
-  articlePublished: Float64Array;
-  articleWeek: Uint16Array;
-  articleTextSeed: Uint32Array;
-  articleHashHigh: Uint32Array;
-  articleHashLow: Uint32Array;
-  /** Appearances of article a are articleAppStart[a] .. articleAppStart[a+1]-1. */
-  articleAppStart: Uint32Array;
-  /** First article of data week w is weekArticleStart[w]; length DATA_WEEKS + 1. */
-  weekArticleStart: Uint32Array;
-
-  appearanceCount: number;
-  appPerson: Uint16Array;
-  appArticle: Uint32Array;
-  /** Mentions of appearance i are appMentionStart[i] .. appMentionStart[i+1]-1. */
-  appMentionStart: Uint32Array;
-  /** Per mention, sentiment in thousandths (-1000..1000): integers keep every sum exact. */
-  mentionSentimentMilli: Int16Array;
-  /** Appearances of person p (ascending article order): personApps[personAppStart[p] ..]. */
-  personAppStart: Uint32Array;
-  personApps: Uint32Array;
-
-  // Aggregates. W = weeks, C = countries (by source country), P = people.
-  /**
-   * Sparse per (week, person, source country) cells, for the few combinations that occur: the cells
-   * of week w and person p are cellStart[w*P + p] .. cellStart[w*P + p + 1] - 1, by country.
-   */
-  cellStart: Uint32Array;
-  cellCountry: Uint8Array;
-  cellMentions: Uint16Array;
-  /** Appearances (articles), as opposed to mentions. */
-  cellArticles: Uint16Array;
-  /** Sum of mention sentiment in thousandths. */
-  cellSentiment: Int32Array;
-  /** [w*P + p] */
-  mentionsWP: Uint32Array;
-  sentimentWP: Int32Array;
-  /** [w*C + c]: all mentions in articles of sources of country c. */
-  mentionsWC: Uint32Array;
-  /** [w] */
-  mentionsW: Uint32Array;
-  /** [(w*C + sourceCountry)*C + personCountry]: mentions flowing from one country's press to another's people. */
-  flowWCC: Uint32Array;
-  /** Data-week index of the person's first mention ever; -1 when never mentioned. */
-  firstMentionWeek: Int32Array;
 }
 
 export function formatTimestamp(seconds: number): string {

@@ -19,7 +19,7 @@ export { METRIC_DECIMALS, sentimentColor, sentimentFace } from './display.js';
 const ARTICLE_HASH_BASE = 1n << 60n;
 
 function articleHashOf(data: Dataset, article: number): bigint {
-  return ARTICLE_HASH_BASE + (BigInt(data.articleHashHigh[article]!) << 32n) + BigInt(data.articleHashLow[article]!);
+  return ARTICLE_HASH_BASE + (BigInt(data.details.hashHigh(article)) << 32n) + BigInt(data.details.hashLow(article));
 }
 
 /** How many models sharedSandboxModel keeps: each holds about 7 MiB. */
@@ -157,15 +157,13 @@ export function createSandboxModel(options: SandboxModelOptions): SandboxModel {
       for (let i = data.personAppStart[p + 1]! - 1; i >= data.personAppStart[p]! && links.length < query.limit; i--) {
         const appearance = data.personApps[i]!;
         const article = data.appArticle[appearance]!;
-        let sentimentMilli = 0;
-        const firstMention = data.appMentionStart[appearance]!;
-        const mentionEnd = data.appMentionStart[appearance + 1]!;
-        for (let m = firstMention; m < mentionEnd; m++) sentimentMilli += data.mentionSentimentMilli[m]!;
-        const sentiment = roundMetric(sentimentMilli / (mentionEnd - firstMention) / 1000);
+        const sentimentMilli = data.details.appearanceSentimentMilli(appearance);
+        const mentions = data.appMentionStart[appearance + 1]! - data.appMentionStart[appearance]!;
+        const sentiment = roundMetric(sentimentMilli / mentions / 1000);
         const link: PersonLink = {
           personHash,
           articleHash: articleHashOf(data, article),
-          mentionDate: formatTimestamp(data.articlePublished[article]!),
+          mentionDate: formatTimestamp(data.details.published(article)),
           snippet: text.snippet(appearance),
           sentiment,
         };
@@ -283,11 +281,12 @@ export function createSandboxModel(options: SandboxModelOptions): SandboxModel {
     articleStats(days): ArticleStats {
       // Published within the last `days` days: after now - days*24h, up to now.
       const from = data.nowSeconds - days * 86_400;
+      const published = data.details.allPublished();
       let low = 0;
       let high = data.articleCount;
       while (low < high) {
         const mid = (low + high) >>> 1;
-        if (data.articlePublished[mid]! > from) high = mid;
+        if (published[mid]! > from) high = mid;
         else low = mid + 1;
       }
       return { days, ...countArticles(low) };

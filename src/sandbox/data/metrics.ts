@@ -125,6 +125,7 @@ export class Metrics {
   /** Per-country rows (countries with at least one mention) and the figures of the whole scope. */
   private personWindow(p: number, range: WeekIndexRange, scope: Scope) {
     const { P, C, data } = this;
+    const { cellSentiment, sentimentWP } = data.details.sentimentOf(range.start, range.end);
     const mentions = new Float64Array(C);
     const articles = new Float64Array(C);
     const sentimentMilli = new Float64Array(C);
@@ -137,7 +138,7 @@ export class Metrics {
         const cellMentions = data.cellMentions[cell]!;
         mentions[c]! += cellMentions;
         articles[c]! += data.cellArticles[cell]!;
-        sentimentMilli[c]! += data.cellSentiment[cell]!;
+        sentimentMilli[c]! += cellSentiment[cell]!;
         persistence[c]!++;
         shareSum[c]! += cellMentions / data.mentionsWC[w * C + c]!;
       }
@@ -182,7 +183,7 @@ export class Metrics {
       const weekMentions = data.mentionsWP[w * P + p]!;
       if (weekMentions === 0) continue;
       totalMentions += weekMentions;
-      totalSentimentMilli += data.sentimentWP[w * P + p]!;
+      totalSentimentMilli += sentimentWP[w * P + p]!;
       totalPersistence++;
     }
     return {

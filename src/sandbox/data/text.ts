@@ -77,13 +77,13 @@ export class ArticleText {
   topicOf(article: number): string {
     const first = this.data.people[this.data.appPerson[this.data.articleAppStart[article]!]!]!;
     const topics = TOPICS[first.category];
-    return topics[this.data.articleTextSeed[article]! % topics.length]!;
+    return topics[this.data.details.textSeed(article) % topics.length]!;
   }
 
   titleAndUrl(article: number): { title: string; url: string } {
     const cached = this.titleCache.get(article);
     if (cached) return cached;
-    const random = mulberry32(this.data.articleTextSeed[article]!);
+    const random = mulberry32(this.data.details.textSeed(article));
     const people = this.peopleOf(article).map((p) => this.data.people[p]!);
     const topic = this.topicOf(article);
     const template = people.length > 1 && random() < 0.6 ? pick(random, PAIR_TITLES) : pick(random, SOLO_TITLES);
@@ -95,7 +95,7 @@ export class ArticleText {
     });
     const source = this.data.sources[this.data.articleSource[article]!]!;
     const section = pick(random, source.sections);
-    const date = new Date(this.data.articlePublished[article]! * 1000).toISOString();
+    const date = new Date(this.data.details.published(article) * 1000).toISOString();
     const path = `${section}/${date.slice(0, 4)}/${date.slice(5, 7)}/${date.slice(8, 10)}`;
     const url = `${source.url}/${path}/${slugify(asciiTitle)}-${article + 1}`;
     const result = { title, url };
@@ -112,12 +112,11 @@ export class ArticleText {
   /** Snippet of one mention: tone follows the mention's sentiment. */
   snippet(appearance: number, mentionOrdinal = 0): string {
     const article = this.data.appArticle[appearance]!;
-    const mention = this.data.appMentionStart[appearance]! + mentionOrdinal;
-    const sentiment = this.data.mentionSentimentMilli[mention]!;
-    const random = mulberry32(mixSeed(this.data.articleTextSeed[article]!, appearance, mentionOrdinal));
+    const sentiment = this.data.details.mentionSentimentMilli(appearance, mentionOrdinal);
+    const random = mulberry32(mixSeed(this.data.details.textSeed(article), appearance, mentionOrdinal));
     const templates = sentiment >= 150 ? POSITIVE_SNIPPETS : sentiment <= -150 ? NEGATIVE_SNIPPETS : NEUTRAL_SNIPPETS;
     const person = this.data.people[this.data.appPerson[appearance]!]!;
-    const weekday = WEEKDAYS[(new Date(this.data.articlePublished[article]! * 1000).getUTCDay() + 6) % 7]!;
+    const weekday = WEEKDAYS[(new Date(this.data.details.published(article) * 1000).getUTCDay() + 6) % 7]!;
     return fill(pick(random, templates), { N: person.fullName, T: this.topicOf(article), D: weekday });
   }
 }
