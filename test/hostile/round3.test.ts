@@ -412,13 +412,10 @@ test('Retry-After on a 503 says "service unavailable", not "rate limited"', asyn
   }
 });
 
-/**
- * The CLI under test on a terminal, NO_COLOR so that any ESC seen is the service's: stdout and stderr
- * together (a spawned run's pseudo-terminal merges them).
- */
+/** The CLI under test on a terminal (stdout and stderr merged, as on a screen), NO_COLOR so that any ESC seen is the service's. */
 async function onTerminal(args: string[], serviceUrl: string, columns = 100): Promise<{ code: number | null; shown: string }> {
   const result = await run(args, { env: { NEWSSTATS_BASE_URL: serviceUrl, NEWSSTATS_API_KEY: KEY, NO_COLOR: '1' }, terminal: columns });
-  return { code: result.code, shown: result.stdout + result.stderr };
+  return { code: result.code, shown: result.stdout };
 }
 
 const OSC_TITLE = '\u001b]0;PWNED\u0007';

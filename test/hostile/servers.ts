@@ -18,8 +18,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createTcpServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
-import { BIN, MemoryOutput, REPO, isolatedEnv, shellQuote, spawnAndCollect, tempDir, type CliOptions, type CliResult } from '../e2e/harness.js';
+import { BIN, isolatedEnv, runCli, runCliOnTerminal, shellQuote, spawnAndCollect, tempDir, type CliOptions, type CliResult } from '../e2e/harness.js';
 
 export const HOSTILE_BIN = process.env.NEWSSTATS_HOSTILE_BIN ?? BIN;
 /** Another build under test: its code runs only in a process of its own. */
@@ -30,34 +29,20 @@ export const KEY = 'hostile-test-key-0001';
 export interface RunOptions extends Omit<CliOptions, 'onSpawn' | 'timeoutMs'> {
   /** Config and cache home (HOME, XDG_CONFIG_HOME, XDG_CACHE_HOME under it); a fresh one when absent. */
   home?: string;
-  /**
-   * stdout, stderr and stdin are a terminal this many columns wide. A spawned run gets a
-   * pseudo-terminal (`script`), which merges stderr into stdout; so read both together.
-   */
+  /** stdout, stderr and stdin are a terminal this many columns wide; stderr arrives merged into stdout, as on a screen. */
   terminal?: number;
 }
 
 /**
- * The CLI under test, in this process: main(argv, io) with in-memory streams, an isolated home (or the
- * given one) and only the environment a child would get. Same result shape as a spawned run.
+ * The CLI under test, in this process (runCli, or runCliOnTerminal for `terminal`: main(argv, io) with
+ * in-memory streams), with an isolated home (or the given one) and only the environment a child would
+ * get. Same result shape as a spawned run.
  */
-export async function run(args: string[], options: RunOptions = {}): Promise<CliResult> {
+export function run(args: string[], options: RunOptions = {}): Promise<CliResult> {
   if (SPAWN_EVERY_RUN) return runProcess(args, options);
-  const { main } = await import('../../src/cli/main.js');
-  const stdout = new MemoryOutput();
-  const stderr = new MemoryOutput();
-  const terminal = options.terminal !== undefined;
-  const env = isolatedEnv(options.home ?? tempDir('newsstats-hostile-'), terminalEnv(options));
-  const code = await main(['node', BIN, ...args], {
-    stdout,
-    stderr,
-    stdin: Readable.from(options.input === undefined ? [] : [options.input]),
-    env,
-    isTTY: { stdin: terminal, stdout: terminal, stderr: terminal },
-    ...(terminal && { columns: options.terminal }),
-    cwd: options.cwd ?? REPO,
-  });
-  return { code, signal: null, stdout: stdout.text, stderr: stderr.text };
+  const { home = tempDir('newsstats-hostile-'), terminal, env, cwd } = options;
+  if (terminal !== undefined) return runCliOnTerminal(args, { home, columns: terminal, env, cwd });
+  return runCli(args, { ...options, env: isolatedEnv(home, env) });
 }
 
 /** The built bin (or NEWSSTATS_HOSTILE_BIN) in a child process, killed after `timeoutMs` (15 s). */
@@ -70,7 +55,7 @@ export async function runProcess(args: string[], options: RunOptions & Pick<CliO
   return { ...result, stdout: result.stdout.replace(/\r\n/g, '\n') };
 }
 
-/** A terminal's variables (a spawned run's pseudo-terminal reports no width; $COLUMNS gives it), then the test's. */
+/** A terminal's variables, as runCliOnTerminal sets them (a pseudo-terminal of `script` reports no width), then the test's. */
 function terminalEnv(options: RunOptions): Record<string, string | undefined> | undefined {
   if (options.terminal === undefined) return options.env;
   return { TERM: 'xterm-256color', COLUMNS: String(options.terminal), ...options.env };
