@@ -21,7 +21,7 @@ import {
   type Random,
 } from '../random.js';
 import { generateArticles, type ArticleData } from './articles.js';
-import { searchFold, slugify } from './slug.js';
+import { slugify } from './slug.js';
 
 /** Weeks of articles, ending at (and including) the current week. */
 export const DATA_WEEKS = 104;
@@ -59,11 +59,9 @@ export interface PersonRecord {
   birthDate: string | null;
   /** Whole years at `now`; null when birthDate is null. */
   ageAtNow: number | null;
-  createdAt: string;
-  updatedAt: string;
-  /** Folded "full name + hash" for the case- and accent-insensitive search. */
-  searchText: string;
-  foldedName: string;
+  /** Seconds; written as Person.createdAt and updatedAt when people are first asked for. */
+  createdSeconds: number;
+  updatedSeconds: number;
   /** Mean sentiment the person's mentions scatter around. */
   tone: number;
 }
@@ -134,10 +132,8 @@ const ROLES: Record<Category, readonly string[]> = {
   entertainment: ['pop singer', 'television presenter', 'stand-up comedian', 'actor', 'podcast host', 'DJ'],
 };
 
-interface PersonDraft extends Omit<PersonRecord, 'index' | 'createdAt' | 'updatedAt'> {
+interface PersonDraft extends Omit<PersonRecord, 'index'> {
   debutWeek: number;
-  createdSeconds: number;
-  updatedSeconds: number;
 }
 
 function generatePeople(random: Random, nowSeconds: number, now: Date, weekStartSeconds: Float64Array): { drafts: PersonDraft[] } {
@@ -206,8 +202,6 @@ function generatePeople(random: Random, nowSeconds: number, now: Date, weekStart
         countryNameKnown,
         birthDate,
         ageAtNow,
-        searchText: searchFold(`${fullName} ${personHash}`),
-        foldedName: searchFold(fullName),
         tone,
         debutWeek: 0,
         createdSeconds: dataStart - randomInt(random, 30, 900) * DAY_SECONDS - randomInt(random, 0, DAY_SECONDS - 1),
@@ -349,10 +343,8 @@ export function generateDataset(seed: number, now: Date): Dataset {
     countryNameKnown: draft.countryNameKnown,
     birthDate: draft.birthDate,
     ageAtNow: draft.ageAtNow,
-    createdAt: formatTimestamp(draft.createdSeconds),
-    updatedAt: formatTimestamp(draft.updatedSeconds),
-    searchText: draft.searchText,
-    foldedName: draft.foldedName,
+    createdSeconds: draft.createdSeconds,
+    updatedSeconds: draft.updatedSeconds,
     tone: draft.tone,
   }));
   const personIndexByHash = new Map(people.map((person) => [person.personHash, person.index]));

@@ -53,18 +53,29 @@ export function createSandboxModel(options: SandboxModelOptions): SandboxModel {
 
   const countries: Country[] = data.countries.map(({ countryId, countryName, countryIso }) => ({ countryId, countryName, countryIso }));
   const countryIdBySlug = new Map(data.countries.map((c) => [c.slug, c.countryId]));
-  const people: Person[] = data.people.map((person) => ({
-    personHash: person.personHash,
-    fullName: person.fullName,
-    description: person.description,
-    gender: person.gender,
-    category: person.category,
-    countryId: person.countryIndex + 1,
-    countryName: person.countryNameKnown ? data.countries[person.countryIndex]!.countryName : null,
-    birthDate: person.birthDate,
-    createdAt: person.createdAt,
-    updatedAt: person.updatedAt,
-  }));
+  // People as the API sends them, and folded for the search: made when first asked for (a ranking
+  // needs neither).
+  let peopleList: Person[] | undefined;
+  const people = (): Person[] =>
+    (peopleList ??= data.people.map((person) => ({
+      personHash: person.personHash,
+      fullName: person.fullName,
+      description: person.description,
+      gender: person.gender,
+      category: person.category,
+      countryId: person.countryIndex + 1,
+      countryName: person.countryNameKnown ? data.countries[person.countryIndex]!.countryName : null,
+      birthDate: person.birthDate,
+      createdAt: formatTimestamp(person.createdSeconds),
+      updatedAt: formatTimestamp(person.updatedSeconds),
+    })));
+  /** Per person: the folded "full name + hash" and full name, for the case- and accent-insensitive search. */
+  let foldedList: Array<{ searchText: string; foldedName: string }> | undefined;
+  const folded = () =>
+    (foldedList ??= data.people.map((person) => ({
+      searchText: searchFold(`${person.fullName} ${person.personHash}`),
+      foldedName: searchFold(person.fullName),
+    })));
   const sources: Source[] = data.sources.map((source) => ({
     sourceId: source.sourceId,
     name: source.name,
@@ -119,31 +130,33 @@ export function createSandboxModel(options: SandboxModelOptions): SandboxModel {
   return {
     weekInfo: () => ({ currentWeek: data.currentWeek, last4StartWeek: data.last4StartWeek }),
 
-    people: () => people.map((person) => ({ ...person })),
+    people: () => people().map((person) => ({ ...person })),
 
     person(personHash) {
       const p = personIndex(personHash);
-      return p === undefined ? undefined : { ...people[p]! };
+      return p === undefined ? undefined : { ...people()[p]! };
     },
 
     searchPeople(query: PeopleSearchQuery) {
       const q = query.q === undefined ? undefined : searchFold(query.q.trim());
       const fullName = query.fullName === undefined ? undefined : searchFold(query.fullName.trim());
       const results: Person[] = [];
+      const names = folded();
       for (const person of data.people) {
+        const { searchText, foldedName } = names[person.index]!;
         if (results.length >= query.limit) break;
         if (query.personHash !== undefined && person.personHash !== query.personHash) continue;
         if (q !== undefined) {
-          const hit = query.exactName ? person.foldedName === q || person.personHash === q : person.searchText.includes(q);
+          const hit = query.exactName ? foldedName === q || person.personHash === q : searchText.includes(q);
           if (!hit) continue;
         }
         if (fullName !== undefined) {
-          const hit = query.exactName ? person.foldedName === fullName : person.foldedName.includes(fullName);
+          const hit = query.exactName ? foldedName === fullName : foldedName.includes(fullName);
           if (!hit) continue;
         }
         if (query.countryId !== undefined && person.countryIndex !== query.countryId - 1) continue;
         if (query.gender !== undefined && person.gender !== query.gender) continue;
-        results.push({ ...people[person.index]! });
+        results.push({ ...people()[person.index]! });
       }
       return results;
     },
