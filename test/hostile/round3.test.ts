@@ -413,9 +413,8 @@ test('Retry-After on a 503 says "service unavailable", not "rate limited"', asyn
 });
 
 /** The CLI under test on a terminal (stdout and stderr merged, as on a screen), NO_COLOR so that any ESC seen is the service's. */
-async function onTerminal(args: string[], serviceUrl: string, columns = 100): Promise<{ code: number | null; shown: string }> {
-  const result = await run(args, { env: { NEWSSTATS_BASE_URL: serviceUrl, NEWSSTATS_API_KEY: KEY, NO_COLOR: '1' }, terminal: columns });
-  return { code: result.code, shown: result.stdout };
+function onTerminal(args: string[], serviceUrl: string, columns = 100): Promise<RawResult> {
+  return run(args, { env: { NEWSSTATS_BASE_URL: serviceUrl, NEWSSTATS_API_KEY: KEY, NO_COLOR: '1' }, terminal: columns });
 }
 
 const OSC_TITLE = '\u001b]0;PWNED\u0007';
@@ -447,14 +446,14 @@ describe('items 2 and 6: nothing the service writes reaches the terminal as an e
   test('item 2: field names in a table\'s header and in the "columns hidden" note', async () => {
     const result = await onTerminal(['api', '/api/data/people/top', '-f', 'table'], service.url, 60);
     expect(result.code).toBe(0);
-    expect(result.shown).toMatch(/columns? hidden at 60 columns:/);
-    expectNoControls(result.shown);
+    expect(result.stdout).toMatch(/columns? hidden at 60 columns:/);
+    expectNoControls(result.stdout);
   });
 
   test('item 2: field names of a single record (field/value rows) and of a piped table', async () => {
     const single = await onTerminal(['api', '/api/data/people/top', '-f', 'table', '--fields', `evil${HOSTILE_TEXT}`], service.url);
     expect(single.code).toBe(0);
-    expectNoControls(single.shown);
+    expectNoControls(single.stdout);
     const piped = await run(['api', '/api/data/people/top', '-f', 'table'], { env: { NEWSSTATS_BASE_URL: service.url, NEWSSTATS_API_KEY: KEY } });
     expect(piped.code).toBe(0);
     expectNoControls(piped.stdout);
@@ -465,8 +464,8 @@ describe('items 2 and 6: nothing the service writes reaches the terminal as an e
       for (const args of [['countries', 'list', '--no-cache', '-f', format], ['api', '/api/data/people/top', '-f', format]]) {
         const result = await onTerminal(args, service.url);
         expect(result.code).toBe(0);
-        expect(result.shown).toContain(args[0] === 'countries' ? 'Evil ' : 'evil');
-        expectNoControls(result.shown);
+        expect(result.stdout).toContain(args[0] === 'countries' ? 'Evil ' : 'evil');
+        expectNoControls(result.stdout);
       }
     });
   }
@@ -480,7 +479,7 @@ describe('items 2 and 6: nothing the service writes reaches the terminal as an e
     test(`item 6: -f ${format} escapes C1 and bidi controls as well as ESC, on a terminal and off one, and stays the same JSON`, async () => {
       const terminal = await onTerminal(['countries', 'list', '--no-cache', '-f', format], service.url);
       expect(terminal.code).toBe(0);
-      expectNoControls(terminal.shown);
+      expectNoControls(terminal.stdout);
       const piped = await run(['countries', 'list', '--no-cache', '-f', format], { env: { NEWSSTATS_BASE_URL: service.url, NEWSSTATS_API_KEY: KEY } });
       const text = expectSuccess(piped);
       expectNoControls(text);
