@@ -52,7 +52,9 @@ describe('help examples', () => {
     return home;
   }
 
-  describe.concurrent('run as written against the sandbox', () => {
+  // One after another: the CLI and the sandbox share this thread, so running examples at once saves
+  // nothing and stretches each toward the test timeout (a sync example took 30 s on a busy machine).
+  describe('run as written against the sandbox', () => {
     it.each(runnable)('newsstats %s', async (example) => {
       const args = splitExample(example);
       const home = homeWithProfiles();

@@ -181,7 +181,11 @@ export async function runServingCli(
     override _write(chunk: string | Buffer, encoding: BufferEncoding, done: (error?: Error | null) => void): void {
       super._write(chunk, encoding, done);
       const newline = this.text.indexOf('\n');
-      if (newline >= 0 && !served) served = whileServing(this.text.slice(0, newline)).finally(() => signals.emit('SIGTERM'));
+      if (newline >= 0 && !served) {
+        served = whileServing(this.text.slice(0, newline)).finally(() => signals.emit('SIGTERM'));
+        // Its failure is the test's, reported when awaited below, not an unhandled rejection first.
+        served.catch(() => undefined);
+      }
     }
   })();
   const result = await runInProcess(args, { env: isolatedEnv(tempDir(), options.env), cwd: options.cwd, stdout, process: signals });
