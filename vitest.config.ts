@@ -14,7 +14,7 @@ export default defineConfig({
     pool: 'threads',
     // Files in one worker share the loaded modules instead of importing src/ afresh for each file: a
     // third of the suite's CPU (149 s against 219 s with --isolate; README, Development). Safe here:
-    // main() keeps no module state between runs, the one test that edits process.env restores it, and
+    // main() keeps no module state between runs, the tests that edit process.env restore it, and
     // a shuffled run (--sequence.shuffle) passes.
     isolate: false,
     testTimeout: 30_000,

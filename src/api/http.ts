@@ -476,7 +476,7 @@ export class HttpClient {
     // Loopback never goes through a proxy (as Go's net/http decides too): a plain-http request to a
     // local tunnel or the sandbox would otherwise carry the key, in clear text, to the proxy host.
     // Read here, so a malformed variable is a ConfigurationError naming it before any request.
-    this.#proxy = this.address.loopback || this.#injectedDispatcher ? undefined : proxyFor(this.address.origin, process.env);
+    this.#proxy = this.address.loopback || this.#injectedDispatcher ? undefined : proxyFor(this.address.origin, options.env ?? process.env);
   }
 
   /** GET `path` (which starts with /api/data); resolves for 2xx, throws the mapped error otherwise. */

@@ -65,6 +65,11 @@ export interface HttpClientOptions {
   maxResponseBytes?: number;
   /** A caller-owned undici dispatcher (tests, custom TLS); the client then never closes it. */
   dispatcher?: Dispatcher;
+  /**
+   * Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY (either case) are read; default `process.env`. A program
+   * that runs with an environment of its own, as the CLI's main() does in-process, passes it here.
+   */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /**

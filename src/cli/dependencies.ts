@@ -122,6 +122,8 @@ export class Dependencies {
       numbers: 'lossless',
       userAgent: `newsstats/${VERSION}`,
       allowInsecureHttp: settings.allowInsecureHttp,
+      // The run's environment, not necessarily the process's (main() may run in-process).
+      env: this.env,
       maxConnections: this.#concurrency,
       ...(settings.timeoutSeconds !== undefined && { timeoutMs: settings.timeoutSeconds * 1000 }),
       ...(settings.retries !== undefined && { maxRetries: settings.retries }),

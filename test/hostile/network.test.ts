@@ -15,7 +15,6 @@ const FAST = ['--timeout', '1', '--retries', '1', '-q'];
 /** For a peer that never answers: each of the two attempts waits out its deadline. */
 const HANG = ['--timeout', '0.25', '--retries', '1', '-q'];
 
-// The proxy tests spawn: src/api/http.ts reads the proxy variables from process.env, not main()'s io.
 
 describe('item 2: one deadline per attempt, proxies that fail CONNECT', () => {
   // A name that is not loopback, so the proxy is used; the proxy never resolves it.
@@ -26,7 +25,7 @@ describe('item 2: one deadline per attempt, proxies that fail CONNECT', () => {
       const proxy = await hostileProxy(mode);
       try {
         const proxyUrl = proxy.url.replace('http://', 'http://user:proxy-secret@');
-        const result = await runProcess(['weeks', ...FAST], { env: env(remote, { HTTPS_PROXY: proxyUrl }) });
+        const result = await run(['weeks', ...FAST], { env: env(remote, { HTTPS_PROXY: proxyUrl }) });
         const line = expectFailure(result, 5, `through the proxy ${proxy.url.slice('http://'.length)}`);
         expect(line).not.toContain('proxy-secret');
         // undici alone reconnects without end (13,357 CONNECTs in 15 s): here, retries + 1.
@@ -41,14 +40,14 @@ describe('item 2: one deadline per attempt, proxies that fail CONNECT', () => {
   test('a proxy that refuses connections is a failed attempt naming it: exit 5', async () => {
     const gone = await hostileProxy('close');
     await gone.close();
-    const result = await runProcess(['weeks', ...FAST], { env: env(remote, { HTTPS_PROXY: gone.url }) });
+    const result = await run(['weeks', ...FAST], { env: env(remote, { HTTPS_PROXY: gone.url }) });
     expectFailure(result, 5, new RegExp(`ECONNREFUSED.*after 2 attempts \\(through the proxy ${gone.url.slice('http://'.length)}\\)`));
   });
 
   test('a proxy that never answers CONNECT: --timeout holds in the connect phase and the message names it', async () => {
     const proxy = await hostileProxy('silent');
     try {
-      const result = await runProcess(['weeks', ...HANG], { env: env(remote, { HTTPS_PROXY: proxy.url }) });
+      const result = await run(['weeks', ...HANG], { env: env(remote, { HTTPS_PROXY: proxy.url }) });
       expectFailure(result, 5, /timed out after 250 ms while connecting .*after 2 attempts.*through the proxy 127\.0\.0\.1:\d+/);
       expect(proxy.connects()).toBeLessThanOrEqual(2);
     } finally {

@@ -6,9 +6,7 @@
 import { createServer, type AddressInfo } from 'node:net';
 import { describe, expect, test } from 'vitest';
 import { expectFailure } from '../e2e/harness.js';
-import { KEY, hostileProxy, runProcess } from './servers.js';
-
-// Every run here spawns: src/api/http.ts reads the proxy variables from process.env, not main()'s io.
+import { KEY, hostileProxy, run } from './servers.js';
 
 // A name that is not loopback, so a proxy would be used; the proxy never resolves it.
 const REMOTE = 'https://stats.example.test';
@@ -19,7 +17,7 @@ describe('item 9: HTTPS_PROXY and HTTP_PROXY as users write them', () => {
     const proxy = await hostileProxy('close');
     try {
       const schemeless = proxy.url.slice('http://'.length);
-      const result = await runProcess(['countries', 'list', ...FAST], { env: { NEWSSTATS_BASE_URL: REMOTE, NEWSSTATS_API_KEY: KEY, HTTPS_PROXY: schemeless } });
+      const result = await run(['countries', 'list', ...FAST], { env: { NEWSSTATS_BASE_URL: REMOTE, NEWSSTATS_API_KEY: KEY, HTTPS_PROXY: schemeless } });
       expectFailure(result, 5, `(through the proxy ${schemeless})`);
       expect(proxy.connects()).toBe(1);
     } finally {
@@ -34,14 +32,14 @@ describe('item 9: HTTPS_PROXY and HTTP_PROXY as users write them', () => {
     ['HTTPS_PROXY', 'ftp://proxy.corp.example:21', 'the scheme "ftp" is not supported'],
   ] as const) {
     test(`${variable}=${value}: exit 2, one line naming the variable and the problem, no request`, async () => {
-      const result = await runProcess(['countries', 'list', ...FAST], { env: { NEWSSTATS_BASE_URL: REMOTE, NEWSSTATS_API_KEY: KEY, [variable]: value } });
+      const result = await run(['countries', 'list', ...FAST], { env: { NEWSSTATS_BASE_URL: REMOTE, NEWSSTATS_API_KEY: KEY, [variable]: value } });
       const line = expectFailure(result, 2, `error: ${variable}=${JSON.stringify(value)} is not a usable proxy: ${problem}`);
       expect(line).not.toMatch(/Invalid URL/);
     });
   }
 
   test('the refusal never shows the proxy\'s password', async () => {
-    const result = await runProcess(['countries', 'list', ...FAST], {
+    const result = await run(['countries', 'list', ...FAST], {
       env: { NEWSSTATS_BASE_URL: REMOTE, NEWSSTATS_API_KEY: KEY, HTTPS_PROXY: 'http://me:proxy-secret@proxy.corp.example:abc' },
     });
     const line = expectFailure(result, 2, 'HTTPS_PROXY="http://…@proxy.corp.example:abc"');
@@ -63,7 +61,7 @@ test('a host NO_PROXY names is reached directly: the proxy sees nothing and the 
   try {
     // 0.0.0.0 is this machine but not loopback by name, so without NO_PROXY the proxy would be used.
     const port = await closedPort();
-    const result = await runProcess(['countries', 'list', ...FAST], {
+    const result = await run(['countries', 'list', ...FAST], {
       env: { NEWSSTATS_BASE_URL: `https://0.0.0.0:${port}`, NEWSSTATS_API_KEY: KEY, HTTPS_PROXY: proxy.url, NO_PROXY: 'localhost,0.0.0.0' },
     });
     const line = expectFailure(result, 5, `cannot reach 0.0.0.0:${port} (ECONNREFUSED)`);

@@ -92,3 +92,19 @@ describe('noProxyMatches', () => {
     expect(noProxyMatches(noProxy, host, port)).toBe(bypassed);
   });
 });
+
+describe('the environment the client reads them from', () => {
+  test('the `env` option, not process.env: a broken proxy there is refused, one in process.env is not read', async () => {
+    const { NewsStatsClient } = await import('../../../src/api/client.js');
+    const saved = process.env.HTTPS_PROXY;
+    process.env.HTTPS_PROXY = 'http://proxy.corp.example:abc';
+    try {
+      expect(() => new NewsStatsClient({ baseUrl: 'https://stats.example', apiKey: 'k-0001', env: {} })).not.toThrow();
+      expect(() => new NewsStatsClient({ baseUrl: 'https://stats.example', apiKey: 'k-0001' })).toThrow(/^HTTPS_PROXY=/);
+      expect(() => new NewsStatsClient({ baseUrl: 'https://stats.example', apiKey: 'k-0001', env: { https_proxy: 'http://p:0' } })).toThrow(/^https_proxy=/);
+    } finally {
+      if (saved === undefined) delete process.env.HTTPS_PROXY;
+      else process.env.HTTPS_PROXY = saved;
+    }
+  });
+});
