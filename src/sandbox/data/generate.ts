@@ -1,11 +1,12 @@
 /**
  * Builds the sandbox's dataset from (seed, now): countries, sources, people, and two years of
- * articles with their mentions, plus the per-week aggregates every metric is computed from.
+ * articles with their mentions (articles.ts), plus the per-week aggregates every metric is computed
+ * from.
  *
  * Articles, appearances (a person in an article) and mentions (a snippet of that person in the
- * article) live in typed arrays, not objects, so that ~33,000 articles and their aggregates build in
- * tens of milliseconds. Texts (titles, URLs, snippets) are not stored: text.ts derives them from a
- * per-article seed when asked.
+ * article) live in typed arrays, not objects; what only some answers need (publication times,
+ * sentiments) is drawn when first asked for (articles.ts, ArticleDetails). Texts (titles, URLs,
+ * snippets) are not stored: text.ts derives them from a per-article seed when asked.
  */
 import { addWeeks, isoWeekOf, listWeeks, mondayOf } from '../../weeks.js';
 import { COUNTRIES, type CountryRecord } from './countries.js';
