@@ -5,8 +5,8 @@
  *   (its own empty config and cache directories) and no terminal. Milliseconds per run; most tests.
  *   runCliOnTerminal is the same, told that its streams are a terminal; runServingCli runs a server
  *   (`newsstats sandbox`) until the test is done with it.
- * - spawnCli / runCliInTerminal: the built bin/newsstats.cjs in a child process, for what needs one:
- *   the bin file itself, signals, pipes and pseudo-terminals.
+ * - spawnCli: the built bin/newsstats.cjs in a child process, for what needs one: the bin file
+ *   itself, signals, pipes, the process's own descriptors (key input at a real terminal: test/e2e/tmux.ts).
  * Also here: raw requests to the sandbox (the independent source of expected values), the request
  * log, the "one clean error line" check, CSV parsing, and a tiny fake API for data the synthetic
  * model never produces.
@@ -151,12 +151,12 @@ export interface InProcessTerminalOptions extends TerminalOptions {
 }
 
 /**
- * runCliInTerminal's in-process twin: main() is told that stdin, stdout and stderr are a terminal of
- * `columns` columns (default 100), with the environment runCliInTerminal gives its child (TERM, COLUMNS,
- * an isolated home). The CLI decides colour, width and layout from these alone (src/cli/io.ts), so a
- * pseudo-terminal adds nothing but a process; what only a real one shows (the line discipline, raw
- * key input, signals) is for runCliInTerminal and the tmux tests. As on a screen, stdout and stderr
- * arrive merged in `stdout`, unless `stderrPiped`.
+ * The CLI in this process as on a terminal: main() is told that stdin, stdout and stderr are a terminal
+ * of `columns` columns (default 100), with the environment a terminal gives (TERM, COLUMNS, an isolated
+ * home). The CLI decides colour, width and layout from these alone (src/cli/io.ts), so a
+ * pseudo-terminal would add nothing but a process; what only a real one shows (the line discipline,
+ * raw key input, signals) is for the tmux tests. As on a screen, stdout and stderr arrive merged in
+ * `stdout`, unless `stderrPiped`.
  */
 export function runCliOnTerminal(args: string[], options: InProcessTerminalOptions = {}): Promise<CliResult> {
   const columns = options.columns ?? 100;
@@ -513,22 +513,6 @@ export interface TerminalOptions {
   /** Config and cache home; a fresh one when absent. */
   home?: string;
   columns?: number;
-  timeoutMs?: number;
-}
-
-/**
- * Runs the CLI with stdout and stderr on a pseudo-terminal (`script -qfec CMD /dev/null`). The two
- * streams arrive merged in `stdout`, with the terminal's CRLF line ends turned back into LF.
- */
-export async function runCliInTerminal(args: string[], options: TerminalOptions = {}): Promise<CliResult> {
-  const env = isolatedEnv(options.home ?? tempDir(), {
-    TERM: 'xterm-256color',
-    COLUMNS: String(options.columns ?? 100),
-    ...options.env,
-  });
-  const command = [process.execPath, BIN, ...args].map(shellQuote).join(' ');
-  const result = await spawnAndCollect('script', ['-qfec', command, '/dev/null'], env, { timeoutMs: options.timeoutMs, noStdin: true });
-  return { ...result, stdout: result.stdout.replace(/\r\n/g, '\n') };
 }
 
 const ANSI = /\x1b\[[0-9;]*[A-Za-z]/g;
