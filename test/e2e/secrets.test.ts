@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import {
-  type CliResult, expectFailure, expectSuccess, readLogWhen, runCli, runCliWithHome, sandbox, sandboxEnv, spawnCli, tempDir,
+  type CliResult, expectFailure, expectSuccess, readLogWhen, runCli, runCliWithHome, sandbox, sandboxEnv, tempDir,
 } from './harness.js';
 
 const KEY = 'sk-e2e-SECRET-7f3a9c';
@@ -144,8 +144,8 @@ describe('plain http to a non-loopback host is refused before any connection', (
     const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
     try {
       const started = Date.now();
-      // Spawned: the request core reads the proxy variables from the process's own environment.
-      const result = await spawnCli(['weeks', '--base-url', baseUrl, '--timeout', '10', '--retries', '0', '-v'], {
+      // In-process: the client reads the proxy variables from the run's environment (main()'s io).
+      const result = await runCli(['weeks', '--base-url', baseUrl, '--timeout', '10', '--retries', '0', '-v'], {
         env: sandboxEnv(server, { HTTP_PROXY: proxyUrl, HTTPS_PROXY: proxyUrl }),
       });
       const elapsed = Date.now() - started;
