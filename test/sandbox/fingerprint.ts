@@ -19,21 +19,32 @@ import { addWeeks } from '../../src/weeks.js';
 
 const ROOT = '/api/data';
 
+/** The suite's quick fingerprint asks every this-many-th request of each endpoint's in the full one. */
+const QUICK_EVERY = 6;
+
 /**
- * The request paths to fingerprint, chosen from what the model holds. 'full' asks about every
- * person listed below, country and source (about 600 requests); 'quick' about a few of each (about
- * 150), for the suite.
+ * The request paths to fingerprint, chosen from what the model holds: 'full' (about 600 requests)
+ * or 'quick' for the suite, a sixth of each endpoint's (its first among them).
  */
 export function fingerprintPaths(model: SandboxModel, extent: 'full' | 'quick'): string[] {
-  const full = extent === 'full';
+  const paths = allPaths(model);
+  if (extent === 'full') return paths;
+  const seen = new Map<string, number>();
+  return paths.filter((path) => {
+    const endpoint = endpointFor(path.split('?')[0]!) ?? path;
+    const count = seen.get(endpoint) ?? 0;
+    seen.set(endpoint, count + 1);
+    return count % QUICK_EVERY === 0;
+  });
+}
+
+function allPaths(model: SandboxModel): string[] {
   const { currentWeek, last4StartWeek } = model.weekInfo();
   const people = model.people();
-  const hashes = (full ? [0, 1, 2, 100, 239, 240, 333, people.length - 1] : [0, 240, people.length - 1]).map((index) => people[index]!.personHash);
+  const hashes = [0, 1, 2, 100, 239, 240, 333, people.length - 1].map((index) => people[index]!.personHash);
   const posts = model.recentPosts(50);
-  const allCountries = model.countries();
-  const countries = full ? allCountries : [allCountries[0]!, allCountries[20]!, allCountries.at(-1)!];
-  const allSources = model.sources();
-  const sources = full ? allSources : [allSources[0]!, allSources[36]!, allSources.at(-1)!];
+  const countries = model.countries();
+  const sources = model.sources();
   const windows = [
     '',
     `startWeek=${currentWeek}`,
@@ -54,7 +65,7 @@ export function fingerprintPaths(model: SandboxModel, extent: 'full' | 'quick'):
     '/sources?countryId=999',
     '/articles/stats/all-time',
     ...[1, 7, 30, 365].map((days) => `/articles/stats?days=${days}`),
-    ...(full ? [1, 50, 500] : [1, 50]).flatMap((limit) => [`/articles/recent?limit=${limit}`, `/articles/recent?limit=${limit}&includeSourceContext=false`]),
+    ...[1, 50, 500].flatMap((limit) => [`/articles/recent?limit=${limit}`, `/articles/recent?limit=${limit}&includeSourceContext=false`]),
     '/posts/recent?count=50',
     '/posts/recent',
     ...posts.map((post) => `/posts/${post.slug}`),
@@ -64,7 +75,7 @@ export function fingerprintPaths(model: SandboxModel, extent: 'full' | 'quick'):
     `/people/search?fullName=${encodeURIComponent(people[9]!.fullName.slice(0, 3))}&countryId=${people[9]!.countryId}`,
     `/people/search?personHash=${hashes[3]}`,
     '/people/search?q=a&gender=1&limit=100',
-    ...windows.map((window) => `/people/top?limit=${full ? 1000 : 60}${window === '' ? '' : '&' + window}`),
+    ...windows.map((window) => `/people/top?limit=1000${window === '' ? '' : '&' + window}`),
     ...windows.map((window) => `/people/top?sortBy=dominance&limit=30${window === '' ? '' : '&' + window}`),
     '/people/top?fresh=true',
     `/people/top?fresh=true&startWeek=${addWeeks(currentWeek, -30)}`,
@@ -90,15 +101,15 @@ export function fingerprintPaths(model: SandboxModel, extent: 'full' | 'quick'):
       `/countries/${country.countryId}/international-attention`,
       `/countries/${country.countryId}/domestic-focus`,
     ]),
-    ...[1, 2, allCountries.length].flatMap((id) => windows.slice(1).map((window) => `/countries/${id}/domestic-focus?${window}`)),
+    ...[1, 2, countries.length].flatMap((id) => windows.slice(1).map((window) => `/countries/${id}/domestic-focus?${window}`)),
     '/countries/0',
-    `/countries/${allCountries.length + 1}/international-attention`,
+    `/countries/${countries.length + 1}/international-attention`,
     '/countries/slug/germany',
     '/countries/slug/no-such-country',
     ...sources.flatMap((source) => [`/sources/${source.sourceId}`, `/sources/${source.sourceId}/links`]),
-    ...[1, 37, allSources.length].map((id) => `/sources/${id}/links?applyFilter=false`),
+    ...[1, 37, sources.length].map((id) => `/sources/${id}/links?applyFilter=false`),
     '/sources/0',
-    `/sources/${allSources.length + 1}/links`,
+    `/sources/${sources.length + 1}/links`,
   ];
   return paths.map((path) => ROOT + path);
 }
