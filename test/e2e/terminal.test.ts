@@ -28,7 +28,7 @@ function cells(line: string): string[] {
 
 const terminals = useTmux();
 
-describe('people top in a terminal', () => {
+describe.concurrent('people top in a terminal', () => {
   let server: RunningSandbox;
   let ranking: Record<string, unknown>[];
   beforeAll(async () => {
@@ -128,7 +128,7 @@ function person(fullName: string, index: number) {
   };
 }
 
-describe('names in every script line up', () => {
+describe.concurrent('names in every script line up', () => {
   let api: FakeApi;
   beforeAll(async () => {
     api = await fakeApi({ '/api/data/people/search': JSON.stringify(NAMES.map(person)) });
@@ -165,7 +165,7 @@ describe('names in every script line up', () => {
 });
 
 /** What a table keeps at every width (#18): ids, the sorted-by metric, --fields, URLs, and the note under -q. */
-describe('tables choose what to hide by meaning', () => {
+describe.concurrent('tables choose what to hide by meaning', () => {
   let server: RunningSandbox;
   beforeAll(async () => {
     server = await sandbox();
@@ -232,7 +232,7 @@ describe('tables choose what to hide by meaning', () => {
  * Captions (#18): the window, also when it was the default, the current week marked partial wherever
  * a window holds it, the filters as given, and names rather than hashes; wrapped at the pane's width.
  */
-describe('captions say what the rows are', () => {
+describe.concurrent('captions say what the rows are', () => {
   const logged = useLoggedSandbox();
 
   /** The caption: the lines from the first that starts with `start` to the table's header. */
@@ -288,7 +288,7 @@ describe('captions say what the rows are', () => {
 });
 
 /** #18: the README's captures are what the sandbox shows, re-taken on 2026-11-25 (its data is the same all that day). */
-describe('the README\'s terminal captures', () => {
+describe.concurrent('the README\'s terminal captures', () => {
   // The day the captures were taken: the sandbox's data is the same all that day.
   const logged = useLoggedSandbox({ now: new Date('2026-11-25T00:00:00Z') });
   const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
@@ -320,7 +320,7 @@ describe('the README\'s terminal captures', () => {
  * terminal echoes included), kill, an error; and what is written while it runs gets lines of its own.
  * An export of three people whose third never answers (or is a 404) holds the bar on the screen.
  */
-describe('the progress bar leaves no trace on the screen', () => {
+describe.concurrent('the progress bar leaves no trace on the screen', () => {
   const people = [1, 2, 3].map((rank) => ({ rank, personHash: `p${rank}`, fullName: `Person ${rank}`, mentionCount: 10 - rank }));
   const links = (personHash: string) =>
     JSON.stringify([1, 2].map((n) => ({ personHash, articleHash: n, mentionDate: '2026-11-20T10:00:00', snippet: `snippet ${n}`, sentiment: 0.5 })));
@@ -330,29 +330,35 @@ describe('the progress bar leaves no trace on the screen', () => {
   /** What a bar leaves behind: its cells, its counts, its ETA. */
   const BAR_TRACE = /[█░]|\b\d+\/(3|30)\b|ETA/;
   const EXIT_LINE = /^::newsstats-exit=\d+$/;
-  let hanging: FakeApi;
   let failing: FakeApi;
   beforeAll(async () => {
-    [hanging, failing] = await Promise.all([fakeApi({ ...routes, '/api/data/people/p3/links': HANG }), fakeApi(routes)]);
+    failing = await fakeApi(routes);
   });
   afterAll(async () => {
-    await Promise.all([hanging?.close(), failing?.close()]);
+    await failing?.close();
   });
-
-  /** The screen once the bar is drawn and the run waits on the third person. */
-  async function barOnScreen(pane: Pane, marker: RegExp = /\/3\b/): Promise<string[]> {
-    for (let poll = 0; poll < 200; poll += 1) {
-      const lines = await pane.screen();
-      if (hanging.requests.some((url) => url.startsWith('/api/data/people/p3/links')) && lines.some((line) => marker.test(line))) return lines;
-      await new Promise((resolve) => setTimeout(resolve, 50));
+  /** An API of its own for each test (they run at once): its request log is that test's run's. */
+  async function withHangingApi(test: (hanging: FakeApi) => Promise<void>): Promise<void> {
+    const hanging = await fakeApi({ ...routes, '/api/data/people/p3/links': HANG });
+    try {
+      await test(hanging);
+    } finally {
+      await hanging.close();
     }
-    throw new Error(`no progress bar:\n${(await pane.screen()).join('\n')}`);
   }
 
-  test.each([40, 80, 120])('Ctrl-C at %i columns: the bar and the echoed ^C are erased; the shell goes on at column 0', async (width) => {
+  /** The screen once the bar is drawn and the run waits on the third person. */
+  function barOnScreen(pane: Pane, hanging: FakeApi, marker: RegExp = /\/3\b/): Promise<string[]> {
+    return pane.until(
+      (lines) => hanging.requests.some((url) => url.startsWith('/api/data/people/p3/links')) && lines.some((line) => marker.test(line)),
+      'no progress bar',
+    );
+  }
+
+  test.each([40, 80, 120])('Ctrl-C at %i columns: the bar and the echoed ^C are erased; the shell goes on at column 0', (width) => withHangingApi(async (hanging) => {
     const tmux = terminals.terminal(sandboxEnv(hanging));
     const pane = await tmux.start(exportLinks(), width);
-    const drawn = (await barOnScreen(pane)).filter((line) => line !== '');
+    const drawn = (await barOnScreen(pane, hanging)).filter((line) => line !== '');
     // One row, short enough that the ^C echoed after it cannot wrap it onto a second.
     expect(drawn).toEqual([expect.stringMatching(/^links .*\/3/)]);
     expect(displayWidth(drawn[0]!)).toBeLessThanOrEqual(width - 3);
@@ -361,17 +367,17 @@ describe('the progress bar leaves no trace on the screen', () => {
     expect(code).toBe(130);
     expect(lines.filter((line) => line !== '')).toEqual([]);
     expect((await pane.screen()).filter((line) => line.includes('::newsstats-exit='))).toEqual([expect.stringMatching(EXIT_LINE)]);
-  });
+  }));
 
-  test('SIGTERM at 80 columns: erased too, exit 143', async () => {
+  test('SIGTERM at 80 columns: erased too, exit 143', () => withHangingApi(async (hanging) => {
     const tmux = terminals.terminal(sandboxEnv(hanging));
     const pane = await tmux.start(exportLinks(), 80);
-    await barOnScreen(pane);
+    await barOnScreen(pane, hanging);
     process.kill(pane.processId(), 'SIGTERM');
     const { code, lines } = await pane.finished();
     expect(code).toBe(143);
     expect(lines.filter((line) => line !== '')).toEqual([]);
-  });
+  }));
 
   test('Ctrl-C during a slow export from the sandbox (--latency), at 40 columns', async () => {
     const slow = await sandbox({ latencyMs: 300 });
@@ -400,10 +406,10 @@ describe('the progress bar leaves no trace on the screen', () => {
     for (const line of shown) expect(displayWidth(line)).toBeLessThanOrEqual(width);
   });
 
-  test('--verbose lines while the bar runs each get a line of their own, at column 0; Ctrl-C leaves only them', async () => {
+  test('--verbose lines while the bar runs each get a line of their own, at column 0; Ctrl-C leaves only them', () => withHangingApi(async (hanging) => {
     const tmux = terminals.terminal(sandboxEnv(hanging));
     const pane = await tmux.start(exportLinks('--verbose'), 200);
-    await barOnScreen(pane);
+    await barOnScreen(pane, hanging);
     await pane.waitFor('/p2/links');
     await pane.keys(['C-c']);
     const { code, lines } = await pane.finished();
@@ -412,7 +418,7 @@ describe('the progress bar leaves no trace on the screen', () => {
     expect(shown.map((line) => line.replace(/^GET http:\/\/127\.0\.0\.1:\d+\/api\/data\/([^?]*).* 200 \d+ms$/, '$1'))).toEqual([
       'people/top', 'people/p1/links', 'people/p2/links',
     ]);
-  });
+  }));
 });
 
 /**
@@ -421,7 +427,7 @@ describe('the progress bar leaves no trace on the screen', () => {
  * command with `2>file` writes each message as one line; on the screen no line is wider than the pane
  * (tmux joins the rows it wrapped itself, so a line the terminal had to break would show as too wide).
  */
-describe('messages wrap at a terminal and stay one line in a log', () => {
+describe.concurrent('messages wrap at a terminal and stay one line in a log', () => {
   let server: RunningSandbox;
   beforeAll(async () => {
     server = await sandbox();
@@ -479,7 +485,7 @@ describe('messages wrap at a terminal and stay one line in a log', () => {
  * #18: every message and suggestion wraps between words at a terminal's width, and stays one line
  * where stderr is a log (not a terminal), so grep finds it whole.
  */
-describe('slip suggestions wrap at a terminal and stay one line in a log', () => {
+describe.concurrent('slip suggestions wrap at a terminal and stay one line in a log', () => {
   const logged = useLoggedSandbox();
 
   const SLIPS: string[][] = [

@@ -1,7 +1,7 @@
 /**
  * The CLI in a real terminal: tmux draws what the CLI writes, and the screen is read back with
- * capture-pane. One tmux server per test file (`useTmux()`), one detached session of the chosen size
- * per run.
+ * capture-pane. One tmux server per test file (`useTmux()`), driven by one client in control mode,
+ * and one detached session of the chosen size per run.
  *
  * Two ways to run the CLI in a pane:
  * - `run()`: the built CLI (dist/cli/main.js, what bin/newsstats.cjs loads) runs in the test process
@@ -18,10 +18,11 @@
  * pane and asks tmux where the cursor ended up, so a test of alignment cannot agree with the code under
  * test by construction.
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, constants, createWriteStream, openSync, readFileSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { ReadStream, WriteStream } from 'node:tty';
 import { threadId } from 'node:worker_threads';
 import { afterAll } from 'vitest';
@@ -68,12 +69,87 @@ export function useTmux(): TmuxServer {
   return server;
 }
 
+/** One argument as tmux's command parser reads it back: quoted, so nothing in it is syntax. */
+function tmuxQuote(arg: string): string {
+  // Single quotes keep everything but a newline; double quotes take one as \n (and need \, " and $ escaped).
+  if (!arg.includes('\n')) return `'${arg.replace(/'/g, `'\\''`)}'`;
+  return `"${arg.replace(/[\\"$]/g, (c) => `\\${c}`).replace(/\n/g, '\\n')}"`;
+}
+
+/**
+ * A tmux client in control mode (`tmux -C`): commands go in on its stdin, one a line, and each answer
+ * comes back between %begin and %end (or %error) in order. One client for the whole file, instead of a
+ * tmux process forked from the test process for every command.
+ */
+class ControlClient {
+  private readonly child: ChildProcess;
+  private readonly waiting: Array<{ resolve: (output: string) => void; reject: (error: Error) => void; command: string }> = [];
+  private block: string[] | undefined;
+  private exited = false;
+
+  constructor(args: string[], env: Record<string, string>) {
+    // Control mode attaches to a session of its own; its pane only waits.
+    this.child = spawn('tmux', [...args, '-C', 'new-session', '-s', 'control', 'sleep', '86400'], { env, stdio: ['pipe', 'pipe', 'ignore'] });
+    // The first answer is to the command that started the client.
+    this.waiting.push({ resolve: () => undefined, reject: () => undefined, command: 'new-session' });
+    createInterface({ input: this.child.stdout! }).on('line', (line) => this.line(line));
+    this.child.on('exit', () => {
+      this.exited = true;
+      for (const waiter of this.waiting.splice(0)) waiter.reject(new Error(`tmux exited before answering ${waiter.command}`));
+    });
+  }
+
+  private line(line: string): void {
+    if (this.block === undefined) {
+      // Outside a block: a notification (%sessions-changed, %window-add...), not an answer.
+      if (line.startsWith('%begin ')) this.block = [];
+      return;
+    }
+    const end = /^%(end|error) \d+ \d+ \d+$/.exec(line);
+    if (!end) {
+      this.block.push(line);
+      return;
+    }
+    const output = this.block.join('\n');
+    this.block = undefined;
+    const waiter = this.waiting.shift();
+    if (end[1] === 'end') waiter?.resolve(output);
+    else waiter?.reject(new Error(`tmux ${waiter.command}: ${output}`));
+  }
+
+  command(args: string[]): Promise<string> {
+    const command = args.map(tmuxQuote).join(' ');
+    if (this.exited) return Promise.reject(new Error(`tmux is gone: ${command}`));
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`tmux did not answer within ${TIMEOUT_MS / 1000} s: ${command}`)), TIMEOUT_MS);
+      this.waiting.push({
+        resolve: (output) => {
+          clearTimeout(timer);
+          resolve(output);
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+        command,
+      });
+      this.child.stdin!.write(`${command}\n`);
+    });
+  }
+
+  /** Ends the client at once (after kill-server: it may be waiting to say goodbye to a server that is gone). */
+  close(): void {
+    this.child.kill('SIGKILL');
+  }
+}
+
 export class TmuxServer {
   // Test files run in worker threads of one process: the thread id keeps their sockets apart.
   readonly socket = `nstest-${process.pid}-${threadId}-${(servers += 1)}`;
   private sessions = 0;
   // The server's own environment; each session gets its variables with -e.
   private readonly baseEnv = isolatedEnv(tempDir('newsstats-tmux-'));
+  private control: ControlClient | undefined;
 
   /** A terminal with its own config and cache home, and `env` in every pane's environment. */
   terminal(env: Record<string, string | undefined> = {}): Tmux {
@@ -84,18 +160,14 @@ export class TmuxServer {
     return `s${(this.sessions += 1)}`;
   }
 
-  args(args: string[]): string[] {
+  private args(args: string[]): string[] {
     return ['-L', this.socket, '-f', '/dev/null', ...args];
   }
 
-  /** A tmux command, waited on without blocking the test process (its runs and its sandboxes). */
-  command(args: string[], timeout = TIMEOUT_MS): Promise<string> {
-    return new Promise((resolve, reject) => {
-      execFile('tmux', this.args(args), { encoding: 'utf8', env: this.baseEnv, timeout }, (error, stdout, stderr) => {
-        if (error) reject(new Error(`tmux ${args.join(' ')}: ${error.message} ${stderr}`));
-        else resolve(stdout);
-      });
-    });
+  /** A tmux command and its output; the first starts the server. */
+  command(args: string[]): Promise<string> {
+    this.control ??= new ControlClient(this.args([]), this.baseEnv);
+    return this.control.command(args);
   }
 
   /** Starts a `width` x `height` session running `argv` (-e variables first) and returns its pane's process id and tty. */
@@ -112,11 +184,13 @@ export class TmuxServer {
   }
 
   kill(): void {
+    if (this.control === undefined) return;
     try {
-      execFileSync('tmux', this.args(['kill-server']), { env: this.baseEnv, stdio: 'ignore' });
+      execFileSync('tmux', this.args(['kill-server']), { env: this.baseEnv, stdio: 'ignore', timeout: 5_000 });
     } catch {
-      // No server was started, or it is gone already.
+      // It is gone already.
     }
+    this.control.close();
   }
 }
 
