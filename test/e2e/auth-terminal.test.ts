@@ -34,7 +34,8 @@ function typeAtPrompt(home: string, args: string[], prompt: string, typed: strin
   });
 }
 
-describe('auth login at a terminal', () => {
+// The two logins share nothing but the sandbox: they run at once.
+describe.concurrent('auth login at a terminal', () => {
   let server: RunningSandbox;
   beforeAll(async () => {
     server = await sandbox({ key: KEY });

@@ -1,7 +1,11 @@
 /**
- * Tables as a person sees them: the built CLI in a real tmux pane at 50, 80 and 120 columns,
+ * Tables as a person sees them: the built CLI in a real tmux pane at 40, 50, 80 and 120 columns,
  * against a sandbox (or, for names in every script, a small fixed API) on 127.0.0.1 port 0.
- * Screen columns are measured by tmux, never by the code under test (tmux.ts).
+ * Screen columns are measured by tmux, never by the code under test (tmux.ts). Most runs are the
+ * built main() in this process writing to the pane's terminal; bin/newsstats.cjs runs in a process
+ * of its own where a process is the point (signals, the sandbox command, the README's captures), and
+ * one test checks both draw the same screen. Tests within a describe run at once: each has its own
+ * panes, config home and, where a request log is read, its own API.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -448,7 +452,7 @@ describe.concurrent('messages wrap at a terminal and stay one line in a log', ()
     const tmux = terminals.terminal({ NEWSSTATS_BASE_URL: server.url });
     const log = join(tempDir(), 'stderr.log');
     const [screen, logged] = [await tmux.run(args, width), await tmux.run(args, width, { stderrTo: log })];
-    expect(screen.code).toBe(2 + (messages === 2 ? 1 : 0));
+    expect(screen.code, screen.lines.join('\n')).toBe(2 + (messages === 2 ? 1 : 0));
     // In the log: one line a message, whole.
     const logLines = readFileSync(log, 'utf8').trimEnd().split('\n');
     expect(logLines).toHaveLength(messages);

@@ -203,11 +203,15 @@ function trimmed(lines: string[]): string[] {
 
 /** The environment a process in the pane got: tmux's (TERM, TMUX, TERM_PROGRAM...) and ours. */
 async function paneEnvironment(pid: number): Promise<Record<string, string>> {
-  // /proc shows the new environment once tmux's child has exec'd `sleep`; before, tmux's own.
+  // /proc shows the new environment once tmux's child has exec'd `sleep`: before, tmux's own; while
+  // the kernel is still loading it, `comm` is already `sleep` but the environment is empty. TMUX_PANE
+  // is in every pane's environment.
   for (let waited = 0; waited < TIMEOUT_MS; waited += 5) {
     if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'sleep') {
       const entries = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean);
-      return Object.fromEntries(entries.map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]));
+      if (entries.some((entry) => entry.startsWith('TMUX_PANE='))) {
+        return Object.fromEntries(entries.map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]));
+      }
     }
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
@@ -336,7 +340,9 @@ export class Tmux {
    */
   async measure(texts: readonly string[]): Promise<number[]> {
     const session = this.server.nextSession();
-    const { tty } = await this.server.newSession(session, 200, 10, this.variables(), ['sleep', '600']);
+    const { pid, tty } = await this.server.newSession(session, 200, 10, this.variables(), ['sleep', '600']);
+    // Until it execs, tmux's child may still set the terminal's modes, undoing the raw mode below.
+    await paneEnvironment(pid);
     const output = openSync(tty, constants.O_WRONLY | constants.O_NOCTTY);
     try {
       const requests = texts.map((text) => `\r${text}\x1b[6n\r\x1b[K`).join('');
