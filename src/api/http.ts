@@ -540,6 +540,10 @@ export class HttpClient {
         if (status >= 200 && status <= 299) {
           this.#pacer.succeeded(this.#now());
           this.#onEvent?.({ method, url, attempt, ms, status, ...(outcome.invalidUtf8 ? { invalidUtf8: true } : {}) });
+          // undici puts the socket back in its pool only after the answer's last callback has returned:
+          // a request the caller starts at once (the ranking after the week info) would open a connection
+          // of its own, a new TLS handshake with the real service. One turn of the event loop avoids it.
+          await new Promise<void>((resolveTurn) => setImmediate(resolveTurn));
           return { status, text, url, headers: outcome.headers, attempts: attempt, bytes: outcome.bytes };
         }
         // A Retry-After that makes no sense (negative, garbage) was dropped by parseRetryAfter: ordinary backoff.

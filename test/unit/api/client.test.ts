@@ -505,3 +505,16 @@ describe('proxy', () => {
     expect(tunnelRequests).toEqual([]);
   });
 });
+
+describe('connections', () => {
+  it('a call started as soon as the previous one answered reuses its connection (one TLS handshake with a real service, not one a call)', async () => {
+    const { server, client } = await harness((request, response) => sendJson(response, 200, request.url?.includes('weeks') ? { currentWeek: 202647, last4StartWeek: 202644 } : []));
+    let connections = 0;
+    server.server.on('connection', () => (connections += 1));
+    const week = await client.weeks.current();
+    await client.people.top({ startWeek: week.last4StartWeek, endWeek: week.currentWeek });
+    await client.countries.list();
+    expect(server.requests).toHaveLength(3);
+    expect(connections).toBe(1);
+  });
+});
