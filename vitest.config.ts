@@ -5,10 +5,10 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // Builds dist/ first: the spawned tests run bin/newsstats.cjs, which loads it.
     globalSetup: ['test/global-setup.ts'],
-    // End-to-end tests run the CLI in-process against a sandbox per file; a few spawn it. Much of a
-    // file's time is spent waiting on sockets, so two files run at once even on two cores (vitest's
-    // default there is one: cores - 1).
-    maxWorkers: 2,
+    // Almost every test runs the CLI in-process now, but files still wait on sockets, tmux and the
+    // few real processes: three files at once on two cores took 54 s against 65 s with two, and four
+    // 57 s (quiet machine, one run each, `npm run bench:suite`; README, Development).
+    maxWorkers: 3,
     // Worker threads start faster and share more than forked processes; nothing in-process needs a
     // process of its own (no chdir, no signal handlers: main() gets them only from the real process).
     pool: 'threads',
