@@ -19,7 +19,7 @@ import type { Reporter } from './reporter.js';
  * V8's budget (about the bytes of WebAssembly executed) before it optimises a function of undici's HTTP
  * parser: the largest it takes (openClient says why).
  */
-export const WASM_TIERING_BUDGET = 2 ** 31 - 1;
+const WASM_TIERING_BUDGET = 2 ** 31 - 1;
 
 /** A Retry-After wait at least this long is announced on stderr. */
 const LONG_WAIT_MS = 3_000;

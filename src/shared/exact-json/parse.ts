@@ -41,9 +41,13 @@ function parseNativeNumber(text: string): number | bigint {
   return Number.parseFloat(text);
 }
 
-function nativeNumber(digits: string, key: string, bigIntegerFields: BigIntegerFields): number | bigint {
-  const value = parseNativeNumber(digits);
+/** A whole number of a biginteger field as a bigint, whatever its size; any other value as it is. */
+function asFieldType<T>(key: string, value: T, bigIntegerFields: BigIntegerFields): T | bigint {
   return typeof value === 'number' && Number.isInteger(value) && bigIntegerFields.has(key) ? BigInt(value) : value;
+}
+
+function nativeNumber(digits: string, key: string, bigIntegerFields: BigIntegerFields): number | bigint {
+  return asFieldType(key, parseNativeNumber(digits), bigIntegerFields);
 }
 
 /** True when a number's text is what JavaScript prints for its value: JSON.parse then loses nothing. */
@@ -102,36 +106,28 @@ function markedDigits(value: unknown): string | undefined {
  */
 const MAYBE_CHANGED_NUMBER = /[:,[]\s*(?:-0(?![.\d])|-?(?:\d[\d.]{15}|[\d.]+[eE]|\d+\.\d*0(?!\d)|0\.0{6}))/;
 
-/** Every number of a JSON.parse result as a LosslessNumber (text that needed no marks). */
-function withLosslessNumbersUnmarked(value: unknown): unknown {
-  if (typeof value === 'number') return new LosslessNumber(String(value));
-  if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index += 1) value[index] = withLosslessNumbersUnmarked(value[index]);
-  } else if (typeof value === 'object' && value !== null) {
-    const record = value as Record<string, unknown>;
-    for (const key of Object.keys(record)) record[key] = withLosslessNumbersUnmarked(record[key]);
-  }
-  return value;
-}
-
 /** JSON.parse's reviver for unmarked text in native mode: only the biginteger fields change. */
 function bigIntegerReviver(bigIntegerFields: BigIntegerFields): ((key: string, value: unknown) => unknown) | undefined {
   if (bigIntegerFields.size === 0) return undefined;
-  return (key, value) => (typeof value === 'number' && Number.isInteger(value) && bigIntegerFields.has(key) ? BigInt(value) : value);
+  return (key, value) => asFieldType(key, value, bigIntegerFields);
 }
 
-/** Every number in a JSON.parse result of marked text as the LosslessNumber lossless-json makes. */
-function withLosslessNumbers(value: unknown): unknown {
+/**
+ * Every number in a JSON.parse result as the LosslessNumber lossless-json makes. In `marked` text a
+ * string holding MARK is a number too; in unmarked text every string is a string (it may begin with
+ * \u0000 as sent).
+ */
+function withLosslessNumbers(value: unknown, marked: boolean): unknown {
   if (typeof value === 'number') return new LosslessNumber(String(value));
   if (typeof value === 'string') {
-    const digits = markedDigits(value);
+    const digits = marked ? markedDigits(value) : undefined;
     return digits === undefined ? value : new LosslessNumber(digits);
   }
   if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index += 1) value[index] = withLosslessNumbers(value[index]);
+    for (let index = 0; index < value.length; index += 1) value[index] = withLosslessNumbers(value[index], marked);
   } else if (typeof value === 'object' && value !== null) {
     const record = value as Record<string, unknown>;
-    for (const key of Object.keys(record)) record[key] = withLosslessNumbers(record[key]);
+    for (const key of Object.keys(record)) record[key] = withLosslessNumbers(record[key], marked);
   }
   return value;
 }
@@ -141,7 +137,7 @@ function markedNumberReviver(bigIntegerFields: BigIntegerFields): (key: string, 
   return (key, value) => {
     const digits = markedDigits(value);
     if (digits !== undefined) return nativeNumber(digits, key, bigIntegerFields);
-    return typeof value === 'number' && Number.isInteger(value) && bigIntegerFields.has(key) ? BigInt(value) : value;
+    return asFieldType(key, value, bigIntegerFields);
   };
 }
 
@@ -172,18 +168,14 @@ export function parseJson(text: string, mode: NumberMode, bigIntegerFields: BigI
 
 /** The JSON.parse path alone: undefined when the text cannot be made exact for it, or is not JSON. */
 export function parseWithJsonParse(text: string, mode: NumberMode, bigIntegerFields: BigIntegerFields = NO_FIELDS): unknown {
-  // The walk below assigns every key; a "__proto__" one would set the prototype instead.
-  if (!MAYBE_CHANGED_NUMBER.test(text) && !text.includes('"__proto__"')) {
-    try {
-      return mode === 'lossless' ? withLosslessNumbersUnmarked(JSON.parse(text)) : JSON.parse(text, bigIntegerReviver(bigIntegerFields));
-    } catch {
-      return undefined;
-    }
-  }
-  const marked = markChangedNumbers(text);
-  if (marked === undefined) return undefined;
+  // Text without a number JSON.parse could change is read as it is. The walk assigns every key: a
+  // "__proto__" one would set the prototype, so such text goes the marking way, which refuses it.
+  const marked = MAYBE_CHANGED_NUMBER.test(text) || text.includes('"__proto__"');
+  const readable = marked ? markChangedNumbers(text) : text;
+  if (readable === undefined) return undefined;
   try {
-    return mode === 'lossless' ? withLosslessNumbers(JSON.parse(marked)) : JSON.parse(marked, markedNumberReviver(bigIntegerFields));
+    if (mode === 'lossless') return withLosslessNumbers(JSON.parse(readable), marked);
+    return JSON.parse(readable, marked ? markedNumberReviver(bigIntegerFields) : bigIntegerReviver(bigIntegerFields));
   } catch {
     // Not JSON: parseJsonSlicing throws the SyntaxError with the position.
     return undefined;
