@@ -43,7 +43,7 @@ export type Cancellation = { kind: 'aborted'; reason: unknown } | { kind: 'deadl
  * `dispose()` when the call ends, so a long-lived signal holds no callback of a finished call.
  */
 export class CallScope {
-  /** performance.now() by which the whole call must be over; Infinity without a deadline. */
+  /** The client's clock (monotonicMs by default) by which the whole call must be over; Infinity without a deadline. */
   readonly deadline: number;
   #cancelled: Cancellation | undefined;
   readonly #callbacks = new Set<(why: Cancellation) => void>();

@@ -41,6 +41,7 @@ import { NumberBoundError } from '../shared/exact-json/slicing.js';
 import { CallScope, cancellableSleep, type Cancellation } from './cancel.js';
 import { HTTP_DEFAULTS, TEST_HOOKS, type InternalClientOptions, type RequestEvent } from './options.js';
 import { Pacer } from './pacing.js';
+import { monotonicMs } from './clock.js';
 import { API_ROOT, type ProblemDetails } from './types.js';
 import { VERSION } from '../version.js';
 import { printable } from '../shared/printable.js';
@@ -471,7 +472,7 @@ export class HttpClient {
     const hooks = options[TEST_HOOKS];
     this.#random = hooks?.random ?? Math.random;
     this.#sleep = hooks?.sleep;
-    this.#now = hooks?.now ?? (() => performance.now());
+    this.#now = hooks?.now ?? monotonicMs;
     this.#injectedDispatcher = options.dispatcher;
     // Loopback never goes through a proxy (as Go's net/http decides too): a plain-http request to a
     // local tunnel or the sandbox would otherwise carry the key, in clear text, to the proxy host.
@@ -518,13 +519,13 @@ export class HttpClient {
       for (attempt = 1; ; attempt++) {
         await waitTurn(0);
         const epoch = this.#pacer.epoch;
-        const started = performance.now();
+        const started = monotonicMs();
         if (attempt === 1) this.#pacer.callStarted(this.#now());
         const left = scope.remaining(this.#now());
         const outcome = await this.#attempt({
           method, url, headers, scope, timeoutMs: Math.min(timeoutMs, Math.max(0, left)), deadlineBound: left < timeoutMs, totalTimeoutMs,
         });
-        const ms = Math.round(performance.now() - started);
+        const ms = Math.round(monotonicMs() - started);
         const canRetry = attempt <= maxRetries;
 
         if (outcome.kind === 'failure') {

@@ -83,7 +83,7 @@ export interface TestHooks {
   random?: () => number;
   /** Waits, so tests need not. */
   sleep?: (ms: number) => Promise<void>;
-  /** The clock the client's pace is kept by (performance.now by default); tests advance it as they sleep. */
+  /** The clock the client's pace is kept by (monotonicMs by default, clock.ts); tests advance it as they sleep. */
   now?: () => number;
 }
 

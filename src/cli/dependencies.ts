@@ -17,9 +17,12 @@ import type { Reporter } from './reporter.js';
 
 /**
  * V8's budget (about the bytes of WebAssembly executed) before it optimises a function of undici's HTTP
- * parser: the largest it takes (openClient says why).
+ * parser: the largest it takes (openClient says why), and V8's own, which openClient sets back: 1.8
+ * million in V8 11 (Node 20), 13 million from V8 12 (Node 22 to 26; test/unit/v8-flags.test.ts
+ * compares it with this Node's `--v8-options`).
  */
 const WASM_TIERING_BUDGET = 2 ** 31 - 1;
+export const WASM_TIERING_BUDGET_DEFAULT = Number.parseInt(process.versions.v8, 10) < 12 ? 1_800_000 : 13_000_000;
 
 /** A Retry-After wait at least this long is announced on stderr. */
 const LONG_WAIT_MS = 3_000;
@@ -112,10 +115,15 @@ export class Dependencies {
     // instructions of 465 in bench/query-dispatcher.mjs, counted under valgrind). A budget of the
     // largest int keeps the parser on Liftoff for any run a CLI makes in a few seconds, and a bulk
     // export that parses far more still gets it optimised. `--liftoff-only`, set here before, is no
-    // longer read after start-up on Node 22 and later; the budget is, on Node 20 to 26. The flag must be
-    // set before undici compiles its parser; the library leaves V8's flags to the program embedding it.
-    await this.lifecycle.tuneV8(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
+    // longer read after start-up on Node 22 and later; the budget is, on Node 20 to 26. The library
+    // leaves V8's flags to the program embedding it.
+    // V8 gives each function of the parser its budget when undici instantiates it, on the first
+    // connection. The flag is set after undici and the Node modules it needs are loaded, and set back
+    // to V8's default once the first answer arrived: a flag off its default changes the hash every
+    // code cache is checked against, and the modules loaded meanwhile would be compiled from source
+    // (net, assert and perf_hooks: 29 million instructions of the query on Node 24; Lifecycle.tuneV8).
     const [{ NewsStatsClient }, { VERSION }] = await Promise.all([import('../api/client.js'), import('../version.js')]);
+    const parserInstantiated = await this.lifecycle.tuneV8(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`, `--wasm-tiering-budget=${WASM_TIERING_BUDGET_DEFAULT}`);
     const client = new NewsStatsClient({
       baseUrl,
       apiKey,
@@ -129,7 +137,10 @@ export class Dependencies {
       ...(settings.retries !== undefined && { maxRetries: settings.retries }),
       ...(settings.maxResponseMb !== undefined && { maxResponseBytes: settings.maxResponseMb * 1024 * 1024 }),
       ...(this.globals.maxRequestsPerSecond !== undefined && { maxRequestsPerSecond: this.globals.maxRequestsPerSecond }),
-      onEvent: (event: RequestEvent) => this.#reportEvent(baseUrl, event),
+      onEvent: (event: RequestEvent) => {
+        if (event.status !== undefined) parserInstantiated();
+        this.#reportEvent(baseUrl, event);
+      },
     });
     this.lifecycle.onCleanup((reason) => (reason === 'interrupted' ? client.destroy() : client.close()));
     return client;

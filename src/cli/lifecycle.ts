@@ -47,12 +47,22 @@ export class Lifecycle {
   }
 
   /**
-   * Sets a V8 flag for the rest of the run, but only when the run owns its process (bin/newsstats.cjs):
-   * a program that calls main() in-process, such as the test suite, keeps its own V8 settings.
+   * Sets a V8 flag, but only when the run owns its process (bin/newsstats.cjs): a program that calls
+   * main() in-process, such as the test suite, keeps its own V8 settings. The flag holds for the rest
+   * of the run, or until the returned function sets `undo` (the flag at V8's default) instead.
+   *
+   * V8 checks every code cache against a hash of its flags: Node's for its own modules and ours for
+   * dist/ (bin/code-cache.cjs). While a flag is off its default, the modules loaded are compiled from
+   * source and cached apart, so a flag needed for a moment is set back as soon as it did its work.
    */
-  async tuneV8(flag: string): Promise<void> {
-    if (!this.process) return;
+  async tuneV8(flag: string, undo?: string): Promise<() => void> {
+    if (!this.process) return () => {};
     const { setFlagsFromString } = await import('node:v8');
     setFlagsFromString(flag);
+    let pending = undo;
+    return () => {
+      if (pending !== undefined) setFlagsFromString(pending);
+      pending = undefined;
+    };
   }
 }
