@@ -10,9 +10,9 @@
  * Bounded in `npm test` (fixed seed). NEWSSTATS_PROPERTY_RUNS=5000 runs that many cases of each
  * property; NEWSSTATS_PROPERTY_SEED picks another seed. A failure prints the seed and the shrunk case.
  */
-import { fc, test } from '@fast-check/vitest';
+import * as fc from 'fast-check';
 import { isLosslessNumber, parse as parseLossless } from 'lossless-json';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Endpoint } from '../../src/api/types.js';
 import { stringifyJson } from '../../src/sandbox/http/json.js';
 import { allowedAnswers, answerServer, type Answers } from './answers.js';
@@ -87,9 +87,8 @@ function canonical(value: unknown): unknown {
 }
 
 describe('answers the contract allows', () => {
-  test.prop([fc.constantFrom(...NAMES), fc.constantFrom(...FORMATS), allowedAnswers], { seed: SEED, numRuns: RUNS ?? 160, endOnFailure: true })(
-    'every command reads them in every format',
-    async (name, format, answers: Answers) => {
+  test('every command reads them in every format', async () => {
+    await fc.assert(fc.asyncProperty(fc.constantFrom(...NAMES), fc.constantFrom(...FORMATS), allowedAnswers, async (name, format, answers: Answers) => {
       count(name, 'allowed');
       server.current.answers = answers;
       const run = await runIn(server, COMMANDS[name]!, format);
@@ -100,9 +99,8 @@ describe('answers the contract allows', () => {
         const served = parseLossless(stringifyJson(answers[PRIMARY[name]!]));
         expect(canonical(parseLossless(run.stdout))).toEqual(canonical(served));
       }
-    },
-    TIMEOUT_MS,
-  );
+    }), { seed: SEED, numRuns: RUNS ?? 160, endOnFailure: true });
+  }, TIMEOUT_MS);
 });
 
 /** Ways to break an answer that the contract rules out, and what the error must name. */
@@ -128,16 +126,14 @@ function withFirst(answer: unknown, change: Record<string, unknown>): unknown {
 }
 
 describe('answers the contract forbids', () => {
-  test.prop([fc.constantFrom(...BREAKAGES), fc.constantFrom('json', 'csv', 'terminal' as const), allowedAnswers], { seed: SEED, numRuns: RUNS ?? 40, endOnFailure: true })(
-    'end with exit 5 naming what is wrong',
-    async (breakage, format, answers: Answers) => {
+  test('end with exit 5 naming what is wrong', async () => {
+    await fc.assert(fc.asyncProperty(fc.constantFrom(...BREAKAGES), fc.constantFrom('json', 'csv', 'terminal' as const), allowedAnswers, async (breakage, format, answers: Answers) => {
       count(breakage.name, 'forbidden');
       server.current.answers = { ...answers, [breakage.endpoint]: breakage.apply(answers[breakage.endpoint]) };
       const run = await runIn(server, COMMANDS[breakage.name]!, format);
       expect(run.code, run.stderr).toBe(5);
       expect(run.stderr).toMatch(breakage.names);
       expect(run.stdout).toBe('');
-    },
-    TIMEOUT_MS,
-  );
+    }), { seed: SEED, numRuns: RUNS ?? 40, endOnFailure: true });
+  }, TIMEOUT_MS);
 });
