@@ -17,6 +17,10 @@ export default defineConfig({
     // main() keeps no module state between runs, the tests that edit process.env restore it, and
     // a shuffled run (--sequence.shuffle) passes.
     isolate: false,
+    // Transformed test and source files kept on disk between runs (node_modules/.experimental-vitest-cache,
+    // keyed by content: an edited file is transformed again): vitest's "transform" time went from 9.8 s
+    // to 2.4 s on the second run.
+    experimental: { fsModuleCache: true },
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },
