@@ -1,0 +1,3 @@
+export const EXAMPLES_FOLDER: string;
+export function readmeLibraryExamples(): string[];
+export function writeReadmeExamples(): string[];

@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+// The README's library examples as TypeScript files, for `npm run typecheck` to check with the
+// library's own source: every ```ts block under "## The library" becomes
+// build/readme-examples/example-N.ts (git-ignored, as build/ is), which tsconfig.json includes, `import ... from
+// 'newsstats'` resolved to src/index.ts by its "paths". One compiler run checks the library and the
+// examples together; a test would load TypeScript and the library's types a second time (3-5 s).
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const EXAMPLES_FOLDER = join(ROOT, 'build', 'readme-examples');
+
+/** Every ```ts block under "## The library" in README.md, in order. */
+export function readmeLibraryExamples() {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const start = readme.indexOf('## The library');
+  if (start < 0) throw new Error('README.md has no "## The library" section');
+  const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
+  const blocks = [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]);
+  if (blocks.length === 0) throw new Error('no ```ts block under "## The library" in README.md');
+  return blocks;
+}
+
+/** Writes the examples afresh (a removed block leaves no file behind); returns their paths. */
+export function writeReadmeExamples() {
+  rmSync(EXAMPLES_FOLDER, { recursive: true, force: true });
+  mkdirSync(EXAMPLES_FOLDER, { recursive: true });
+  return readmeLibraryExamples().map((source, index) => {
+    const file = join(EXAMPLES_FOLDER, `example-${index + 1}.ts`);
+    // `export {}`: each example is a module of its own, as in a consumer's project.
+    writeFileSync(file, `${source}export {};\n`);
+    return file;
+  });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) writeReadmeExamples();
