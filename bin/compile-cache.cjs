@@ -1,13 +1,13 @@
-// Node's module compile cache (Node 22.1 and later): V8 keeps the compiled code of each file dist/ loads,
-// so a run after the first skips compiling them (about 40 ms of a query on Node 24, most of it undici).
-// Node 20 has no such cache; there this does nothing.
+// The folder of the caches of compiled code: bin/code-cache.cjs's V8 code caches of dist/ (on every
+// Node), and Node's module compile cache (Node 22.1 and later) for the modules Node loads itself.
 //
-// The cache holds code the process will run, so it must be writable by this user alone: it lives in
+// A cache holds code the process will run, so it must be writable by this user alone: it lives in
 // $XDG_CACHE_HOME/newsstats/compile-cache (~/.cache/... by default), every folder from newsstats/
 // down is created 0700 and checked to be a real folder owned by this user that no one else can write
 // into, and the folder they sit in must be the user's own, or sticky like /tmp (where no one can
 // rename another user's entry). Anything else, and the run goes on without the cache.
-// NODE_DISABLE_COMPILE_CACHE=1 turns it off; NODE_COMPILE_CACHE=DIR, set by the user, wins.
+// NODE_DISABLE_COMPILE_CACHE=1 turns both off; NODE_COMPILE_CACHE=DIR, set by the user, wins: Node
+// then loads dist/ into its own cache there.
 'use strict';
 const { lstatSync, mkdirSync, statSync } = require('node:fs');
 const { join } = require('node:path');
@@ -42,14 +42,24 @@ function compileCacheDirectory(env, uid) {
   }
 }
 
-/** Turns the compile cache on when this Node has one and a safe folder exists; never throws. */
-function enableCompileCache(module, env, uid) {
+/**
+ * The folder for this run's caches (Node's compile cache and bin/code-cache.cjs's), or undefined: none
+ * is safe, or the user turned caching off or chose a folder for Node's.
+ */
+function cacheDirectory(env, uid) {
   // Windows has no uid (process.getuid is undefined) and its profile folders are per-user already,
   // but the checks above cannot run there: no cache rather than an unchecked one.
-  if (typeof module.enableCompileCache !== 'function' || uid === undefined) return undefined;
-  if (env.NODE_DISABLE_COMPILE_CACHE || env.NODE_COMPILE_CACHE) return undefined;
-  const directory = compileCacheDirectory(env, uid);
-  if (directory === undefined) return undefined;
+  if (uid === undefined || env.NODE_DISABLE_COMPILE_CACHE || env.NODE_COMPILE_CACHE) return undefined;
+  return compileCacheDirectory(env, uid);
+}
+
+/**
+ * Turns Node's compile cache on in `directory` (from cacheDirectory) when this Node has one; never
+ * throws. dist/ is loaded through bin/code-cache.cjs; this is for the modules Node loads itself
+ * (exceljs, jq-web).
+ */
+function enableCompileCache(module, directory) {
+  if (typeof module.enableCompileCache !== 'function' || directory === undefined) return undefined;
   try {
     return module.enableCompileCache(directory);
   } catch {
@@ -57,4 +67,4 @@ function enableCompileCache(module, env, uid) {
   }
 }
 
-module.exports = { compileCacheDirectory, enableCompileCache };
+module.exports = { cacheDirectory, compileCacheDirectory, enableCompileCache };

@@ -82,9 +82,15 @@ function written(text) {
 }
 
 function run() {
-  // First, so every file dist/ loads after it is compiled from the cache (bin/compile-cache.cjs).
-  require('./compile-cache.cjs').enableCompileCache(require('node:module'), process.env, process.getuid?.());
-  const { main, processIo } = require('../dist/cli/main.js');
+  // dist/ is loaded with V8 code caches made after a run (bin/code-cache.cjs), in a folder that is the
+  // user's alone (bin/compile-cache.cjs); without one, by Node's require.
+  const { cacheDirectory, enableCompileCache } = require('./compile-cache.cjs');
+  const directory = cacheDirectory(process.env, process.getuid?.());
+  enableCompileCache(require('node:module'), directory);
+  const dist = require('node:path').join(__dirname, '..', 'dist');
+  const { main, processIo } = directory === undefined
+    ? require('../dist/cli/main.js')
+    : require('./code-cache.cjs').loadDist(require('node:path').join(dist, 'cli', 'main.js'), { dist, directory, words });
 
   // SIGUSR1 would open Node's inspector on 127.0.0.1:9229 (anyone on the machine who can signal us
   // could then run code with our key): a listener of our own replaces Node's (Node 20, 24 and 26 alike;

@@ -95,12 +95,13 @@ await build({
   keepNames: true,
   logLevel: 'warning',
   plugins: [{
-    // The SEA carries V8's code cache for its one script; Node's module compile cache would only
-    // create an empty folder in the user's home.
+    // The SEA carries V8's code cache for its one script; Node's module compile cache and
+    // bin/code-cache.cjs (dist/ is bundled in) would only create an empty folder in the user's home.
+    // With no cache folder, bin/newsstats.cjs requires dist/cli/main.js, which esbuild bundles.
     name: 'no-module-compile-cache',
     setup(build) {
-      build.onResolve({ filter: /compile-cache\.cjs$/ }, () => ({ path: 'compile-cache', namespace: 'stub' }));
-      build.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({ contents: 'exports.enableCompileCache = () => undefined;', loader: 'js' }));
+      build.onResolve({ filter: /(compile|code)-cache\.cjs$/ }, ({ path }) => ({ path, namespace: 'stub' }));
+      build.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({ contents: 'exports.cacheDirectory = () => undefined;\nexports.enableCompileCache = () => undefined;\nexports.loadDist = () => undefined;', loader: 'js' }));
     },
   }, jqInside, helpInside],
 });

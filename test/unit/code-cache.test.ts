@@ -1,0 +1,98 @@
+/**
+ * bin/code-cache.cjs: dist/ run through vm.Script with V8 code caches written after the run. Each case
+ * runs a small dist/ of three files in a child process, as bin/newsstats.cjs would, and reads the
+ * caches it left.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+const CODE_CACHE = resolve(import.meta.dirname, '../../bin/code-cache.cjs');
+
+let base: string;
+let dist: string;
+let directory: string;
+beforeEach(() => {
+  base = mkdtempSync(join(tmpdir(), 'newsstats-code-cache-'));
+  dist = join(base, 'dist');
+  directory = join(base, 'cache');
+  mkdirSync(join(dist, 'cli'), { recursive: true });
+  mkdirSync(join(dist, 'chunks'));
+  mkdirSync(directory, { mode: 0o700 });
+  writeFileSync(join(dist, 'cli', 'main.js'), "'use strict';\nconst { value } = require('../chunks/value.js');\nexports.answer = () => value() + require('./two.js').two;\nexports.strict = (function () { return this === undefined; })();\n");
+  writeFileSync(join(dist, 'cli', 'two.js'), 'exports.two = 2;\n');
+  writeFileSync(join(dist, 'chunks', 'value.js'), 'exports.value = () => 40;\n');
+});
+afterEach(() => {
+  rmSync(base, { recursive: true, force: true });
+});
+
+/** Runs dist/cli/main.js through loadDist for `words`, then `after` (code run before exit); prints what it answered. */
+function run(words: string[], after = ''): string {
+  const script = `
+    const loaded = require(${JSON.stringify(CODE_CACHE)}).loadDist(${JSON.stringify(join(dist, 'cli', 'main.js'))}, { dist: ${JSON.stringify(dist)}, directory: ${JSON.stringify(directory)}, words: ${JSON.stringify(words)} });
+    const answer = loaded.answer();
+    const listed = Object.keys(require.cache).filter((file) => file.startsWith(${JSON.stringify(dist)})).length;
+    console.log(answer, loaded.strict, listed);
+    ${after}`;
+  return execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }).trim();
+}
+
+/** The caches written, by file name: the header line and the file's inode and modification time. */
+function caches(): Record<string, { header: string; written: string }> {
+  const folders = readdirSync(directory);
+  if (folders.length === 0) return {};
+  expect(folders).toHaveLength(1);
+  expect(folders[0]).toMatch(/^code-\d+$/);
+  const folder = join(directory, folders[0]!);
+  expect(statSync(folder).mode & 0o777).toBe(0o700);
+  return Object.fromEntries(readdirSync(folder).map((name) => {
+    const file = join(folder, name);
+    const stats = statSync(file);
+    expect(stats.mode & 0o777).toBe(0o600);
+    const header = readFileSync(file, 'latin1').split('\n')[0]!;
+    return [name, { header, written: `${stats.ino}:${stats.mtimeMs}` }];
+  }));
+}
+
+describe('dist/ with code caches written after the run', () => {
+  it('runs each file as Node runs a CommonJS module, lists it in require.cache, and caches it once', () => {
+    expect(run(['people', 'top', '--weeks', 'last4'])).toBe('42 true 3');
+    const first = caches();
+    expect(Object.keys(first).sort()).toEqual(['chunks+value.js', 'cli+main.js', 'cli+two.js']);
+    expect(first['cli+main.js']!.header).toMatch(/^newsstats-code-cache-1 \d+:\d+:[\d.]+ people\.top$/);
+
+    expect(run(['people', 'top'])).toBe('42 true 3');
+    expect(caches()).toEqual(first); // accepted by V8, and nothing new to keep: not written again
+  });
+
+  it('writes a cache again for a command it has not seen, keeping the commands it had', () => {
+    run(['people', 'top']);
+    run(['config', 'path']);
+    const both = caches();
+    expect(both['chunks+value.js']!.header).toMatch(/ people\.top,config\.path$/);
+    run(['config', 'path']);
+    run(['people', 'top']);
+    expect(caches()).toEqual(both);
+  });
+
+  it('compiles a file again once it changed, even to text of the same length (V8 checks the length only)', () => {
+    expect(run(['people', 'top'])).toBe('42 true 3');
+    writeFileSync(join(dist, 'chunks', 'value.js'), 'exports.value = () => 50;\n');
+    expect(run(['people', 'top'])).toBe('52 true 3');
+    expect(caches()['chunks+value.js']!.header).toMatch(/ people\.top$/);
+  });
+
+  it('writes no cache for a file loaded under other V8 flags than those at exit (V8 would reject it)', () => {
+    expect(run(['people', 'top'], "require('node:v8').setFlagsFromString('--wasm-tiering-budget=12345');")).toBe('42 true 3');
+    expect(caches()).toEqual({});
+  });
+
+  it('writes nothing, and still runs, when the cache folder is gone', () => {
+    rmSync(directory, { recursive: true });
+    expect(run(['people', 'top'])).toBe('42 true 3');
+    expect(() => readdirSync(directory)).toThrow();
+  });
+});
