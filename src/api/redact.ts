@@ -18,8 +18,21 @@ const SUBSTRING_MASK_MIN_LENGTH = 8;
  * address (`@`). A `.` counts only when a word goes on after it (`top.example`; `key top.` ends a
  * sentence); before the key, `.` always does (`api.top`, `.top`).
  */
-const JOINS_BEFORE = /[\p{L}\p{N}\p{M}_\-/\\?&=#%+~@.]$/u;
-const JOINS_AFTER = /^(?:[\p{L}\p{N}\p{M}_\-/\\?&=#%+~@]|\.[\p{L}\p{N}_-])/u;
+let joins: { before: RegExp; after: RegExp; word: RegExp } | undefined;
+
+/**
+ * The rules above, made on first use: V8 builds the classes of Unicode properties (\p{L}: every
+ * letter) when a literal is evaluated, about 2 million instructions each, which every run loading
+ * this module (every request does) would otherwise pay for a key that is seldom short.
+ */
+function joinRules() {
+  joins ??= {
+    before: /[\p{L}\p{N}\p{M}_\-/\\?&=#%+~@.]$/u,
+    after: /^(?:[\p{L}\p{N}\p{M}_\-/\\?&=#%+~@]|\.[\p{L}\p{N}_-])/u,
+    word: /^[\p{L}\p{N}_]/u,
+  };
+  return joins;
+}
 
 /** Text that names a key just before its value: `apiKey=`, `X-Api-Key: `, `"token": "`, `key '`. */
 const NAMES_A_KEY = /(?:key|token|secret|password|authorization|auth)["']?\s*[:=]?\s*["']?$/i;
@@ -35,8 +48,9 @@ export function redactSecret(text: string, key: string | undefined): string {
     const after = text.slice(at + key.length, at + key.length + 2);
     // Quotes escaped as in JSON text (`\"top\"`) quote it as plain ones do.
     const escapedQuotes = /\\["']$/.test(before) && /^\\["']/.test(after);
-    const standsAlone = escapedQuotes || (!JOINS_BEFORE.test(before) && !JOINS_AFTER.test(after));
-    const valueOfAKey = NAMES_A_KEY.test(before) && !/^[\p{L}\p{N}_]/u.test(after);
+    const rules = joinRules();
+    const standsAlone = escapedQuotes || (!rules.before.test(before) && !rules.after.test(after));
+    const valueOfAKey = NAMES_A_KEY.test(before) && !rules.word.test(after);
     if (!standsAlone && !valueOfAKey) continue;
     result += text.slice(from, at) + MASK;
     from = at + key.length;

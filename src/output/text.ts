@@ -19,9 +19,13 @@
  */
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
-/** Draw nothing on their own: combining marks, format characters (ZWJ, ZWSP, VS16), controls. */
-const ZERO_WIDTH = /^[\p{Mn}\p{Me}\p{Cf}\p{Cc}]$/u;
-const EMOJI_PRESENTATION = /^\p{Emoji_Presentation}$/u;
+/**
+ * What draws nothing on its own (combining marks, format characters such as ZWJ, ZWSP and VS16,
+ * controls) and what draws as an emoji, made on first use: V8 builds the classes of Unicode
+ * properties when a literal is evaluated (about 2 million instructions each), and many runs load this
+ * module without measuring any text outside ASCII.
+ */
+let classes: { zeroWidth: RegExp; emojiPresentation: RegExp } | undefined;
 const ZERO_WIDTH_JOINER = 0x200d;
 const REGIONAL_INDICATOR_FIRST = 0x1f1e6;
 const REGIONAL_INDICATOR_LAST = 0x1f1ff;
@@ -54,8 +58,9 @@ function isRegionalIndicator(codePoint: number): boolean {
 }
 
 function codePointWidth(character: string, codePoint: number): number {
-  if (ZERO_WIDTH.test(character)) return 0;
-  return isWideCodePoint(codePoint) || EMOJI_PRESENTATION.test(character) ? 2 : 1;
+  classes ??= { zeroWidth: /^[\p{Mn}\p{Me}\p{Cf}\p{Cc}]$/u, emojiPresentation: /^\p{Emoji_Presentation}$/u };
+  if (classes.zeroWidth.test(character)) return 0;
+  return isWideCodePoint(codePoint) || classes.emojiPresentation.test(character) ? 2 : 1;
 }
 
 /** Columns one grapheme cluster takes, summed code point by code point as terminals do. */

@@ -1,3 +1,4 @@
+import * as fc from 'fast-check';
 import { LosslessNumber, parse } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
 import { jsonDepthExceeds, parseRetryAfter } from '../../../src/api/http.js';
@@ -79,6 +80,28 @@ describe('jsonDepthExceeds', () => {
     expect(jsonDepthExceeds('[1, 2.5, true, null, "]", [[]]]', 3)).toBe(false);
     expect(jsonDepthExceeds(`${'['.repeat(65)}${']'.repeat(65)}`, 64)).toBe(true);
     expect(jsonDepthExceeds(`${'[{"k":'.repeat(32)}1${'}]'.repeat(32)}`, 64)).toBe(false);
+  });
+
+  it('answers as a count of every bracket would for balanced text, and never misses nesting it finds (fast-check)', () => {
+    const counted = (text: string, limit: number) => {
+      let depth = 0;
+      for (const character of text.replace(/"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?$)|[^[\]{}"]+/g, '')) {
+        if (character === '[' || character === '{') {
+          if (++depth > limit) return true;
+        } else depth--;
+      }
+      return false;
+    };
+    const nested: fc.Arbitrary<string> = fc.letrec<{ value: string }>((tie) => ({
+      value: fc.oneof({ depthSize: 'small' }, fc.constantFrom('1', '"]"', '"{\\"["'), fc.array(tie('value'), { maxLength: 3 }).map((items) => `[${items.join(',')}]`), fc.array(tie('value'), { maxLength: 3 }).map((items) => `{${items.map((item, index) => `"k${index}":${item}`).join(',')}}`)),
+    })).value;
+    fc.assert(fc.property(nested, fc.integer({ min: 0, max: 8 }), (text, limit) => {
+      expect(jsonDepthExceeds(text, limit)).toBe(counted(text, limit));
+    }), { numRuns: 3000 });
+    const scraps = fc.array(fc.constantFrom('[', ']', '{', '}', '"', '1', ',', '\\'), { maxLength: 40 }).map((parts) => parts.join(''));
+    fc.assert(fc.property(scraps, fc.integer({ min: 0, max: 6 }), (text, limit) => {
+      if (counted(text, limit)) expect(jsonDepthExceeds(text, limit)).toBe(true);
+    }), { numRuns: 3000 });
   });
 
   it('finishes in one pass over a string left open with escaped quotes (512 KiB)', () => {
