@@ -3,34 +3,47 @@
 // two cores). "Busy" is made, not waited for: as many CPU hogs (`node -e 'for(;;);'`) as the machine
 // has cores run beside the suite, so the suite gets about half of each core, as when one other heavy
 // job shares the machine. Wall time and CPU time (user + sys of vitest and every process it started,
-// from GNU time) are printed per run, with the load average before each.
+// from GNU time) are printed per run, with the load average before each. `--workers N` runs vitest with
+// that many files at once instead of vitest.config.ts's number, to compare.
 //
-//   npm run bench:suite [-- --runs 2] [-- --hogs N] [-- --only quiet|busy]
+// The first run after a clone or an edit transforms every file; later runs read vitest's module cache
+// (node_modules/.experimental-vitest-cache): `--cold` empties it before each run.
+//
+//   npm run bench:suite [-- --runs 2] [-- --hogs N] [-- --only quiet|busy] [-- --node 24 --node 26] [-- --workers N] [-- --cold]
 import { spawn, spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
-import { numberFlag, repo, table } from './lib.mjs';
+import { join } from 'node:path';
+import { nodesFromArgs, numberFlag, repo, table } from './lib.mjs';
 
 const runs = numberFlag('--runs', 1);
 const hogs = numberFlag('--hogs', availableParallelism());
 const onlyAt = process.argv.indexOf('--only');
 const modes = onlyAt > 0 ? [process.argv[onlyAt + 1]] : ['quiet', 'busy'];
+const workers = numberFlag('--workers', 0);
+const cold = process.argv.includes('--cold');
+const nodes = nodesFromArgs();
 
-/** One `npx vitest run` under GNU time: wall and CPU seconds, and whether it passed. */
-function suiteRun() {
-  const result = spawnSync('/usr/bin/time', ['-f', '%e %U %S', 'npx', 'vitest', 'run'], { cwd: repo, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+/** One `vitest run` on `node` under GNU time: wall and CPU seconds, and whether it passed. */
+function suiteRun(node) {
+  if (cold) rmSync(join(repo, 'node_modules', '.experimental-vitest-cache'), { recursive: true, force: true });
+  const args = [node, join(repo, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...(workers > 0 ? ['--maxWorkers', String(workers)] : [])];
+  const result = spawnSync('/usr/bin/time', ['-f', '%e %U %S', ...args], { cwd: repo, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   const [wall, user, sys] = result.stderr.trim().split('\n').at(-1).split(' ').map(Number);
   return { wall, cpu: user + sys, passed: result.status === 0 };
 }
 
 const rows = [];
-for (const mode of modes) {
-  for (let run = 0; run < runs; run++) {
-    const load = loadavg()[0].toFixed(2);
-    const running = mode === 'busy' ? Array.from({ length: hogs }, () => spawn(process.execPath, ['-e', 'for(;;);'], { stdio: 'ignore' })) : [];
-    const { wall, cpu, passed } = suiteRun();
-    for (const hog of running) hog.kill('SIGKILL');
-    rows.push([mode === 'busy' ? `busy (${hogs} CPU hogs)` : 'quiet', `${wall.toFixed(1)} s`, `${cpu.toFixed(1)} s`, load, passed ? 'passed' : 'FAILED']);
-    console.error(rows.at(-1).join('  '));
+for (const node of nodes) {
+  for (const mode of modes) {
+    for (let run = 0; run < runs; run++) {
+      const load = loadavg()[0].toFixed(2);
+      const running = mode === 'busy' ? Array.from({ length: hogs }, () => spawn(process.execPath, ['-e', 'for(;;);'], { stdio: 'ignore' })) : [];
+      const { wall, cpu, passed } = suiteRun(node.path);
+      for (const hog of running) hog.kill('SIGKILL');
+      rows.push([node.label, mode === 'busy' ? `busy (${hogs} CPU hogs)` : 'quiet', `${wall.toFixed(1)} s`, `${cpu.toFixed(1)} s`, load, passed ? 'passed' : 'FAILED']);
+      console.error(rows.at(-1).join('  '));
+    }
   }
 }
-console.log(table(['run', 'wall', 'CPU (user + sys)', 'load average before', 'result'], rows));
+console.log(table(['Node', 'run', 'wall', 'CPU (user + sys)', 'load average before', 'result'], rows));
