@@ -30,6 +30,8 @@ function suiteRun(node) {
   const args = [node, join(repo, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...(workers > 0 ? ['--maxWorkers', String(workers)] : [])];
   const result = spawnSync('/usr/bin/time', ['-f', '%e %U %S', ...args], { cwd: repo, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   const [wall, user, sys] = result.stderr.trim().split('\n').at(-1).split(' ').map(Number);
+  // A failed run is no figure: say which tests failed, so a flaky one can be found.
+  if (result.status !== 0) console.error(`${result.stdout}\n${result.stderr}`.split('\n').filter((line) => /FAIL|×|Error/.test(line)).slice(0, 40).join('\n'));
   return { wall, cpu: user + sys, passed: result.status === 0 };
 }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandbox, FIXED_NOW } from '../e2e/harness.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { createSandboxModel } from '../../src/sandbox/data/index.js';
+import { sharedSandboxModel } from '../../src/sandbox/data/index.js';
 import { commandLines, FORMATS, outputProblems, runIn, type Addresses } from './commands.js';
 
 /**
@@ -16,7 +16,8 @@ describe.each(SEEDS)('wild sandbox, seed %i', (seed) => {
   let ids: Addresses;
   beforeAll(async () => {
     server = await sandbox({ wild: true, seed });
-    const model = createSandboxModel({ seed, now: FIXED_NOW });
+    // The model the sandbox serves (the same seed and clock): made once, not a second time here.
+    const model = sharedSandboxModel({ seed, now: FIXED_NOW });
     const top = model.topPeople({ startWeek: 202644, endWeek: 202647, limit: 2, fresh: false, sortBy: 'mentions' });
     ids = { personHash: top[0]!.personHash, otherPersonHash: top[1]!.personHash, countryId: 1, sourceId: 1, slug: model.recentPosts(1)[0]!.slug };
   });
