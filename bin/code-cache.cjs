@@ -11,18 +11,28 @@
 // yet. A file's cache so grows to hold what each command run so far has called.
 //
 // The caches sit in the folder bin/compile-cache.cjs checked (the user's own, 0700): one folder per
-// v8.cachedDataVersionTag(), which hashes Node's V8, its flags and the CPU's features. The CLI sets
-// V8 flags at run time (Lifecycle.tuneV8) and V8 rejects a cache made under other flags, so a file's
-// cache is written only when the flags at exit are those it was loaded under. Each cache names the
-// file it was made from (inode, size and change time; npm gives every file the same mtime): another
-// install or build of dist/ is compiled afresh. Files are written whole under a temporary name and
-// renamed, 0600.
+// install and per v8.cachedDataVersionTag(), which hashes Node's V8, its flags and the CPU's features.
+// The CLI sets V8 flags at run time (Lifecycle.tuneV8) and V8 rejects a cache made under other
+// flags, so a file's cache is written only when the flags at exit are those it was loaded under. Each
+// cache names the file it was made from (inode, size and change time; npm gives every file the same
+// mtime): another build of dist/ is compiled afresh. Files are written whole under a temporary name
+// and renamed, 0600. Caches of files no longer installed stay until `newsstats cache clear`.
 'use strict';
 const { closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
 
 const FORMAT = 'newsstats-code-cache-1';
 /** Commands a cache records having run (and is rewritten for): beyond these it is left as it is. */
 const MAX_COMMANDS = 32;
+
+/**
+ * A short name for the dist/ folder (FNV-1a of its path): two installs (global and a project's, or two
+ * clones) share the user's cache folder, and each keeps its own caches instead of replacing the other's.
+ */
+function folderName(dist) {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < dist.length; index++) hash = Math.imul(hash ^ dist.charCodeAt(index), 0x01000193);
+  return (hash >>> 0).toString(36);
+}
 
 /** What a run is, for the caches: the first two words that can be a noun and a verb ("people.top"). */
 function commandOf(words) {
@@ -76,6 +86,7 @@ function loadDist(entry, { dist, directory, words }) {
   const { cachedDataVersionTag } = require('node:v8');
   const nodeRequire = require('node:module').createRequire(entry);
   const loaded = [];
+  const install = folderName(dist);
 
   function load(filename) {
     const known = nodeRequire.cache[filename];
@@ -93,7 +104,7 @@ function loadDist(entry, { dist, directory, words }) {
     }
     const source = `${stats.ino}:${stats.size}:${stats.ctimeMs}`;
     const tag = cachedDataVersionTag();
-    const file = `${directory}/code-${tag}/${filename.slice(dist.length + 1).replaceAll('/', '+')}`;
+    const file = `${directory}/code-${tag}-${install}/${filename.slice(dist.length + 1).replaceAll('/', '+')}`;
     const cache = readCache(file, source);
     const script = new Script(`(function (exports, require, module, __filename, __dirname) { ${text}\n})`, { filename, cachedData: cache?.data });
     const commands = cache && !script.cachedDataRejected ? cache.commands : [];
@@ -111,17 +122,20 @@ function loadDist(entry, { dist, directory, words }) {
   }
 
   const command = commandOf(words);
-  process.once('exit', () => saveCaches(loaded, directory, command, cachedDataVersionTag()));
+  process.once('exit', () => {
+    const tag = cachedDataVersionTag();
+    saveCaches(loaded, `${directory}/code-${tag}-${install}`, command, tag);
+  });
   return load(entry);
 }
 
 /** Writes the caches this run should (loadDist says which); never throws: a cache is only a cache. */
-function saveCaches(loaded, directory, command, tag) {
+function saveCaches(loaded, folder, command, tag) {
   const due = loaded.filter((file) => file.tag === tag && !file.commands.includes(command) && file.commands.length < MAX_COMMANDS);
   if (due.length === 0) return;
   try {
-    // Not recursive: were `directory` gone (`newsstats cache clear`), it is not made again unchecked.
-    mkdirSync(`${directory}/code-${tag}`, { mode: 0o700 });
+    // Not recursive: were the checked folder gone (`newsstats cache clear`), it is not made again unchecked.
+    mkdirSync(folder, { mode: 0o700 });
   } catch (error) {
     if (error.code !== 'EEXIST') return;
   }

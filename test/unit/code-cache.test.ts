@@ -45,7 +45,7 @@ function caches(): Record<string, { header: string; written: string }> {
   const folders = readdirSync(directory);
   if (folders.length === 0) return {};
   expect(folders).toHaveLength(1);
-  expect(folders[0]).toMatch(/^code-\d+$/);
+  expect(folders[0]).toMatch(/^code-\d+-[0-9a-z]+$/);
   const folder = join(directory, folders[0]!);
   expect(statSync(folder).mode & 0o777).toBe(0o700);
   return Object.fromEntries(readdirSync(folder).map((name) => {
