@@ -1,0 +1,48 @@
+/**
+ * The built CLI's code caches (bin/code-cache.cjs) over real runs of a query: after the first, every
+ * file of dist/ the query loads has a cache, and a second run writes none (V8 accepted every one).
+ * A V8 flag the CLI changes at run time and leaves changed (src/cli/lifecycle.ts) would fail this:
+ * the files loaded before it would never get a cache, or get one rejected on each run.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../src/sandbox/server.js';
+import { BIN, isolatedEnv, REPO, sandbox, spawnAndCollect, tempDir } from '../e2e/harness.js';
+
+const PRELOAD = join(REPO, 'test', 'build', 'record-modules.cjs');
+
+let server: RunningSandbox;
+beforeAll(async () => {
+  server = await sandbox();
+});
+afterAll(() => server.close());
+
+describe('code caches over runs of the built CLI', () => {
+  it('caches each file a query loads after its first run, and writes none on the next', async () => {
+    const home = tempDir('newsstats-code-cache-run-');
+    const record = join(home, 'loaded.json');
+    const env = isolatedEnv(home, { NEWSSTATS_BASE_URL: server.url, NEWSSTATS_API_KEY: server.key, NEWSSTATS_RECORD_MODULES: record });
+    const query = ['-r', PRELOAD, BIN, 'people', 'top', '--weeks', 'last4', '--limit', '3', '-f', 'json'];
+    const written = () => {
+      const root = join(home, 'cache', 'newsstats', 'compile-cache');
+      const folders = readdirSync(root).filter((name) => name.startsWith('code-'));
+      return Object.fromEntries(folders.flatMap((folder) => readdirSync(join(root, folder)).map((name) => [name, statSync(join(root, folder, name)).mtimeMs])));
+    };
+
+    const first = await spawnAndCollect(process.execPath, query, env);
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    const { files } = JSON.parse(readFileSync(record, 'utf8')) as { files: string[] };
+    const dist = join(REPO, 'dist');
+    const loaded = files.filter((file) => file.startsWith(dist)).map((file) => file.slice(dist.length + 1).replaceAll('/', '+'));
+    expect(loaded.length).toBeGreaterThan(20);
+    const caches = written();
+    expect(Object.keys(caches).sort()).toEqual([...loaded].sort());
+
+    const second = await spawnAndCollect(process.execPath, query, env);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toBe(first.stdout);
+    expect(written()).toEqual(caches);
+  });
+});
