@@ -16,7 +16,9 @@ const FAST = ['--timeout', '1', '--retries', '1', '-q'];
 const HANG = ['--timeout', '0.25', '--retries', '1', '-q'];
 
 
-describe('item 2: one deadline per attempt, proxies that fail CONNECT', () => {
+// Tests with servers of their own run at once (describe.concurrent): most of their time is waiting
+// out a deadline or a Retry-After, which need not be waited one after another.
+describe.concurrent('item 2: one deadline per attempt, proxies that fail CONNECT', () => {
   // A name that is not loopback, so the proxy is used; the proxy never resolves it.
   const remote = { url: 'https://stats.example.test' };
 
@@ -139,7 +141,7 @@ describe('items 4-9: what the service sends', () => {
   });
 });
 
-describe('item 5: values that are well-typed but impossible', () => {
+describe.concurrent('item 5: values that are well-typed but impossible', () => {
   const cases: Array<{ name: string; routes: Record<string, ReturnType<typeof json>>; args: string[]; message: string }> = [
     {
       name: 'week info whose last4StartWeek is after currentWeek',
@@ -222,7 +224,7 @@ test('item 6: --top N takes at most N people even when the service sends more', 
   }
 });
 
-describe('item 9: Retry-After', () => {
+describe.concurrent('item 9: Retry-After', () => {
   test('a long wait says so on stderr, unless -q', async () => {
     const server = await hostileServer({
       '/api/data/weeks/current': sequence(json({ title: 'slow down' }, 429, { 'retry-after': '3' }), json(WEEK_INFO)),
