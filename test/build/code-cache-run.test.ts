@@ -45,4 +45,25 @@ describe('code caches over runs of the built CLI', () => {
     expect(second.stdout).toBe(first.stdout);
     expect(written()).toEqual(caches);
   });
+
+  it('keeps compiled code only: the API key of the run is in no cache, in either of the encodings V8 keeps strings in', async () => {
+    const home = tempDir('newsstats-code-cache-key-');
+    const key = 'cache-probe-Zq7xW4vB9kLm2';
+    const keyed = await sandbox({ key });
+    try {
+      const env = isolatedEnv(home, { NEWSSTATS_BASE_URL: keyed.url, NEWSSTATS_API_KEY: key });
+      const result = await spawnAndCollect(process.execPath, [BIN, 'people', 'top', '--weeks', 'last4', '--limit', '3', '-f', 'json'], env);
+      expect(result.code).toBe(0);
+      const root = join(home, 'cache', 'newsstats', 'compile-cache');
+      const files = readdirSync(root, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
+      expect(files.length).toBeGreaterThan(20);
+      for (const file of files) {
+        const bytes = readFileSync(file);
+        expect(bytes.includes(Buffer.from(key, 'latin1'))).toBe(false);
+        expect(bytes.includes(Buffer.from(key, 'utf16le'))).toBe(false);
+      }
+    } finally {
+      await keyed.close();
+    }
+  });
 });
