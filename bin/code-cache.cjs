@@ -16,9 +16,9 @@
 // flags, so a file's cache is written only when the flags at exit are those it was loaded under. Each
 // cache names the file it was made from (inode, size and change time; npm gives every file the same
 // mtime): another build of dist/ is compiled afresh. Files are written whole under a temporary name
-// and renamed, 0600. Caches of files no longer installed stay until `newsstats cache clear`.
+// and renamed, 0600; caches of files dist/ no longer has are removed when a cache is written.
 'use strict';
-const { closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
+const { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
 
 const FORMAT = 'newsstats-code-cache-1';
 /** Commands a cache records having run (and is rewritten for): beyond these it is left as it is. */
@@ -124,13 +124,16 @@ function loadDist(entry, { dist, directory, words }) {
   const command = commandOf(words);
   process.once('exit', () => {
     const tag = cachedDataVersionTag();
-    saveCaches(loaded, `${directory}/code-${tag}-${install}`, command, tag);
+    saveCaches(loaded, `${directory}/code-${tag}-${install}`, command, tag, dist);
   });
   return load(entry);
 }
 
-/** Writes the caches this run should (loadDist says which); never throws: a cache is only a cache. */
-function saveCaches(loaded, folder, command, tag) {
+/**
+ * Writes the caches this run should (loadDist says which), and, as it writes, removes those of files
+ * dist/ no longer has (an upgrade names its chunks anew); never throws: a cache is only a cache.
+ */
+function saveCaches(loaded, folder, command, tag, dist) {
   const due = loaded.filter((file) => file.tag === tag && !file.commands.includes(command) && file.commands.length < MAX_COMMANDS);
   if (due.length === 0) return;
   try {
@@ -138,6 +141,13 @@ function saveCaches(loaded, folder, command, tag) {
     mkdirSync(folder, { mode: 0o700 });
   } catch (error) {
     if (error.code !== 'EEXIST') return;
+  }
+  try {
+    for (const name of readdirSync(folder)) {
+      if (!name.includes('.js.') && !existsSync(`${dist}/${name.replaceAll('+', '/')}`)) rmSync(`${folder}/${name}`, { force: true });
+    }
+  } catch {
+    // pruning is housekeeping
   }
   for (const { script, file, source, commands } of due) {
     const temporary = `${file}.${process.pid}`;

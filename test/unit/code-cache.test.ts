@@ -48,7 +48,7 @@ function caches(): Record<string, { header: string; written: string }> {
   expect(folders[0]).toMatch(/^code-\d+-[0-9a-z]+$/);
   const folder = join(directory, folders[0]!);
   expect(statSync(folder).mode & 0o777).toBe(0o700);
-  return Object.fromEntries(readdirSync(folder).map((name) => {
+  return Object.fromEntries(readdirSync(folder).filter((name) => name.endsWith('.js')).map((name) => {
     const file = join(folder, name);
     const stats = statSync(file);
     expect(stats.mode & 0o777).toBe(0o600);
@@ -88,6 +88,17 @@ describe('dist/ with code caches written after the run', () => {
   it('writes no cache for a file loaded under other V8 flags than those at exit (V8 would reject it)', () => {
     expect(run(['people', 'top'], "require('node:v8').setFlagsFromString('--wasm-tiering-budget=12345');")).toBe('42 true 3');
     expect(caches()).toEqual({});
+  });
+
+  it('removes the caches of files dist/ no longer has when it writes one, and leaves files being written alone', () => {
+    run(['people', 'top']);
+    const folder = join(directory, readdirSync(directory)[0]!);
+    writeFileSync(join(folder, 'chunks+gone-ABCD1234.js'), 'stale');
+    writeFileSync(join(folder, 'chunks+value.js.4242'), 'being written by process 4242');
+    run(['people', 'top']); // writes nothing: nothing is removed either
+    expect(readdirSync(folder)).toContain('chunks+gone-ABCD1234.js');
+    run(['config', 'path']);
+    expect(readdirSync(folder).sort()).toEqual(['chunks+value.js', 'chunks+value.js.4242', 'cli+main.js', 'cli+two.js']);
   });
 
   it('writes nothing, and still runs, when the cache folder is gone', () => {
