@@ -239,6 +239,19 @@ describe.concurrent('item 9: Retry-After', () => {
     }
   });
 
+  test('Retry-After on a 503 says "service unavailable", not "rate limited"', async () => {
+    const service = await hostileServer({
+      '/api/data/weeks/current': sequence(json({ title: 'maintenance' }, 503, { 'retry-after': '3' }), json(WEEK_INFO)),
+    });
+    try {
+      const result = await run(['weeks', '-f', 'json', '--retries', '1'], { env: { NEWSSTATS_BASE_URL: service.url, NEWSSTATS_API_KEY: KEY } });
+      expect(JSON.parse(expectSuccess(result))).toEqual(WEEK_INFO);
+      expect(result.stderr).toMatch(/^service unavailable: waiting [34] s as the service asked$/m);
+    } finally {
+      await service.close();
+    }
+  });
+
   test('a Retry-After that makes no sense falls back to the ordinary backoff (and says nothing)', async () => {
     const server = await hostileServer({
       '/api/data/weeks/current': sequence(

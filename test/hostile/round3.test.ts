@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { cacheScope } from '../../src/cli/cache.js';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { expectSuccess, isolatedEnv, tempDir } from '../e2e/harness.js';
-import { COUNTRIES, HOSTILE_BIN, KEY, WEEK_INFO, hang, hostileServer, json, ranked, run, runProcess, sequence, type HostileServer, type Route } from './servers.js';
+import { COUNTRIES, HOSTILE_BIN, KEY, WEEK_INFO, hang, hostileServer, json, ranked, run, runProcess, type HostileServer, type Route } from './servers.js';
 
 const routes: Record<string, Route> = {
   '/api/data/weeks/current': json(WEEK_INFO),
@@ -397,19 +397,6 @@ describe('items 1 and 8: numbers are bounded before any arithmetic, integers are
       await service.close();
     }
   });
-});
-
-test('Retry-After on a 503 says "service unavailable", not "rate limited"', async () => {
-  const service = await hostileServer({
-    '/api/data/weeks/current': sequence(json({ title: 'maintenance' }, 503, { 'retry-after': '3' }), json(WEEK_INFO)),
-  });
-  try {
-    const result = await run(['weeks', '-f', 'json', '--retries', '1'], { env: { NEWSSTATS_BASE_URL: service.url, NEWSSTATS_API_KEY: KEY } });
-    expect(JSON.parse(expectSuccess(result))).toEqual(WEEK_INFO);
-    expect(result.stderr).toMatch(/^service unavailable: waiting [34] s as the service asked$/m);
-  } finally {
-    await service.close();
-  }
 });
 
 /** The CLI under test on a terminal (stdout and stderr merged, as on a screen), NO_COLOR so that any ESC seen is the service's. */
