@@ -6,7 +6,7 @@
  */
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { transformSync } from 'esbuild';
+import ts from 'typescript';
 import { readmeLibraryExamples } from '../../scripts/readme-examples.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
@@ -32,7 +32,9 @@ describe('the README library example', () => {
     expect(source).toContain("from 'newsstats'");
     // The one change: the example's placeholder host becomes the sandbox.
     const pointed = source.replace('https://stats.example.com', server.url);
-    const outputText = transformSync(pointed, { loader: 'ts', format: 'esm', target: 'es2022' }).code;
+    // TypeScript's transpiler, not esbuild's transformSync: that one keeps a worker thread and a service
+    // process of its own in this test worker, and a shuffled run of the suite hung after it.
+    const { outputText } = ts.transpileModule(pointed, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
     const consumer = tempDir('newsstats-consumer-');
     mkdirSync(join(consumer, 'node_modules'));
     symlinkSync(REPO, join(consumer, 'node_modules', 'newsstats'), 'dir');
