@@ -6,8 +6,9 @@ export default defineConfig({
     // Builds dist/ first: the spawned tests run bin/newsstats.cjs, which loads it.
     globalSetup: ['test/global-setup.ts'],
     // Almost every test runs the CLI in-process now, but files still wait on sockets, tmux and the
-    // few real processes: three files at once on two cores took 54 s against 65 s with two, and four
-    // 57 s (quiet machine, one run each, `npm run bench:suite`; README, Development).
+    // few real processes: three files at once on two cores took 42 s against 48 s with two and 46 s
+    // with four (Node 24, quiet machine, one run each, `npm run bench:suite -- --workers N`; README,
+    // Development).
     maxWorkers: 3,
     // Worker threads start faster and share more than forked processes; nothing in-process needs a
     // process of its own (no chdir, no signal handlers: main() gets them only from the real process).

@@ -1,3 +1,1 @@
-export const EXAMPLES_FOLDER: string;
 export function readmeLibraryExamples(): string[];
-export function writeReadmeExamples(): string[];

@@ -9,7 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-export const EXAMPLES_FOLDER = join(ROOT, 'build', 'readme-examples');
+const EXAMPLES_FOLDER = join(ROOT, 'build', 'readme-examples');
 
 /** Every ```ts block under "## The library" in README.md, in order. */
 export function readmeLibraryExamples() {
@@ -22,15 +22,13 @@ export function readmeLibraryExamples() {
   return blocks;
 }
 
-/** Writes the examples afresh (a removed block leaves no file behind); returns their paths. */
-export function writeReadmeExamples() {
+/** Writes the examples afresh (a removed block leaves no file behind). */
+function writeReadmeExamples() {
   rmSync(EXAMPLES_FOLDER, { recursive: true, force: true });
   mkdirSync(EXAMPLES_FOLDER, { recursive: true });
-  return readmeLibraryExamples().map((source, index) => {
-    const file = join(EXAMPLES_FOLDER, `example-${index + 1}.ts`);
+  readmeLibraryExamples().forEach((source, index) => {
     // `export {}`: each example is a module of its own, as in a consumer's project.
-    writeFileSync(file, `${source}export {};\n`);
-    return file;
+    writeFileSync(join(EXAMPLES_FOLDER, `example-${index + 1}.ts`), `${source}export {};\n`);
   });
 }
 
