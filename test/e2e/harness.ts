@@ -91,6 +91,9 @@ function keepCompiledCode(home: string | undefined): void {
   linkTree(join(home, COMPILED_CODE), SHARED_COMPILED_CODE);
 }
 
+/** The mark of a link linkTree has made and not yet renamed into place. */
+const LINKING = '.link-';
+
 /** Hard-links every file under `from` into `to` (replacing another file of that name), making folders 0700. */
 function linkTree(from: string, to: string): void {
   let entries;
@@ -105,9 +108,13 @@ function linkTree(from: string, to: string): void {
     const target = join(to, entry.name);
     if (entry.isDirectory()) {
       linkTree(source, target);
-    } else if (entry.isFile() && statSync(target, { throwIfNoEntry: false })?.ino !== statSync(source).ino) {
+    } else if (entry.isFile() && !entry.name.includes(LINKING)) {
+      // Another worker's link on its way in (LINKING) is not a cache, and a file may be replaced or
+      // removed between the listing and here.
+      const inode = statSync(source, { throwIfNoEntry: false })?.ino;
+      if (inode === undefined || statSync(target, { throwIfNoEntry: false })?.ino === inode) continue;
       // Another worker may link the same name at once: a link under a name of our own, renamed over.
-      const temporary = `${target}.link-${process.pid}-${threadId}`;
+      const temporary = `${target}${LINKING}${process.pid}-${threadId}`;
       try {
         linkSync(source, temporary);
         renameSync(temporary, target);
