@@ -47,10 +47,32 @@ function isWideCodePoint(codePoint: number): boolean {
 }
 
 let segmenter: Intl.Segmenter | undefined;
+/**
+ * What may share a grapheme cluster with a neighbour (UAX #29): marks and other extenders, spacing
+ * marks, format characters (ZWJ, the Arabic prepended signs), CR, Thai and Lao AM, the Malayalam dot
+ * reph, Hangul jamo, and everything outside the Basic Multilingual Plane (emoji modifiers, flags and the
+ * scripts new Unicode versions add). test/unit/output/text.test.ts checks every other BMP code point is
+ * a cluster of its own in this Node's ICU. Made on first use, like `classes`.
+ */
+let mayJoin: RegExp | undefined;
 
-function graphemes(text: string): Iterable<Intl.SegmentData> {
+/** Whether any code point of `text` may share a grapheme cluster with a neighbour. */
+export function mayJoinNeighbours(text: string): boolean {
+  mayJoin ??= /[^\0-\uFFFF]|[\p{Grapheme_Extend}\p{Mc}\p{Cf}\r\u0E33\u0EB3\u0D4E\u1100-\u11FF\uA960-\uA97F\uD7B0-\uD7FF]/u;
+  return mayJoin.test(text);
+}
+
+/**
+ * `text`'s grapheme clusters: its code points when none may join another, which skips Intl.Segmenter
+ * for most names outside ASCII (José, ليلى, 王): its first use costs 12-20 ms while ICU loads.
+ */
+export function* graphemes(text: string): Iterable<string> {
+  if (!mayJoinNeighbours(text)) {
+    yield* text;
+    return;
+  }
   segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-  return segmenter.segment(text);
+  for (const { segment } of segmenter.segment(text)) yield segment;
 }
 
 function isRegionalIndicator(codePoint: number): boolean {
@@ -63,7 +85,10 @@ function codePointWidth(character: string, codePoint: number): number {
   return isWideCodePoint(codePoint) || classes.emojiPresentation.test(character) ? 2 : 1;
 }
 
-/** Columns one grapheme cluster takes, summed code point by code point as terminals do. */
+/**
+ * Columns one grapheme cluster takes, summed code point by code point as terminals do; also any text
+ * without a ZWJ or a regional indicator, whose clusters each sum the same way.
+ */
 function graphemeWidth(cluster: string): number {
   let width = 0;
   let joined = false;
@@ -87,11 +112,19 @@ function graphemeWidth(cluster: string): number {
   return width;
 }
 
+/**
+ * A ZWJ or a regional indicator: the only code points whose width depends on the cluster they are in
+ * (graphemeWidth). Text without them measures the same code point by code point.
+ */
+const CLUSTER_DEPENDENT = /\u200D|\uD83C[\uDDE6-\uDDFF]/;
+
 /** Columns `text` takes in a terminal. */
 export function displayWidth(text: string): number {
   if (PRINTABLE_ASCII.test(text)) return text.length;
+  // Measured without finding its clusters at all (Devanagari and Bengali names have marks that join).
+  if (!CLUSTER_DEPENDENT.test(text)) return graphemeWidth(text);
   let width = 0;
-  for (const { segment } of graphemes(text)) width += graphemeWidth(segment);
+  for (const cluster of graphemes(text)) width += graphemeWidth(cluster);
   return width;
 }
 
@@ -104,11 +137,11 @@ export function truncateToWidth(text: string, width: number, ellipsis: string): 
   if (PRINTABLE_ASCII.test(text)) return text.slice(0, budget) + ellipsis;
   let kept = '';
   let used = 0;
-  for (const { segment } of graphemes(text)) {
-    const segmentWidth = graphemeWidth(segment);
-    if (used + segmentWidth > budget) break;
-    kept += segment;
-    used += segmentWidth;
+  for (const cluster of graphemes(text)) {
+    const clusterWidth = graphemeWidth(cluster);
+    if (used + clusterWidth > budget) break;
+    kept += cluster;
+    used += clusterWidth;
   }
   return kept + ellipsis;
 }

@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { displayWidth, padToWidth, truncateToWidth, wrapToWidth } from '../../../src/output/text.js';
+import { displayWidth, graphemes, mayJoinNeighbours, padToWidth, truncateToWidth, wrapToWidth } from '../../../src/output/text.js';
 import { printable } from '../../../src/shared/printable.js';
 
 describe('displayWidth', () => {
@@ -27,6 +28,46 @@ describe('displayWidth', () => {
     ['❤️', 1], // VS16 does not widen a text-default character
   ])('%j is %i columns', (text, width) => {
     expect(displayWidth(text)).toBe(width);
+  });
+
+  test('measures text without a ZWJ or a regional indicator as it measures it cluster by cluster', () => {
+    // A ZWJ at the end draws nothing and sends the text through Intl.Segmenter: both paths must agree.
+    const interesting = [0x41, 0xe9, 0x301, 0x94d, 0x93f, 0x5b8, 0x627, 0x4e60, 0xac00, 0x1100, 0x1161, 0xff21, 0x200b, 0xfe0f, 0x1f600, 0x1f3fd, 0x2764, 0x7, 0x85, 0xd800, 0xdc00];
+    const codePoint = fc.oneof(fc.constantFrom(...interesting), fc.integer({ min: 0, max: 0x10ffff }));
+    const text = fc.array(codePoint, { maxLength: 16 }).map((codePoints) => String.fromCodePoint(...codePoints));
+    fc.assert(
+      fc.property(text.filter((value) => !/\u200D|\uD83C[\uDDE6-\uDDFF]/.test(value)), (value) => {
+        expect(displayWidth(value)).toBe(displayWidth(`${value}\u200D`));
+      }),
+      { seed: 20261126, numRuns: 500 },
+    );
+  });
+});
+
+describe('graphemes', () => {
+  test('every code point of the Basic Multilingual Plane it takes for a cluster of its own is one to Intl.Segmenter', () => {
+    // Most text skips the segmenter (its first use costs 12-20 ms): this holds the shortcut to ICU's
+    // rules, for each code point between two letters and beside the next (Hangul jamo join each other).
+    const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+    const count = (text: string) => [...segmenter.segment(text)].length;
+    const alone: string[] = [];
+    for (let codePoint = 0; codePoint <= 0xffff; codePoint++) {
+      const character = String.fromCharCode(codePoint);
+      if (!mayJoinNeighbours(character) && (codePoint < 0xd800 || codePoint > 0xdfff)) alone.push(character);
+    }
+    expect(alone.length).toBeGreaterThan(60_000);
+    const disagreeing: number[] = [];
+    for (let start = 0; start < alone.length; start += 500) {
+      const chunk = alone.slice(start, start + 500);
+      if (count(`x${chunk.join('x')}x`) !== 2 * chunk.length + 1 || count(chunk.join('')) !== chunk.length) disagreeing.push(start);
+    }
+    expect(disagreeing).toEqual([]);
+    // And the ones it sends to the segmenter include what joins: a mark, a spacing mark, ZWJ, a jamo, CR.
+    expect(['\u0301', '\u093F', '\u200D', '\u1161', '\r', '😀'].filter((character) => !mayJoinNeighbours(character))).toEqual([]);
+  });
+
+  test('keeps a letter with its marks, a family emoji and a flag whole', () => {
+    expect([...graphemes('Zoe\u0308 👨‍👩‍👧🇬🇧क्ष')]).toEqual(['Z', 'o', 'e\u0308', ' ', '👨‍👩‍👧', '🇬🇧', 'क्ष']);
   });
 });
 
