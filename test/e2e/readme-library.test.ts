@@ -6,7 +6,7 @@
  */
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import ts from 'typescript';
+import { stop as stopEsbuild, transform } from 'esbuild';
 import { readmeLibraryExamples } from '../../scripts/readme-examples.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
@@ -19,6 +19,8 @@ describe('the README library example', () => {
   });
   afterAll(async () => {
     await server?.close();
+    // esbuild's service process ends with its last user, so nothing of it outlives this file.
+    await stopEsbuild();
   });
 
   it('the README shows the library in more than one example, each importing it by name', () => {
@@ -32,9 +34,10 @@ describe('the README library example', () => {
     expect(source).toContain("from 'newsstats'");
     // The one change: the example's placeholder host becomes the sandbox.
     const pointed = source.replace('https://stats.example.com', server.url);
-    // TypeScript's transpiler, not esbuild's transformSync: that one keeps a worker thread and a service
-    // process of its own in this test worker, and a shuffled run of the suite hung after it.
-    const { outputText } = ts.transpileModule(pointed, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
+    // esbuild's asynchronous transform (a service process; transformSync would add a worker thread to
+    // this test worker, and a shuffled run hung after it once), not TypeScript's transpileModule: loading
+    // TypeScript cost this file 0.5 s of CPU on Node 24 and 1.1 s on Node 20.
+    const { code: outputText } = await transform(pointed, { loader: 'ts', format: 'esm', target: 'es2022' });
     const consumer = tempDir('newsstats-consumer-');
     mkdirSync(join(consumer, 'node_modules'));
     symlinkSync(REPO, join(consumer, 'node_modules', 'newsstats'), 'dir');
