@@ -154,6 +154,22 @@ const ALLOWED_METHODS = 'GET, HEAD';
 /** Prefix of cache entries keyed by the URL as sent (canonical keys start with a route name). */
 const RAW_URL_KEY = 'url ';
 
+/**
+ * The serialised answers of a model, plain or made wild with a seed, shared by every sandbox of this
+ * process that serves them: a 200 answer depends on nothing else but the URL. Sandboxes of the same
+ * seed and clock share a model (sharedSandboxModel) and so these too, as the test suite's hundreds of
+ * mostly alike sandboxes do; they go with the model.
+ */
+const answerCaches = new WeakMap<SandboxModel, Map<number | undefined, BodyCache>>();
+
+function answerCache(model: SandboxModel, wildSeed: number | undefined): BodyCache {
+  let caches = answerCaches.get(model);
+  if (!caches) answerCaches.set(model, (caches = new Map()));
+  let cache = caches.get(wildSeed);
+  if (!cache) caches.set(wildSeed, (cache = new BodyCache()));
+  return cache;
+}
+
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const settings = resolveSandboxOptions(options);
   const model = options.model ?? sharedSandboxModel({ seed: settings.seed, now: settings.now });
@@ -220,7 +236,7 @@ class SandboxHandler {
   private readonly faults: FaultInjector;
   private readonly rateLimiter: RateLimiter | undefined;
   private readonly traceIds: TraceIds;
-  private readonly cache = new BodyCache();
+  private readonly cache: BodyCache;
   private readonly pendingDelays = new Set<NodeJS.Timeout>();
   /** Requests arrived and not yet answered or dropped: the log's inFlight, so counted only when logging. */
   private open = 0;
@@ -236,6 +252,7 @@ class SandboxHandler {
     this.faults = new FaultInjector(settings.seed, settings.failRate, settings.latencyMs);
     this.rateLimiter = settings.rateLimit === undefined ? undefined : new RateLimiter(settings.rateLimit);
     this.traceIds = new TraceIds(settings.seed);
+    this.cache = answerCache(model, settings.wild ? settings.seed : undefined);
   }
 
   stop(): void {

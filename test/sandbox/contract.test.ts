@@ -28,6 +28,8 @@ import {
   BOUNDS,
 } from '../../src/api/types.js';
 import { addWeeks, isoWeekOf } from '../../src/weeks.js';
+import { createSandboxModel } from '../../src/sandbox/data/index.js';
+import type { SandboxModel } from '../../src/sandbox/model.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { client, expectEachMatchesSchema, expectMatchesSchema, num, type Response } from './helpers.js';
 
@@ -565,8 +567,37 @@ describe('methods and unknown paths', () => {
 });
 
 describe('determinism', () => {
+  it('sandboxes of one model share its answers: the second serves them without asking the model', async () => {
+    const model = createSandboxModel({ seed: SEED, now: NOW });
+    const asked: string[] = [];
+    const counting = new Proxy(model, {
+      get: (target, name: keyof SandboxModel) => (...args: never[]) => {
+        asked.push(String(name));
+        return (target[name] as (...parameters: never[]) => unknown)(...args);
+      },
+    });
+    const path = '/api/data/people/top?sortBy=dominance&limit=5';
+    const bodies: string[] = [];
+    for (const options of [{}, {}, { wild: true }]) {
+      const server = await startSandbox({ seed: SEED, now: NOW, key: KEY, model: counting, ...options });
+      const http = client(server.url, KEY);
+      try {
+        bodies.push((await http.get(path)).text);
+      } finally {
+        await http.close();
+        await server.close();
+      }
+      asked.push('|');
+    }
+    // weekInfo is read once per server; topPeople by the first plain one and by the wild one only.
+    expect(asked.join(' ')).toBe('weekInfo topPeople | weekInfo | weekInfo topPeople |');
+    expect(bodies[1]).toBe(bodies[0]);
+    expect(bodies[2]).not.toBe(bodies[0]);
+  });
+
   it('two sandboxes with the same seed and now serve byte-identical bodies; another seed differs', async () => {
-    const twin = await startSandbox({ seed: SEED, now: NOW, key: KEY });
+    // A model of its own, so the twin produces every answer again rather than finding this one's.
+    const twin = await startSandbox({ seed: SEED, now: NOW, key: KEY, model: createSandboxModel({ seed: SEED, now: NOW }) });
     const other = await startSandbox({ seed: SEED + 1, now: NOW, key: KEY });
     const twinHttp = client(twin.url, KEY);
     const otherHttp = client(other.url, KEY);
