@@ -5,10 +5,13 @@
  *   in-process tests import src/ directly.
  * - gives the run a temporary folder of its own (TMPDIR, so `os.tmpdir()` in every test file) and
  *   removes it afterwards: the suite makes about 1,700 temporary folders a run, and left in /tmp they
- *   piled up to 200,000 entries, where each new one took longer to make.
+ *   piled up to 200,000 entries, where each new one took longer to make. The folder is in memory
+ *   (/dev/shm) when the machine has one with room: the suite makes about 7,000 files and folders and
+ *   syncs every file it writes atomically, which on this machine's disk cost a seventh of the suite's
+ *   CPU (Node 24: 35.0 s and 32.5 s against 41.0 s and 37.1 s, alternating, quiet; README, Development).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, readdirSync, rmSync, statfsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -25,7 +28,7 @@ function newest(directory: string): number {
 
 export default function setup(): () => void {
   build();
-  const runFolder = mkdtempSync(join(tmpdir(), 'newsstats-test-'));
+  const runFolder = mkdtempSync(join(runFolderBase(), 'newsstats-test-'));
   // Set before the worker threads start, which copy this environment.
   process.env.TMPDIR = runFolder;
   return () => {
@@ -37,6 +40,21 @@ export default function setup(): () => void {
       console.warn(`the run's temporary folder ${runFolder} was not removed: ${(error as Error).message}`);
     }
   };
+}
+
+/** A run leaves about 30 MiB; a container's /dev/shm may hold only 64 MiB, so ask for far more. */
+const MEMORY_FOLDER_ROOM = 1024 * 1024 * 1024;
+
+/** /dev/shm when it is a folder this user can write with room to spare, else the usual temporary folder. */
+function runFolderBase(): string {
+  try {
+    accessSync('/dev/shm', constants.W_OK);
+    const { bavail, bsize } = statfsSync('/dev/shm');
+    if (statSync('/dev/shm').isDirectory() && bavail * bsize >= MEMORY_FOLDER_ROOM) return '/dev/shm';
+  } catch {
+    // No such folder (macOS, Windows) or not ours to write: the disk it is.
+  }
+  return tmpdir();
 }
 
 function build(): void {
