@@ -164,7 +164,7 @@ const answerCaches = new WeakMap<SandboxModel, Map<number | undefined, BodyCache
 
 function answerCache(model: SandboxModel, wildSeed: number | undefined): BodyCache {
   let caches = answerCaches.get(model);
-  if (!caches) answerCaches.set(model, (caches = new Map()));
+  if (!caches) answerCaches.set(model, (caches = new Map<number | undefined, BodyCache>()));
   let cache = caches.get(wildSeed);
   if (!cache) caches.set(wildSeed, (cache = new BodyCache()));
   return cache;
