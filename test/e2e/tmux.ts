@@ -80,18 +80,21 @@ function tmuxQuote(arg: string): string {
  * A tmux client in control mode (`tmux -C`): commands go in on its stdin, one a line, and each answer
  * comes back between %begin and %end (or %error) in order. One client for the whole file, instead of a
  * tmux process forked from the test process for every command.
+ *
+ * Only blocks whose flags are 1 answer a command from stdin. tmux 3.3 writes blocks with flags 0 for
+ * commands of its own: the new-session that started the client (checked by hand with tmux 3.3a), and
+ * those it runs from elsewhere (configuration, hooks). One suite run failed as answers shifted by one
+ * would: a new pane got the process id 0 (an empty screen's text) and another test's screen was empty.
  */
 class ControlClient {
   private readonly child: ChildProcess;
   private readonly waiting: Array<{ resolve: (output: string) => void; reject: (error: Error) => void; command: string }> = [];
-  private block: string[] | undefined;
+  private block: { lines: string[]; answers: boolean } | undefined;
   private exited = false;
 
   constructor(args: string[], env: Record<string, string>) {
     // Control mode attaches to a session of its own; its pane only waits.
     this.child = spawn('tmux', [...args, '-C', 'new-session', '-s', 'control', 'sleep', '86400'], { env, stdio: ['pipe', 'pipe', 'ignore'] });
-    // The first answer is to the command that started the client.
-    this.waiting.push({ resolve: () => undefined, reject: () => undefined, command: 'new-session' });
     createInterface({ input: this.child.stdout! }).on('line', (line) => this.line(line));
     this.child.on('exit', () => {
       this.exited = true;
@@ -102,16 +105,19 @@ class ControlClient {
   private line(line: string): void {
     if (this.block === undefined) {
       // Outside a block: a notification (%sessions-changed, %window-add...), not an answer.
-      if (line.startsWith('%begin ')) this.block = [];
+      const begin = /^%begin \d+ \d+ (\d+)$/.exec(line);
+      if (begin) this.block = { lines: [], answers: begin[1] === '1' };
       return;
     }
     const end = /^%(end|error) \d+ \d+ \d+$/.exec(line);
     if (!end) {
-      this.block.push(line);
+      this.block.lines.push(line);
       return;
     }
-    const output = this.block.join('\n');
+    const { lines, answers } = this.block;
     this.block = undefined;
+    if (!answers) return;
+    const output = lines.join('\n');
     const waiter = this.waiting.shift();
     if (end[1] === 'end') waiter?.resolve(output);
     else waiter?.reject(new Error(`tmux ${waiter.command}: ${output}`));
