@@ -193,7 +193,8 @@ export class MemoryOutput extends Writable {
     super({ decodeStrings: false });
   }
   override _write(chunk: string | Buffer, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
-    this.text += this.#decoder.write(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
+    // Text is kept as it came (after what a byte chunk left unfinished); only bytes are decoded.
+    this.text += typeof chunk === 'string' ? this.#decoder.end() + chunk : this.#decoder.write(chunk);
     done();
   }
 }
