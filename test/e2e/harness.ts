@@ -186,6 +186,9 @@ export function spawnCli(args: string[], options: CliOptions = {}): Promise<CliR
  * What a stream received, as text (multi-byte characters split across writes are decoded whole).
  * Strings are encoded as a real stream would (a lone surrogate becomes U+FFFD there), then decoded.
  */
+/** ES2024's String.prototype.toWellFormed (Node 20 has it; the project's lib stops at ES2023, as src/ must run on Node 20). */
+type WellFormable = string & { toWellFormed(): string };
+
 export class MemoryOutput extends Writable {
   text = '';
   readonly #decoder = new StringDecoder('utf8');
@@ -193,8 +196,9 @@ export class MemoryOutput extends Writable {
     super({ decodeStrings: false });
   }
   override _write(chunk: string | Buffer, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
-    // Text is kept as it came (after what a byte chunk left unfinished); only bytes are decoded.
-    this.text += typeof chunk === 'string' ? this.#decoder.end() + chunk : this.#decoder.write(chunk);
+    // What a real stream would carry: text as UTF-8 (a lone surrogate becomes U+FFFD, as encoding it
+    // makes it), bytes decoded. toWellFormed does for text what the round trip through bytes did.
+    this.text += typeof chunk === 'string' ? this.#decoder.end() + (chunk as WellFormable).toWellFormed() : this.#decoder.write(chunk);
     done();
   }
 }
