@@ -182,13 +182,14 @@ export function spawnCli(args: string[], options: CliOptions = {}): Promise<CliR
   return spawnAndCollect(process.execPath, [BIN, ...args], isolatedEnv(processHome(), options.env), options);
 }
 
-/**
- * What a stream received, as text (multi-byte characters split across writes are decoded whole).
- * Strings are encoded as a real stream would (a lone surrogate becomes U+FFFD there), then decoded.
- */
 /** ES2024's String.prototype.toWellFormed (Node 20 has it; the project's lib stops at ES2023, as src/ must run on Node 20). */
 type WellFormable = string & { toWellFormed(): string };
 
+/**
+ * What a stream received, as text (multi-byte characters split across writes are decoded whole).
+ * Text is kept as a real stream would carry it, UTF-8: a lone surrogate becomes U+FFFD (toWellFormed
+ * does what encoding and decoding did, without the round trip); bytes are decoded.
+ */
 export class MemoryOutput extends Writable {
   text = '';
   readonly #decoder = new StringDecoder('utf8');
@@ -196,8 +197,6 @@ export class MemoryOutput extends Writable {
     super({ decodeStrings: false });
   }
   override _write(chunk: string | Buffer, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
-    // What a real stream would carry: text as UTF-8 (a lone surrogate becomes U+FFFD, as encoding it
-    // makes it), bytes decoded. toWellFormed does for text what the round trip through bytes did.
     this.text += typeof chunk === 'string' ? this.#decoder.end() + (chunk as WellFormable).toWellFormed() : this.#decoder.write(chunk);
     done();
   }
