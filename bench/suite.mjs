@@ -9,7 +9,12 @@
 // The first run after a clone or an edit transforms every file; later runs read vitest's module cache
 // (node_modules/.experimental-vitest-cache): `--cold` empties it before each run.
 //
+// `--v8-flags FLAGS`, given more than once, compares the V8 flags vitest.config.ts sets for the test
+// process (SUITE_V8_FLAGS; "" for none, "default" for the config's own): each run takes every
+// variant in turn, so the machine's drift falls on all of them alike.
+//
 //   npm run bench:suite [-- --runs 2] [-- --hogs N] [-- --only quiet|busy] [-- --node 24 --node 26] [-- --workers N] [-- --cold]
+//   npm run bench:suite -- --only quiet --runs 3 --v8-flags default --v8-flags ''
 import { spawn, spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -23,12 +28,17 @@ const modes = onlyAt > 0 ? [process.argv[onlyAt + 1]] : ['quiet', 'busy'];
 const workers = numberFlag('--workers', 0);
 const cold = process.argv.includes('--cold');
 const nodes = nodesFromArgs();
+const given = process.argv.flatMap((arg, index) => (process.argv[index - 1] === '--v8-flags' ? [arg] : []));
+const variants = given.length === 0 ? ['default'] : given;
 
 /** One `vitest run` on `node` under GNU time: wall and CPU seconds, and whether it passed. */
-function suiteRun(node) {
+function suiteRun(node, v8Flags) {
   if (cold) rmSync(join(repo, 'node_modules', '.experimental-vitest-cache'), { recursive: true, force: true });
   const args = [node, join(repo, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...(workers > 0 ? ['--maxWorkers', String(workers)] : [])];
-  const result = spawnSync('/usr/bin/time', ['-f', '%e %U %S', ...args], { cwd: repo, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const env = { ...process.env };
+  if (v8Flags === 'default') delete env.SUITE_V8_FLAGS;
+  else env.SUITE_V8_FLAGS = v8Flags;
+  const result = spawnSync('/usr/bin/time', ['-f', '%e %U %S', ...args], { cwd: repo, env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   const [wall, user, sys] = result.stderr.trim().split('\n').at(-1).split(' ').map(Number);
   // A failed run is no figure: say which tests failed, so a flaky one can be found.
   if (result.status !== 0) console.error(`${result.stdout}\n${result.stderr}`.split('\n').filter((line) => /FAIL|×|Error/.test(line)).slice(0, 40).join('\n'));
@@ -39,13 +49,16 @@ const rows = [];
 for (const node of nodes) {
   for (const mode of modes) {
     for (let run = 0; run < runs; run++) {
-      const load = loadavg()[0].toFixed(2);
-      const running = mode === 'busy' ? Array.from({ length: hogs }, () => spawn(process.execPath, ['-e', 'for(;;);'], { stdio: 'ignore' })) : [];
-      const { wall, cpu, passed } = suiteRun(node.path);
-      for (const hog of running) hog.kill('SIGKILL');
-      rows.push([node.label, mode === 'busy' ? `busy (${hogs} CPU hogs)` : 'quiet', `${wall.toFixed(1)} s`, `${cpu.toFixed(1)} s`, load, passed ? 'passed' : 'FAILED']);
-      console.error(rows.at(-1).join('  '));
+      for (const v8Flags of variants) {
+        const load = loadavg()[0].toFixed(2);
+        const running = mode === 'busy' ? Array.from({ length: hogs }, () => spawn(process.execPath, ['-e', 'for(;;);'], { stdio: 'ignore' })) : [];
+        const { wall, cpu, passed } = suiteRun(node.path, v8Flags);
+        for (const hog of running) hog.kill('SIGKILL');
+        const label = v8Flags === 'default' ? 'vitest.config.ts' : v8Flags === '' ? 'none' : v8Flags;
+        rows.push([node.label, label, mode === 'busy' ? `busy (${hogs} CPU hogs)` : 'quiet', `${wall.toFixed(1)} s`, `${cpu.toFixed(1)} s`, load, passed ? 'passed' : 'FAILED']);
+        console.error(rows.at(-1).join('  '));
+      }
     }
   }
 }
-console.log(table(['Node', 'run', 'wall', 'CPU (user + sys)', 'load average before', 'result'], rows));
+console.log(table(['Node', 'V8 flags', 'run', 'wall', 'CPU (user + sys)', 'load average before', 'result'], rows));
