@@ -22,11 +22,13 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // Builds dist/ first: the spawned tests run bin/newsstats.cjs, which loads it.
     globalSetup: ['test/global-setup.ts'],
-    // Almost every test runs the CLI in-process now, but files still wait on sockets, tmux and the
-    // few real processes: three files at once on two cores took 42 s against 48 s with two and 46 s
-    // with four (Node 24, quiet machine, one run each, `npm run bench:suite -- --workers N`; README,
-    // Development).
-    maxWorkers: 3,
+    // Four files at once on two cores: a file spends over half its time waiting (on sockets, timers,
+    // tmux and the processes it starts), and a busy machine shares its cores by thread. Beside two
+    // CPU hogs four took 51.3 s against 54.8 s with three (Node 24), 53.0 s against 55.8 s (Node 20)
+    // and 47.3 s against 53.1 s (Node 26), two runs each, alternating; quiet, four were as fast or
+    // faster on each. Two use the least CPU (0.87x) but were the slowest, quiet and busy (README,
+    // Development; `npm run bench:suite -- --workers N`).
+    maxWorkers: 4,
     // Worker threads start faster and share more than forked processes; nothing in-process needs a
     // process of its own (no chdir, no signal handlers: main() gets them only from the real process).
     pool: 'threads',
