@@ -25,6 +25,11 @@ export async function loadSource(path) {
 }
 
 /** `--name N` from the command line, or the fallback. */
+/** Every value of a flag that may be given more than once (`--node 24 --node 26`), in order. */
+export function repeatedFlag(name) {
+  return process.argv.flatMap((arg, index) => (process.argv[index - 1] === name ? [arg] : []));
+}
+
 export function numberFlag(name, fallback) {
   const index = process.argv.indexOf(name);
   return index > 0 ? Number(process.argv[index + 1]) : fallback;
@@ -94,7 +99,7 @@ export function interleave(ways, runs, baseline) {
  * installs it once into its cache), in the order given; without the flag, the Node running this.
  */
 export function nodesFromArgs() {
-  const given = process.argv.flatMap((arg, index) => (process.argv[index - 1] === '--node' ? [arg] : []));
+  const given = repeatedFlag('--node');
   const paths = given.length === 0 ? [process.execPath] : given.map((node) => (/^\d+$/.test(node)
     ? spawnSync('npx', ['-y', `node@${node}`, '-p', 'process.execPath'], { encoding: 'utf8' }).stdout.trim()
     : node));

@@ -19,7 +19,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { nodesFromArgs, numberFlag, repo, table } from './lib.mjs';
+import { nodesFromArgs, numberFlag, repeatedFlag, repo, table } from './lib.mjs';
 
 const runs = numberFlag('--runs', 1);
 const hogs = numberFlag('--hogs', availableParallelism());
@@ -28,16 +28,19 @@ const modes = onlyAt > 0 ? [process.argv[onlyAt + 1]] : ['quiet', 'busy'];
 const workers = numberFlag('--workers', 0);
 const cold = process.argv.includes('--cold');
 const nodes = nodesFromArgs();
-const given = process.argv.flatMap((arg, index) => (process.argv[index - 1] === '--v8-flags' ? [arg] : []));
-const variants = given.length === 0 ? ['default'] : given;
+/** Each V8 flag set to compare: its label in the table, and SUITE_V8_FLAGS for it (undefined: the config's own). */
+const flagSets = repeatedFlag('--v8-flags');
+const variants = (flagSets.length === 0 ? ['default'] : flagSets).map((flags) => (flags === 'default'
+  ? { label: 'vitest.config.ts', suiteV8Flags: undefined }
+  : { label: flags === '' ? 'none' : flags, suiteV8Flags: flags }));
 
 /** One `vitest run` on `node` under GNU time: wall and CPU seconds, and whether it passed. */
-function suiteRun(node, v8Flags) {
+function suiteRun(node, suiteV8Flags) {
   if (cold) rmSync(join(repo, 'node_modules', '.experimental-vitest-cache'), { recursive: true, force: true });
   const args = [node, join(repo, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...(workers > 0 ? ['--maxWorkers', String(workers)] : [])];
   const env = { ...process.env };
-  if (v8Flags === 'default') delete env.SUITE_V8_FLAGS;
-  else env.SUITE_V8_FLAGS = v8Flags;
+  if (suiteV8Flags === undefined) delete env.SUITE_V8_FLAGS;
+  else env.SUITE_V8_FLAGS = suiteV8Flags;
   const result = spawnSync('/usr/bin/time', ['-f', '%e %U %S', ...args], { cwd: repo, env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   const [wall, user, sys] = result.stderr.trim().split('\n').at(-1).split(' ').map(Number);
   // A failed run is no figure: say which tests failed, so a flaky one can be found.
@@ -49,12 +52,11 @@ const rows = [];
 for (const node of nodes) {
   for (const mode of modes) {
     for (let run = 0; run < runs; run++) {
-      for (const v8Flags of variants) {
+      for (const { label, suiteV8Flags } of variants) {
         const load = loadavg()[0].toFixed(2);
         const running = mode === 'busy' ? Array.from({ length: hogs }, () => spawn(process.execPath, ['-e', 'for(;;);'], { stdio: 'ignore' })) : [];
-        const { wall, cpu, passed } = suiteRun(node.path, v8Flags);
+        const { wall, cpu, passed } = suiteRun(node.path, suiteV8Flags);
         for (const hog of running) hog.kill('SIGKILL');
-        const label = v8Flags === 'default' ? 'vitest.config.ts' : v8Flags === '' ? 'none' : v8Flags;
         rows.push([node.label, label, mode === 'busy' ? `busy (${hogs} CPU hogs)` : 'quiet', `${wall.toFixed(1)} s`, `${cpu.toFixed(1)} s`, load, passed ? 'passed' : 'FAILED']);
         console.error(rows.at(-1).join('  '));
       }
