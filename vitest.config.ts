@@ -26,8 +26,8 @@ export default defineConfig({
     // tmux and the processes it starts), and a busy machine shares its cores by thread. Beside two
     // CPU hogs four took 51.3 s against 54.8 s with three (Node 24), 53.0 s against 55.8 s (Node 20)
     // and 47.3 s against 53.1 s (Node 26), two runs each, alternating; quiet, four were as fast or
-    // faster on each. Two use the least CPU (0.87x) but were the slowest, quiet and busy (README,
-    // Development; `npm run bench:suite -- --workers N`).
+    // faster in all pairs but one early Node 26 pair. Two use the least CPU (0.87x) but were the
+    // slowest, quiet and busy (README, Development; `npm run bench:suite -- --workers N`).
     maxWorkers: 4,
     // Worker threads start faster and share more than forked processes; nothing in-process needs a
     // process of its own (no chdir, no signal handlers: main() gets them only from the real process).
