@@ -43,7 +43,7 @@ import { HTTP_DEFAULTS, TEST_HOOKS, type InternalClientOptions, type RequestEven
 import { Pacer } from './pacing.js';
 import { monotonicMs } from './clock.js';
 import { API_ROOT, type ProblemDetails } from './types.js';
-import { VERSION } from '../version.js';
+import { VERSION } from '../shared/version.js';
 import { printable } from '../shared/printable.js';
 import { redactSecret } from './redact.js';
 import { proxyFor, type ProxyRoute } from './proxy.js';

@@ -17,7 +17,7 @@ import { openAtomicFile } from '../output/atomic.js';
 import { openParquetWriter } from '../output/parquet.js';
 import { OutputWriteError } from '../output/write-error.js';
 import { isSystemError } from '../shared/system-error.js';
-import { isoWeekOf } from '../weeks.js';
+import { isoWeekOf } from '../shared/weeks.js';
 import { isPartitionFailure } from './failures.js';
 import { needsCurrentWeek, planTasks, type PlanOptions, type Task } from './plan.js';
 import { StreamReader, queryRecord, type StreamQuery } from './read.js';

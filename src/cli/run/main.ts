@@ -5,14 +5,14 @@
  * Startup is kept light on purpose: only the noun being run is imported (`case 'env': await import`,
  * as the Vercel CLI does), and `--version` answers before commander is even loaded.
  */
-import { VERSION } from '../version.js';
-import type { Context, GlobalOptions, Io } from './context.js';
+import { VERSION } from '../../shared/version.js';
+import type { GlobalOptions } from '../flags/global.js';
 import { UsageError } from './errors.js';
 // Tiny and needed by every command tree: bundled into main rather than a chunk of its own.
-import { examplesHelp } from './help-examples.js';
-import type { MainIo, ProcessControl } from './io.js';
+import { examplesHelp } from '../help/examples.js';
+import type { Io, MainIo, ProcessControl } from './io.js';
 import type { OutputPlan } from './output-plan.js';
-import type { AnyVerbSpec, CommandData, CommandStream, VerbInvocation } from './spec.js';
+import type { AnyVerbSpec, CommandData, CommandStream, Context, VerbInvocation } from './spec.js';
 
 type Registry = typeof import('./registry.js');
 
@@ -25,7 +25,7 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
   const state: RunState = { exitCode: 0, io, args };
   const proc = io.process;
   if (proc) {
-    const { installEpipeGuard } = await import('../output/pipe.js');
+    const { installEpipeGuard } = await import('../../output/pipe.js');
     installEpipeGuard(io.stdout, (code) => proc.exit(code), (error) => void stdoutFailed(error, state, proc));
   }
 
@@ -65,7 +65,7 @@ async function rewriteHelpRequest(args: readonly string[], { COMMANDS, findNoun 
   const entry = COMMANDS.find((command) => command.name === words[0]);
   if (!entry) return args;
   if (words.length === 1) {
-    const { HELP_TOPICS } = await import('./help-topics.js');
+    const { HELP_TOPICS } = await import('../help/topics.js');
     if (HELP_TOPICS[words[0]!]) return args;
     return [...args.slice(0, helpAt), entry.name, '--help'];
   }
@@ -107,7 +107,7 @@ async function stdoutFailed(error: NodeJS.ErrnoException, state: RunState, proc:
   // The run may have finished already (a small output fails only when flushed): keep the process
   // alive until the failure is reported, or it would exit 0 with the output lost.
   setTimeout(() => undefined, 10_000);
-  const { OutputWriteError } = await import('../output/write-error.js');
+  const { OutputWriteError } = await import('../../output/write-error.js');
   await fail(new OutputWriteError('stdout', error), state);
   await state.context?.lifecycle.close('interrupted');
   proc.exit(state.exitCode);
@@ -122,7 +122,7 @@ async function report(error: unknown, state: RunState): Promise<void> {
   // Requests cut off by Ctrl-C fail too; the run is already on its way out with 130.
   if (state.context?.lifecycle.interrupted) return;
   const [{ describeFailure }, { OutputWriteError }, { isSystemError }] = await Promise.all([
-    import('./exit-codes.js'), import('../output/write-error.js'), import('../shared/system-error.js'),
+    import('./exit-codes.js'), import('../../output/write-error.js'), import('../../shared/system-error.js'),
   ]);
   // --output failures arrive wrapped already; a write that failed unwrapped was one to stdout.
   if (isSystemError(error) && error.syscall === 'write') error = new OutputWriteError('stdout', error);
@@ -132,7 +132,7 @@ async function report(error: unknown, state: RunState): Promise<void> {
   const failure = describeFailure(error, verbose);
   // Messages quote what the service sent: no control character or bidi override reaches the terminal.
   // At a terminal a long message wraps between words; in a log each stays one line for grep.
-  const [{ terminalColumns, wrapToWidth }, { printable }] = await Promise.all([import('../output/text.js'), import('../shared/printable.js')]);
+  const [{ terminalColumns, wrapToWidth }, { printable }] = await Promise.all([import('../../output/text.js'), import('../../shared/printable.js')]);
   const { stderr, env } = state.io;
   // The message starts a line of its own: a progress bar still drawn is erased first.
   state.context?.report.endProgress();
@@ -151,7 +151,7 @@ function isCommanderRefusal(error: unknown): error is { code: string } {
 }
 
 async function explainCommanderRefusal(error: { code: string }, args: readonly string[]): Promise<Error | undefined> {
-  const [{ explainSlip }, registry] = await Promise.all([import('./slips.js'), import('./registry.js')]);
+  const [{ explainSlip }, registry] = await Promise.all([import('../help/slips.js'), import('./registry.js')]);
   const nouns = await Promise.all(registry.COMMANDS.map(registry.loadNoun));
   return explainSlip(error.code, { args, nouns, globalOptions: registry.globalOptions() });
 }
@@ -174,10 +174,10 @@ async function buildProgram(args: readonly string[], state: RunState, registry: 
     .exitOverride()
     .configureOutput(commanderOutput(state.io))
     .addHelpText('after', examplesHelp(['--sandbox people top --weeks last4', 'people top --weeks last4 --format csv --output top.csv', 'help weeks']));
-  const globalOptions = registry.globalOptions();
-  for (const option of globalOptions) program.addOption(option);
+  const options = registry.globalOptions();
+  for (const option of options) program.addOption(option);
 
-  const valueOptions = registry.valueOptionNames(globalOptions);
+  const valueOptions = registry.valueOptionNames(options);
   const invoked = registry.findNoun(args, valueOptions);
   for (const entry of registry.COMMANDS) {
     if (entry.name !== invoked) {
@@ -238,7 +238,7 @@ function commanderOutput(io: MainIo) {
 }
 
 async function runVerb(path: string, verbSpec: AnyVerbSpec, invocation: VerbInvocation, globals: GlobalOptions, state: RunState, registry: Registry): Promise<void> {
-  const [{ createContext, detectIo }, { planOutput }] = await Promise.all([import('./context.js'), import('./output-plan.js')]);
+  const [{ createContext }, { detectIo }, { planOutput }] = await Promise.all([import('./context.js'), import('./io.js'), import('./output-plan.js')]);
   // `-o -` is stdout, as in curl and most Unix tools.
   if (globals.output === '-') delete globals.output;
   const io: Io = detectIo(state.io, globals.color);
@@ -254,7 +254,7 @@ async function runVerb(path: string, verbSpec: AnyVerbSpec, invocation: VerbInvo
   const spec = { ...verbSpec, view: invocation.view };
   const plan = planOutput(spec, globals, io);
   // jq is loaded only here: a run without --jq never pays for it.
-  if (plan.render.jq !== undefined) await (await import('../output/jq.js')).checkJqExpression(plan.render.jq);
+  if (plan.render.jq !== undefined) await (await import('../../output/jq.js')).checkJqExpression(plan.render.jq);
   const run = invocation.validate();
 
   const output = await run(ctx);
@@ -283,7 +283,7 @@ function refuseOutputFlags(path: string, prints: 'text' | 'nothing', globals: Gl
 }
 
 async function writeOutput(ctx: Context, plan: OutputPlan, verbSpec: Pick<AnyVerbSpec, 'view'>, output: CommandData | CommandStream): Promise<void> {
-  const [{ renderView, openRowSink, rowsOf }, { writeToDestination }] = await Promise.all([import('../output/index.js'), import('../output/destination.js')]);
+  const [{ renderView, openRowSink, rowsOf }, { writeToDestination }] = await Promise.all([import('../../output/index.js'), import('../../output/destination.js')]);
   const view = { ...verbSpec.view, ...output.view, fields: output.view?.fields ?? verbSpec.view?.fields ?? [] };
   // Hidden columns and empty results are told on stderr, dim like gh's notes, never among the data.
   const render = { ...plan.render, notice: (text: string, options: { evenQuiet?: boolean } = {}) => ctx.report.note(text, { dim: true, ...options }) };
@@ -312,9 +312,10 @@ async function writeOutput(ctx: Context, plan: OutputPlan, verbSpec: Pick<AnyVer
     }
   });
   // Someone at a terminal sees that a file was written, and how much went into it.
-  if (plan.outputPath && ctx.io.stderrIsTTY) {
+  if (plan.outputPath && ctx.io.isTTY.stderr) {
     ctx.report.note(`wrote ${rowCount.toLocaleString('en-US')} ${rowCount === 1 ? 'row' : 'rows'} to ${ctx.globals.output ?? plan.outputPath}`);
   }
 }
 
-export { processIo, type MainIo } from './io.js';
+export { processIo } from './process-io.js';
+export type { MainIo } from './io.js';
