@@ -24,6 +24,8 @@ export interface Io {
   isTTY: { stdin: boolean; stdout: boolean; stderr: boolean };
   /** Terminal width of stdout when it is a terminal, as the process reports it. */
   columns?: number;
+  /** Terminal height of stdout when it is a terminal: output taller than it is paged (run/pager.ts). */
+  rows?: number;
   /** Where relative --output paths land. */
   cwd: string;
   /**
@@ -42,6 +44,8 @@ export interface Io {
   stderrColor: boolean;
   /** Terminal columns for tables and charts. */
   width: number;
+  /** Terminal rows of stdout: output taller than that is paged (run/pager.ts). */
+  height: number;
   /** The locale is UTF-8: charts and sparklines may use block characters. */
   unicode: boolean;
   /** stdout draws OSC 8 hyperlinks (FORCE_HYPERLINK, or a terminal known to: output/hyperlink.ts). */
@@ -49,7 +53,7 @@ export interface Io {
 }
 
 /** What main() is handed: the streams and terminal, before the run's flags decide the rest of `Io`. */
-export type MainIo = Omit<Io, 'color' | 'colorDepth' | 'stderrColor' | 'width' | 'unicode' | 'hyperlinks'>;
+export type MainIo = Omit<Io, 'color' | 'colorDepth' | 'stderrColor' | 'width' | 'height' | 'unicode' | 'hyperlinks'>;
 
 /** The whole `Io` of a run: `main`'s streams, and what they and --no-color decide. */
 export function detectIo(main: MainIo, colorFlag: boolean): Io {
@@ -70,6 +74,7 @@ export function detectIo(main: MainIo, colorFlag: boolean): Io {
     env,
     isTTY: main.isTTY,
     ...(main.columns !== undefined && { columns: main.columns }),
+    ...(main.rows !== undefined && { rows: main.rows }),
     cwd: main.cwd,
     ...(main.process && { process: main.process }),
     color: depth > 0,
@@ -77,6 +82,7 @@ export function detectIo(main: MainIo, colorFlag: boolean): Io {
     stderrColor: colorDepth(env, stderrIsTTY, colorFlag) > 0,
     // stdout's own width only when it is a terminal, else $COLUMNS, else 80 (output/text.ts).
     width: terminalColumns({ columns: stdoutIsTTY ? main.columns : undefined }, env),
+    height: (stdoutIsTTY ? main.rows : undefined) || Number(env.LINES) || 24,
     unicode: /utf-?8/i.test(locale),
     hyperlinks: supportsHyperlinks(env, stdoutIsTTY),
   };

@@ -44,6 +44,7 @@ export function processIo(proc: NodeJS.Process): MainIo {
       },
     },
     columns: proc.stdout.columns,
+    rows: proc.stdout.rows,
     cwd: proc.cwd(),
     process: proc,
   };
