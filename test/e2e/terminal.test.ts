@@ -617,3 +617,28 @@ describe.concurrent('a pager at a terminal', () => {
     expect(screen.lines.join('\n')).not.toMatch(/EPIPE|Error/);
   });
 });
+
+/**
+ * #31 item 2: help wraps between words at every width from 40 up, as messages do: no line wider than
+ * the pane (tmux would break it mid-word), and the same words in the same order as the help printed
+ * to a pipe at 80 columns (continuation backslashes aside).
+ */
+describe.concurrent('help wraps between words at any width', () => {
+  const HELP = [['--help'], ['people', '--help'], ['people', 'top', '--help'], ['export', 'links', '--help'], ['help', 'weeks'], ['help', 'environment'], ['help', 'formats']];
+  const words = (text: string) => text.split(/\s+/).filter((word) => word !== '' && word !== '\\');
+
+  test.each([40, 50, 80, 120])('at %i columns', async (width) => {
+    const tmux = terminals.terminal();
+    for (const args of HELP) {
+      const piped = await runCli(args);
+      expect(piped.code).toBe(0);
+      const screen = await tmux.run(args, width, { height: 300 });
+      expect(screen.code).toBe(0);
+      // Only a single word wider than the pane (a config path) may be: there is no space to break at.
+      for (const line of screen.lines.filter((text) => /\S\s+\S/.test(text))) expect(displayWidth(line), `${args.join(' ')}: ${line}`).toBeLessThanOrEqual(width);
+      // help environment shows this pane's own config path; the rest is the same text.
+      const normalise = (text: string) => words(text).filter((word) => !word.includes(tmux.home) && !word.startsWith('/'));
+      expect(normalise(screen.lines.join('\n')), args.join(' ')).toEqual(normalise(piped.stdout));
+    }
+  });
+});
