@@ -642,3 +642,29 @@ describe.concurrent('help wraps between words at any width', () => {
     }
   });
 });
+
+/**
+ * #31 item 3: every URL printed is the URL sent. The -v line and an error's request are compared
+ * with what a server on 127.0.0.1 received, with base URLs that carry a path (a prefix, a pasted API
+ * root, both).
+ */
+describe.concurrent('the URL printed is the URL sent', () => {
+  const WEEK = JSON.stringify({ currentWeek: 202647, last4StartWeek: 202644 });
+
+  test.each(['', '/api/data', '/prefix', '/prefix/api/data', '/prefix/'])('base URL path "%s": -v shows what the server received', async (basePath) => {
+    const prefix = basePath.replace(/\/$/, '').replace(/\/api\/data$/, '');
+    const api = await fakeApi({ [`${prefix}/api/data/weeks/current`]: WEEK });
+    try {
+      const result = await runCli(['-v', '--base-url', `${api.url}${basePath}`, 'weeks', '-f', 'json'], { env: { NEWSSTATS_API_KEY: api.key } });
+      expect(result.code, result.stderr).toBe(0);
+      const shown = [...result.stderr.matchAll(/^GET (\S+) 200 /gm)].map((match) => match[1]);
+      expect(shown).toEqual(api.requests.map((path) => `${api.url}${path}`));
+      // An error names the request as it was sent too.
+      const failed = await runCli(['--base-url', `${api.url}${basePath}`, 'api', 'nothing/here'], { env: { NEWSSTATS_API_KEY: api.key } });
+      expect(failed.code).toBe(4);
+      expect(failed.stderr).toContain(`GET ${api.requests.at(-1)}`);
+    } finally {
+      await api.close();
+    }
+  });
+});
