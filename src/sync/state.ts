@@ -136,7 +136,7 @@ export function parseState(text: string, where: string): SyncState {
     }
     streams[name as StreamName] = stream;
   }
-  return { version: STATE_VERSION, query: {}, ...(value.currentWeek !== undefined && { currentWeek: value.currentWeek as number }), streams };
+  return { version: STATE_VERSION, query: {}, ...(value.currentWeek !== undefined && { currentWeek: value.currentWeek }), streams };
 }
 
 /**

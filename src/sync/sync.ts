@@ -217,7 +217,7 @@ class LakeRun {
     for (const row of rows) {
       const week = linkWeek(row, task.week!);
       let partition = this.#links.get(week);
-      if (!partition) this.#links.set(week, (partition = new Map()));
+      if (!partition) this.#links.set(week, (partition = new Map<string, Row>()));
       // The newest answer for a key wins; the rank is the finding week's, not the row's.
       const { rank: _rank, ...link } = row;
       if (!partition.has(linkKey(row))) this.#linksRows += 1;

@@ -99,9 +99,8 @@ const sync = verb({
     let written = 0;
     const writeSummary = async (outcome: string, error?: unknown) => {
       if (flags.summary === undefined) return;
-      const { writeFile } = await import('node:fs/promises');
-      const { resolve } = await import('node:path');
-      await writeFile(resolve(ctx.io.cwd, flags.summary), summaryJson(lakeName, outcome, summary, Number(seconds().toFixed(1)), error));
+      const [fs, path] = await Promise.all([import('node:fs/promises'), import('node:path')]);
+      await fs.writeFile(path.resolve(ctx.io.cwd, flags.summary), summaryJson(lakeName, outcome, summary, Number(seconds().toFixed(1)), error));
     };
     // A signal ends the run through the lifecycle's clean-ups: one line says what the lake kept.
     ctx.lifecycle.onCleanup(async (reason) => {
