@@ -9,6 +9,8 @@ export type CloseReason = 'done' | 'interrupted';
 
 export class Lifecycle {
   #interrupted = false;
+  #signal: NodeJS.Signals | undefined;
+  #closedPipe: (() => number) | undefined;
   readonly #cleanups: Array<(reason: CloseReason) => Promise<void> | void> = [];
 
   /** `process` is the real process when the run owns it (bin/newsstats.cjs); absent in-process. */
@@ -22,6 +24,25 @@ export class Lifecycle {
   /** True once Ctrl-C began closing the run: what fails after that is its consequence, not news. */
   get interrupted(): boolean {
     return this.#interrupted;
+  }
+
+  /** The signal that interrupted the run, once one did. */
+  get signal(): NodeJS.Signals | undefined {
+    return this.#signal;
+  }
+
+  /**
+   * What a closed stdout means for this run. By default the reader saying "enough" (`| head`): exit 0
+   * quietly. A verb whose reader must get everything (the tap: its target died) says otherwise here:
+   * the handler tells what was kept, on stderr, and returns the exit code.
+   */
+  onClosedPipe(handler: () => number): void {
+    this.#closedPipe = handler;
+  }
+
+  /** The exit code of a closed stdout: the verb's, else `quiet`. */
+  closedPipeExit(quiet: number): number {
+    return this.#closedPipe?.() ?? quiet;
   }
 
   /** Runs the cleanups, newest first. An interrupt drops connections rather than waiting for them. */
@@ -39,6 +60,7 @@ export class Lifecycle {
     const proc = this.process;
     if (!proc) return;
     const onSignal = (signal: NodeJS.Signals) => {
+      this.#signal = signal;
       void this.close('interrupted').finally(() => proc.exit(128 + (constants.signals[signal] ?? 0)));
     };
     proc.once('SIGINT', onSignal);
