@@ -67,7 +67,8 @@ export type CommandOutput = CommandData | CommandStream | CommandText;
  * What a verb writes to stdout: records (rendered by format, and the only output -o, -f, --fields and
  * --no-header apply to), text as it is, or nothing at all (its messages go to stderr).
  */
-export type VerbPrints = 'records' | 'text' | 'nothing';
+/** What a verb's stdout carries: records (shaped by -f, --fields, --jq), text, a stream of its own (the tap's Singer messages), or nothing. */
+export type VerbPrints = 'records' | 'text' | 'messages' | 'nothing';
 
 /** The value of one positional, from its declaration: <a> is a string, [a] may be absent, a... is a list. */
 export type ArgValue<Declaration extends string> = Declaration extends `${string}...${string}`
