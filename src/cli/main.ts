@@ -9,7 +9,8 @@ import { VERSION } from '../version.js';
 import type { Context, GlobalOptions, Io } from './context.js';
 import { UsageError } from './errors.js';
 // Tiny and needed by every command tree: bundled into main rather than a chunk of its own.
-import { examplesHelp } from './help-examples.js';
+import { examplesHelp, HELP_EXAMPLE_WIDTH } from './help-examples.js';
+import { helpLayout } from './help/layout.js';
 import type { MainIo, ProcessControl } from './io.js';
 import type { OutputPlan } from './output-plan.js';
 import type { AnyVerbSpec, CommandData, CommandStream, VerbInvocation } from './spec.js';
@@ -95,6 +96,8 @@ interface RunState {
   io: MainIo;
   args: readonly string[];
   context?: Context;
+  /** The terminal's pager, when this run's output may go through one: finished before a failure is told. */
+  pager?: import('./run/pager.js').Pager;
   /**
    * The one failure report of the run: stdout's error event and the rejected write both arrive, and
    * whichever comes second waits for the first, so one line is shown and the exit code is set.
@@ -130,6 +133,9 @@ async function report(error: unknown, state: RunState): Promise<void> {
   if (isCommanderRefusal(error)) error = (await explainCommanderRefusal(error, state.args)) ?? error;
   const verbose = state.context?.globals.verbose ?? (state.args.includes('--verbose') || state.args.includes('-v'));
   const failure = describeFailure(error, verbose);
+  // Output held for the pager is shown first (a pager is waited for): the message then comes last.
+  state.context?.report.routeNotes(undefined);
+  await state.pager?.finish();
   // Messages quote what the service sent: no control character or bidi override reaches the terminal.
   // At a terminal a long message wraps between words; in a log each stays one line for grep.
   const [{ terminalColumns, wrapToWidth }, { printable }] = await Promise.all([import('../output/text.js'), import('../shared/printable.js')]);
@@ -163,17 +169,20 @@ function isCommanderSuccess(error: unknown): boolean {
 
 async function buildProgram(args: readonly string[], state: RunState, registry: Registry) {
   const { Command } = await import('commander');
+  // Examples are laid out at the terminal's width too; 80, as commander's help, when piped.
+  const helpWidth = state.io.isTTY.stdout && state.io.columns ? state.io.columns : HELP_EXAMPLE_WIDTH;
 
   const program = new Command('newsstats')
     .description('Query and export statistics from the News-Mention Statistics Data API.')
     .version(VERSION, '-V, --version')
     .showSuggestionAfterError(true)
     .helpCommand(false)
-    // A verb's --help lists the global options in a section of their own, as gh's INHERITED FLAGS.
-    .configureHelp({ showGlobalOptions: true })
+    // A verb's --help lists the global options in a section of their own, as gh's INHERITED FLAGS,
+    // and wraps between words however narrow the terminal (help/layout.ts).
+    .configureHelp(helpLayout())
     .exitOverride()
     .configureOutput(commanderOutput(state.io))
-    .addHelpText('after', examplesHelp(['--sandbox people top --weeks last4', 'people top --weeks last4 --format csv --output top.csv', 'help weeks']));
+    .addHelpText('after', examplesHelp(['--sandbox people top --weeks last4', 'people top --weeks last4 --format csv --output top.csv', 'help weeks'], helpWidth));
   const globalOptions = registry.globalOptions();
   for (const option of globalOptions) program.addOption(option);
 
@@ -189,7 +198,7 @@ async function buildProgram(args: readonly string[], state: RunState, registry: 
     const nounCommand = program.command(noun.name).description(noun.summary);
     if (noun.verbs.every((verbSpec) => verbSpec.name)) {
       // `newsstats people --help` lists the verbs; one real example of each shows how they read.
-      nounCommand.addHelpText('after', examplesHelp(noun.verbs.flatMap((verbSpec) => verbSpec.examples.slice(0, 1))));
+      nounCommand.addHelpText('after', examplesHelp(noun.verbs.flatMap((verbSpec) => verbSpec.examples.slice(0, 1)), helpWidth));
     }
     // The verb run, when the word after the noun names one: only it gets its options, examples and
     // action; its siblings are listed for the noun's --help and nothing more (a third of the tree's
@@ -206,7 +215,7 @@ async function buildProgram(args: readonly string[], state: RunState, registry: 
       command.description(verbSpec.summary);
       if (verbSpec.arguments) command.arguments(verbSpec.arguments);
       for (const option of verbSpec.options?.() ?? []) command.addOption(option);
-      if (verbSpec.examples.length > 0) command.addHelpText('after', examplesHelp(verbSpec.examples));
+      if (verbSpec.examples.length > 0) command.addHelpText('after', examplesHelp(verbSpec.examples, helpWidth));
       // Commander calls the action with the command as `this`: its parsed positionals and flags.
       command.action(async function (this: InstanceType<typeof Command>) {
         const path = [noun.name, verbSpec.name].filter((word) => word !== '').join(' ');
@@ -256,12 +265,52 @@ async function runVerb(path: string, verbSpec: AnyVerbSpec, invocation: VerbInvo
   // jq is loaded only here: a run without --jq never pays for it.
   if (plan.render.jq !== undefined) await (await import('../output/jq.js')).checkJqExpression(plan.render.jq);
   const run = invocation.validate();
+  if (plan.render.isTTY && prints !== 'nothing' && !verbSpec.handlesSignals) await openPager(ctx, state);
 
   const output = await run(ctx);
   if (!output) return;
   if ('text' in output) io.stdout.write(output.text);
   else await writeOutput(ctx, plan, spec, output);
+  ctx.report.routeNotes(undefined);
+  await state.pager?.finish();
   if ('failure' in output && output.failure !== undefined) throw output.failure;
+}
+
+/**
+ * Output for the terminal goes through a pager once it is taller than the screen (run/pager.ts): not
+ * with --no-pager, and only where the run owns its process, which can hand the terminal to a child
+ * and leave Ctrl-C to it. The run's stdout, and its notes while stderr is the same terminal, are the
+ * pager's from here on.
+ */
+async function openPager(ctx: Context, state: RunState): Promise<void> {
+  if (!ctx.globals.pager || !ctx.io.process) return;
+  const { Pager, choosePager } = await import('./run/pager.js');
+  const { io, report, lifecycle } = ctx;
+  const pager = new Pager({
+    stdout: io.stdout,
+    stderr: io.stderr,
+    rows: io.height,
+    columns: io.width,
+    env: ctx.env,
+    stdio: ['pipe', 'inherit', 'inherit'],
+    choose: async () => choosePager((await ctx.deps.settings()).pager, ctx.env),
+    onStart: () => {
+      report.endProgress();
+      lifecycle.pagerHasInterrupts(true);
+    },
+    onEnd: () => lifecycle.pagerHasInterrupts(false),
+    // Said on the terminal itself, before the output it concerns.
+    warn: (message) => {
+      report.routeNotes(undefined);
+      report.note(message, { evenQuiet: true });
+      if (io.stderrIsTTY) report.routeNotes(pager.notes);
+    },
+  });
+  state.pager = pager;
+  io.stdout = pager.stdout;
+  if (io.stderrIsTTY) report.routeNotes(pager.notes);
+  // Ctrl-C before the output was complete: what was held is shown, as it would have been without a pager.
+  lifecycle.onCleanup(() => pager.releaseHeld());
 }
 
 /** -o, -f, --fields, --no-header and --bom shape records; on a verb that prints text or nothing they would silently do nothing. */

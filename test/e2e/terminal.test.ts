@@ -519,3 +519,152 @@ describe.concurrent('slip suggestions wrap at a terminal and stay one line in a 
     }
   });
 });
+
+/**
+ * #31 item 1: output taller than the screen goes through a pager (NEWSSTATS_PAGER, the profile's
+ * `pager`, PAGER, then less -FRX), so the caption, the header and rank 1 are on the first screen.
+ * bin/newsstats.cjs in a process of its own: a pager needs one to hand the terminal to.
+ */
+describe.concurrent('a pager at a terminal', () => {
+  let server: RunningSandbox;
+  beforeAll(async () => {
+    server = await sandbox();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  /** A pager that marks each line it is given, and shows it at once. */
+  const MARKING = { NEWSSTATS_PAGER: "sed -u 's/^/paged|/'" };
+  const TOP = ['people', 'top', '--weeks', 'last4'];
+
+  test.each([[80, 24], [40, 24], [50, 50], [120, 50]])('less at %i x %i: notes, caption, header and rank 1 on the first screen; q ends the run with 0', async (width, height) => {
+    const tmux = terminals.terminal(sandboxEnv(server));
+    const pane = await tmux.start(TOP, width, {}, height);
+    // less -FRX waits at its prompt, at the bottom of a full screen.
+    const screen = await pane.until((lines) => lines.length >= height && lines[height - 1]!.startsWith(':'), 'no less prompt');
+    const first = screen.slice(0, height - 1);
+    const captionAt = first.findIndex((line) => line.startsWith('Top 50 people by mentions'));
+    expect(captionAt, first.join('\n')).toBeGreaterThanOrEqual(0);
+    // The hidden-columns note went through the pager too, above the caption, as without one.
+    expect(first.slice(0, captionAt).join(' ')).toContain('hidden at');
+    const headerAt = first.findIndex((line) => /^ ?# {2}/.test(line));
+    expect(headerAt).toBeGreaterThan(captionAt);
+    expect(first[headerAt + 1]).toMatch(/^ ?1 {2}/);
+    await pane.keys(['q']);
+    const { code, lines } = await pane.finished();
+    expect(code).toBe(0);
+    expect(lines.join('\n')).not.toMatch(/EPIPE|Error:|^\s+at /m);
+  });
+
+  test('output that fits the screen is printed as it is, no pager started', async () => {
+    const tmux = terminals.terminal(sandboxEnv(server, MARKING));
+    const screen = await tmux.run([...TOP, '--limit', '5'], 80, { spawn: true, height: 24 });
+    expect(screen.code).toBe(0);
+    expect(screen.lines.some((line) => line.startsWith('Top 5 people'))).toBe(true);
+    expect(screen.lines.filter((line) => line.startsWith('paged|'))).toEqual([]);
+  });
+
+  test('taller output goes to the pager whole, the notes in order with the data', async () => {
+    const tmux = terminals.terminal(sandboxEnv(server, MARKING));
+    const screen = await tmux.run([...TOP, '--limit', '30'], 80, { spawn: true, height: 24 });
+    expect(screen.code).toBe(0);
+    const paged = screen.lines.filter((line) => line !== '');
+    for (const line of paged) expect(line).toMatch(/^paged\|/);
+    const text = paged.map((line) => line.slice('paged|'.length));
+    const noteAt = text.findIndex((line) => line.includes('hidden at 80 columns'));
+    const captionAt = text.findIndex((line) => line.startsWith('Top 30 people'));
+    expect(noteAt).toBeGreaterThanOrEqual(0);
+    expect(captionAt).toBeGreaterThan(noteAt);
+    expect(text.slice(captionAt + 2)).toHaveLength(30);
+  });
+
+  test('--no-pager, the pager setting cat, and --output print without a pager', async () => {
+    const tmux = terminals.terminal(sandboxEnv(server, { PAGER: "sed -u 's/^/paged|/'" }));
+    const direct = await tmux.run(['--no-pager', ...TOP], 80, { spawn: true, height: 24 });
+    expect(direct.code).toBe(0);
+    expect(direct.lines.filter((line) => line.startsWith('paged|'))).toEqual([]);
+    expect(direct.lines.filter((line) => /^ ?\d+ {2}/.test(line))).toHaveLength(50);
+    const output = await tmux.run([...TOP, '--format', 'table', '-o', '/dev/stdout'], 80, { spawn: true, height: 24 });
+    expect(output.lines.filter((line) => line.startsWith('paged|'))).toEqual([]);
+    expect((await tmux.run(['config', 'set', 'pager', 'cat'], 80)).code).toBe(0);
+    const configured = await tmux.run(TOP, 80, { spawn: true, height: 24 });
+    expect(configured.lines.filter((line) => line.startsWith('paged|'))).toEqual([]);
+    expect(configured.lines.filter((line) => /^ ?\d+ {2}/.test(line))).toHaveLength(50);
+  });
+
+  test('not a terminal: never paged', async () => {
+    const result = await runCli([...TOP, '--format', 'table'], { env: sandboxEnv(server, MARKING) });
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toContain('paged|');
+  });
+
+  test.each([
+    ['a missing pager', 'no-such-pager-31', /could not be started/],
+    ['a failing pager', 'false', /exited with status 1/],
+  ])('%s: the output printed whole, one note, exit 0', async (_name, pager, note) => {
+    const tmux = terminals.terminal(sandboxEnv(server, { NEWSSTATS_PAGER: pager }));
+    const screen = await tmux.run(TOP, 80, { spawn: true, height: 24 });
+    expect(screen.code).toBe(0);
+    expect(screen.lines.join(' ')).toMatch(note);
+    expect(screen.lines.filter((line) => /^ ?\d+ {2}/.test(line))).toHaveLength(50);
+  });
+
+  test('a pager that quits early ends the run quietly with 0', async () => {
+    const tmux = terminals.terminal(sandboxEnv(server, { NEWSSTATS_PAGER: 'head -n 3' }));
+    const screen = await tmux.run(TOP, 80, { spawn: true, height: 24 });
+    expect(screen.code).toBe(0);
+    expect(screen.lines.filter((line) => line !== '')).toHaveLength(3);
+    expect(screen.lines.join('\n')).not.toMatch(/EPIPE|Error/);
+  });
+});
+
+/**
+ * #31 item 2: help wraps between words at every width from 40 up, as messages do: no line wider than
+ * the pane (tmux would break it mid-word), and the same words in the same order as the help printed
+ * to a pipe at 80 columns (continuation backslashes aside).
+ */
+describe.concurrent('help wraps between words at any width', () => {
+  const HELP = [['--help'], ['people', '--help'], ['people', 'top', '--help'], ['export', 'links', '--help'], ['help', 'weeks'], ['help', 'environment'], ['help', 'formats']];
+  const words = (text: string) => text.split(/\s+/).filter((word) => word !== '' && word !== '\\');
+
+  test.each([40, 50, 80, 120])('at %i columns', async (width) => {
+    const tmux = terminals.terminal();
+    for (const args of HELP) {
+      const piped = await runCli(args);
+      expect(piped.code).toBe(0);
+      const screen = await tmux.run(args, width, { height: 300 });
+      expect(screen.code).toBe(0);
+      // Only a single word wider than the pane (a config path) may be: there is no space to break at.
+      for (const line of screen.lines.filter((text) => /\S\s+\S/.test(text))) expect(displayWidth(line), `${args.join(' ')}: ${line}`).toBeLessThanOrEqual(width);
+      // help environment shows this pane's own config path; the rest is the same text.
+      const normalise = (text: string) => words(text).filter((word) => !word.includes(tmux.home) && !word.startsWith('/'));
+      expect(normalise(screen.lines.join('\n')), args.join(' ')).toEqual(normalise(piped.stdout));
+    }
+  });
+});
+
+/**
+ * #31 item 3: every URL printed is the URL sent. The -v line and an error's request are compared
+ * with what a server on 127.0.0.1 received, with base URLs that carry a path (a prefix, a pasted API
+ * root, both).
+ */
+describe.concurrent('the URL printed is the URL sent', () => {
+  const WEEK = JSON.stringify({ currentWeek: 202647, last4StartWeek: 202644 });
+
+  test.each(['', '/api/data', '/prefix', '/prefix/api/data', '/prefix/'])('base URL path "%s": -v shows what the server received', async (basePath) => {
+    const prefix = basePath.replace(/\/$/, '').replace(/\/api\/data$/, '');
+    const api = await fakeApi({ [`${prefix}/api/data/weeks/current`]: WEEK });
+    try {
+      const result = await runCli(['-v', '--base-url', `${api.url}${basePath}`, 'weeks', '-f', 'json'], { env: { NEWSSTATS_API_KEY: api.key } });
+      expect(result.code, result.stderr).toBe(0);
+      const shown = [...result.stderr.matchAll(/^GET (\S+) 200 /gm)].map((match) => match[1]);
+      expect(shown).toEqual(api.requests.map((path) => `${api.url}${path}`));
+      // An error names the request as it was sent too.
+      const failed = await runCli(['--base-url', `${api.url}${basePath}`, 'api', 'nothing/here'], { env: { NEWSSTATS_API_KEY: api.key } });
+      expect(failed.code).toBe(4);
+      expect(failed.stderr).toContain(`GET ${api.requests.at(-1)}`);
+    } finally {
+      await api.close();
+    }
+  });
+});
