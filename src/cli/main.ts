@@ -364,6 +364,8 @@ async function writeOutput(ctx: Context, plan: OutputPlan, verbSpec: Pick<AnyVer
   if (plan.outputPath && ctx.io.stderrIsTTY) {
     ctx.report.note(`wrote ${rowCount.toLocaleString('en-US')} ${rowCount === 1 ? 'row' : 'rows'} to ${ctx.globals.output ?? plan.outputPath}`);
   }
+  // A file or a pipe gets no caption: a partial current week in it is said on stderr instead.
+  if (!plan.render.isTTY) ctx.report.notePartialWeek(plan.outputPath ? (ctx.globals.output ?? plan.outputPath) : 'the output');
 }
 
 export { processIo, type MainIo } from './io.js';
