@@ -711,8 +711,8 @@ describe.concurrent('complete weeks in files', () => {
     expect(file.code).toBe(0);
     expect(file.stderr).not.toContain('partial');
     expect([...csvWeeks(join(dir, 'top.csv'), 'endWeek')][0]).toBeLessThan(currentWeek);
-    const piped = await runCli(['people', 'top', '--limit', '3', '--weeks', 'last2', '-f', 'csv'], { env: sandboxEnv(server) });
-    expect(piped.stderr).toContain(`the output holds week ${currentWeek}, which is not over`);
+    const piped = await runCli(['export', 'country-stats', '--top', '2', '--weeks', 'last2', '-f', 'csv'], { env: sandboxEnv(server) });
+    expect(piped.stderr).toContain(`the export holds week ${currentWeek}, which is not over: its counts are partial (--weeks complete2`);
     const tmux = terminals.terminal(sandboxEnv(server));
     const screen = await tmux.run(['people', 'top', '--limit', '3'], 80);
     expect(screen.lines.join(' ')).toContain(`${currentWeek} so far (partial)`);
