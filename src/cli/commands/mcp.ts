@@ -8,11 +8,8 @@ import { verb, type NounVerbs } from '../spec.js';
 const serve = verb({
   name: '',
   summary: 'Serve the statistics as tools for AI assistants over MCP (stdio), read-only',
-  examples: [
-    'mcp   # started by an MCP client (Claude Desktop, Claude Code, VS Code): docs/mcp.md',
-    '--sandbox mcp   # against the built-in sandbox, no key needed',
-    '--profile work mcp',
-  ],
+  // An MCP client starts it (Claude Desktop, Claude Code, VS Code: docs/mcp.md); it ends when stdin does.
+  examples: ['mcp', '--sandbox mcp', '--profile staging mcp'],
   // stdout carries the protocol's messages only: -o, -f and --fields are refused.
   prints: 'text',
   // The server ends when the client closes stdin; a signal closes it the same way.
