@@ -14,10 +14,11 @@ import { buildQueryString, callHeaders, resolveServiceAddress, type Query, type 
 import { CallScope, cancellableSleep, type Cancellation } from './cancel.js';
 import { monotonicMs } from './clock.js';
 import { Pacer } from './pacing.js';
+import { Slots } from './slots.js';
 import { proxyFor, type ProxyRoute } from './proxy.js';
 import { errorForAnswer, parseJsonBody } from './response.js';
 import { backoffDelayMs, isRetryableStatus, requestedRetryMs, retryAfterDelayMs } from './retry.js';
-import { UndiciTransport, type Transport } from './transport.js';
+import { UndiciTransport, type AttemptOutcome, type Transport } from './transport.js';
 
 export { HTTP_DEFAULTS, type HttpClientOptions, type RequestEvent } from '../options.js';
 export type { Query, QueryScalar } from './address.js';
@@ -65,6 +66,7 @@ export class HttpClient {
   readonly #userAgent: string;
   readonly #timeoutMs: number;
   readonly #maxRetries: number;
+  readonly #maxConnections: number;
   readonly #retryBaseDelayMs: number;
   readonly #maxRetryDelayMs: number;
   readonly #maxRetryAfterMs: number;
@@ -75,6 +77,8 @@ export class HttpClient {
   readonly #now: () => number;
   readonly #pacer: Pacer;
   readonly #transport: Transport;
+  /** The client's sockets, queued for here rather than in the transport; undefined with a caller's dispatcher. */
+  readonly #slots: Slots | undefined;
   /** The proxy requests go through (from HTTPS_PROXY/HTTP_PROXY, unless NO_PROXY names the host); undefined when direct. */
   readonly #proxy: ProxyRoute | undefined;
 
@@ -94,6 +98,7 @@ export class HttpClient {
     this.#timeoutMs = nonNegative('timeoutMs', options.timeoutMs ?? HTTP_DEFAULTS.timeoutMs);
     this.#maxRetries = Math.floor(nonNegative('maxRetries', options.maxRetries ?? HTTP_DEFAULTS.maxRetries));
     const maxConnections = Math.max(1, Math.floor(nonNegative('maxConnections', options.maxConnections ?? HTTP_DEFAULTS.maxConnections)));
+    this.#maxConnections = maxConnections;
     this.#retryBaseDelayMs = nonNegative('retryBaseDelayMs', options.retryBaseDelayMs ?? HTTP_DEFAULTS.retryBaseDelayMs);
     this.#maxRetryDelayMs = nonNegative('maxRetryDelayMs', options.maxRetryDelayMs ?? HTTP_DEFAULTS.maxRetryDelayMs);
     this.#maxRetryAfterMs = nonNegative('maxRetryAfterMs', options.maxRetryAfterMs ?? HTTP_DEFAULTS.maxRetryAfterMs);
@@ -118,6 +123,7 @@ export class HttpClient {
       origin: this.address.origin, hostPort: this.address.hostPort, apiKey, timeoutMs: this.#timeoutMs,
       maxConnections, maxResponseBytes, proxy: this.#proxy,
     }, dispatcher);
+    this.#slots = dispatcher ? undefined : new Slots(maxConnections);
   }
 
   /** GET `path` (which starts with /api/data); resolves for 2xx, throws the mapped error otherwise. */
@@ -133,10 +139,11 @@ export class HttpClient {
     // The error of the latest attempt: what a call whose deadline leaves no room for a retry ends with.
     let last: Error | undefined;
     let attempt = 0;
-    const cancellation = (why: Cancellation): Error => why.kind === 'aborted'
+    const cancellation = (why: Cancellation, phase = 'waiting for its turn at the client\'s pace'): Error => why.kind === 'aborted'
       ? new AbortError({ method, url, reason: why.reason })
       : last ?? new TimeoutError({ method, url, host: this.address.hostPort, timeoutMs: totalTimeoutMs ?? 0, scope: 'call',
-        phase: 'waiting for its turn at the client\'s pace', attempts: Math.max(attempt, 1) });
+        phase, attempts: Math.max(attempt, 1) });
+    const queued = (why: Cancellation): Error => cancellation(why, `waiting for one of the client's ${this.#maxConnections} connections (maxConnections)`);
     /** Waits `ms`, then for the client's pace; throws when the call is cancelled meanwhile. */
     const waitTurn = async (ms: number): Promise<void> => {
       if (scope.cancelled) throw cancellation(scope.cancelled);
@@ -157,14 +164,24 @@ export class HttpClient {
 
     try {
       for (attempt = 1; ; attempt++) {
-        await waitTurn(0);
-        const epoch = this.#pacer.epoch;
-        const started = monotonicMs();
-        if (attempt === 1) this.#pacer.callStarted(this.#now());
-        const left = scope.remaining(this.#now());
-        const outcome = await this.#transport.attempt({
-          method, url, headers, scope, timeoutMs: Math.min(timeoutMs, Math.max(0, left)), deadlineBound: left < timeoutMs, totalTimeoutMs,
-        });
+        // A socket of the client's first, then its pace: the attempt's deadline starts when both are
+        // given, so time queued behind the client's own calls is not the server's.
+        const release = await this.#slots?.acquire(scope, queued);
+        let outcome: AttemptOutcome;
+        let epoch: number;
+        let started: number;
+        try {
+          await waitTurn(0);
+          epoch = this.#pacer.epoch;
+          started = monotonicMs();
+          if (attempt === 1) this.#pacer.callStarted(this.#now());
+          const left = scope.remaining(this.#now());
+          outcome = await this.#transport.attempt({
+            method, url, headers, scope, timeoutMs: Math.min(timeoutMs, Math.max(0, left)), deadlineBound: left < timeoutMs, totalTimeoutMs,
+          });
+        } finally {
+          release?.();
+        }
         const ms = Math.round(monotonicMs() - started);
         const canRetry = attempt <= maxRetries;
 
@@ -212,7 +229,7 @@ export class HttpClient {
   /** GET and parse the JSON body in the given number mode; `response` is the answer without its body. */
   async getJson(path: string, mode: NumberMode, options: RequestOptions = {}): Promise<JsonResponse> {
     const { text, ...response } = await this.getText(path, options);
-    return { data: parseJsonBody(text, mode, response), response };
+    return { data: parseJsonBody(text, mode, response, this.#apiKey), response };
   }
 
   /** Closes the connections this client opened once requests in flight finish. Reusable afterwards. */

@@ -7,6 +7,7 @@
 import {
   ApiError,
   type ApiErrorInit,
+  type ErrorResponse,
   AuthenticationError,
   BadRequestError,
   ForbiddenError,
@@ -22,7 +23,7 @@ import { parseJson, type NumberMode } from '../json.js';
 import { NumberBoundError } from '../../shared/exact-json/slicing.js';
 import type { ProblemDetails } from '../types.js';
 import { printable } from '../../shared/printable.js';
-import { redactSecret } from '../redact.js';
+import { MASK, redactSecret } from '../redact.js';
 
 /** What an error answer carried besides its status: for the error's fields. */
 export interface ErrorAnswer {
@@ -47,14 +48,10 @@ export interface ErrorAnswer {
 export function errorForAnswer(answer: ErrorAnswer, context: { notFound: string | undefined; origin: string; apiKey: string }): ApiError {
   const { status, method, url, attempts, headers } = answer;
   const problem = readProblem(answer.text, context.apiKey);
-  // The key is a request header and no honest server sends it back; one that echoes it anyway must
-  // not put it in an error, which programs log.
-  const masked: Record<string, string> = {};
-  for (const name of Object.keys(headers)) masked[name] = redactSecret(headers[name]!, context.apiKey);
   const init: ApiErrorInit = {
     status, method, url, attempts,
     ...(problem ? { problem } : {}),
-    response: { headers: masked, body: redactSecret(answer.text, context.apiKey), retryAfterMs: answer.retryAfterMs },
+    response: errorResponse(headers, answer.text, answer.retryAfterMs, context.apiKey),
   };
   if (status >= 300 && status <= 399) {
     const location = redirectTarget(answer.location, context.origin, context.apiKey);
@@ -67,6 +64,17 @@ export function errorForAnswer(answer: ErrorAnswer, context: { notFound: string 
   if (status === 429) return new RateLimitError(init);
   if (status >= 500 && status <= 599) return new ServerError(init);
   return new ApiError(init);
+}
+
+/**
+ * What an error keeps of an answer. The key is a request header and no honest server sends it back;
+ * one that echoes it anyway must not put it in an error, which programs log.
+ */
+function errorResponse(headers: Readonly<Record<string, string>>, text: string, retryAfterMs: number | undefined, apiKey: string): ErrorResponse {
+  const masked: Record<string, string> = {};
+  // Header values are Latin-1 (a Response refuses the mask's bullets there): `****` instead.
+  for (const name of Object.keys(headers)) masked[name] = redactSecret(headers[name]!, apiKey).replaceAll(MASK, '****');
+  return { headers: masked, body: redactSecret(text, apiKey), retryAfterMs };
 }
 
 /**
@@ -161,8 +169,10 @@ function unbalancedDepthExceeds(brackets: string, limit: number): boolean {
  * is a ResponseFormatError, nesting no answer has a ResponseTooLargeError, a number beyond what the
  * mode can hold a ResponseShapeError.
  */
-export function parseJsonBody(text: string, mode: NumberMode, at: { status: number; url: string }): unknown {
-  const init = { status: at.status, method: 'GET', url: at.url };
+export function parseJsonBody(text: string, mode: NumberMode, at: { status: number; url: string; attempts: number; headers: Record<string, string> }, apiKey: string): unknown {
+  const init: ApiErrorInit = {
+    status: at.status, method: 'GET', url: at.url, attempts: at.attempts, response: errorResponse(at.headers, text, undefined, apiKey),
+  };
   try {
     if (text.trim() === '') throw new SyntaxError('the body is empty');
     if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) {
