@@ -164,7 +164,9 @@ export class Dependencies {
     // attempt counts from 1: the first retry is attempt 2.
     const retry = event.attempt > 1 ? ` (retry ${event.attempt - 1})` : '';
     const next = event.retryInMs !== undefined ? `, retrying in ${Math.round(event.retryInMs)}ms` : '';
-    this.report.debug(`${event.method} ${baseUrl}${event.url} ${outcome} ${Math.round(event.ms)}ms${retry}${next}`);
+    // event.url is the path as sent, the base URL's own path (`/prefix`, a pasted `/api/data`) already in
+    // it: the origin goes before it, never the base URL as given, so the line is the URL a curl would need.
+    this.report.debug(`${event.method} ${new URL(baseUrl).origin}${event.url} ${outcome} ${Math.round(event.ms)}ms${retry}${next}`);
   }
 
   /** A stable list (countries, sources) from the disk cache when fresh, else fetched and stored (cache.ts). */
