@@ -41,6 +41,7 @@ export class Dependencies {
   #sandbox?: Promise<Sandbox>;
   #countries?: Promise<Country[]>;
   #concurrency = DEFAULT_CONCURRENCY;
+  readonly #requestListeners: Array<(event: RequestEvent) => void> = [];
 
   constructor(
     readonly globals: GlobalOptions,
@@ -48,6 +49,11 @@ export class Dependencies {
     readonly report: Reporter,
     readonly lifecycle: Lifecycle,
   ) {}
+
+  /** Told of every attempt the run's client makes (the tap's METRIC messages time them). */
+  onRequestEvent(listener: (event: RequestEvent) => void): void {
+    this.#requestListeners.push(listener);
+  }
 
   /** The API key once settings were read, for the reporter to mask; undefined before. */
   get knownSecret(): string | undefined {
@@ -140,6 +146,7 @@ export class Dependencies {
       onEvent: (event: RequestEvent) => {
         if (event.status !== undefined) parserInstantiated();
         this.#reportEvent(baseUrl, event);
+        for (const listener of this.#requestListeners) listener(event);
       },
     });
     this.lifecycle.onCleanup((reason) => (reason === 'interrupted' ? client.destroy() : client.close()));

@@ -27,7 +27,7 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
   const proc = io.process;
   if (proc) {
     const { installEpipeGuard } = await import('../output/pipe.js');
-    installEpipeGuard(io.stdout, (code) => proc.exit(code), (error) => void stdoutFailed(error, state, proc));
+    installEpipeGuard(io.stdout, (code) => proc.exit(state.context?.lifecycle.closedPipeExit(code) ?? code), (error) => void stdoutFailed(error, state, proc));
   }
 
   // Before the command parser loads. (bin/newsstats.cjs answers a plain `--version` itself, faster
@@ -314,7 +314,7 @@ async function openPager(ctx: Context, state: RunState): Promise<void> {
 }
 
 /** -o, -f, --fields, --no-header and --bom shape records; on a verb that prints text or nothing they would silently do nothing. */
-function refuseOutputFlags(path: string, prints: 'text' | 'nothing', globals: GlobalOptions): void {
+function refuseOutputFlags(path: string, prints: 'text' | 'messages' | 'nothing', globals: GlobalOptions): void {
   const given = [
     globals.output !== undefined && '--output',
     globals.format !== undefined && '--format',
@@ -324,10 +324,10 @@ function refuseOutputFlags(path: string, prints: 'text' | 'nothing', globals: Gl
     globals.jq !== undefined && '--jq',
   ].filter((flag) => flag !== false);
   if (given.length === 0) return;
-  const what = prints === 'text' ? 'prints text' : 'prints nothing on stdout';
+  const what = prints === 'text' ? 'prints text' : prints === 'messages' ? 'prints its own stream on stdout (Singer messages, one a line, for a target)' : 'prints nothing on stdout';
   throw new UsageError(
     `\`newsstats ${path}\` ${what}: ${given.join(', ')} ${given.length === 1 ? 'does' : 'do'} not apply`,
-    prints === 'text' ? 'redirect it instead, e.g. > file' : undefined,
+    prints === 'text' ? 'redirect it instead, e.g. > file' : prints === 'messages' ? 'filter its output with jq after it, e.g. | jq -c \'select(.type == "RECORD")\'' : undefined,
   );
 }
 
