@@ -16,7 +16,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { articleHashes, BIN, isolatedEnv, processHome, rawGet, runCli, sandbox, sandboxEnv } from '../e2e/harness.js';
+import { articleHashes, BIN, isolatedEnv, rawGet, runCli, sandbox, sandboxEnv, tempDir } from '../e2e/harness.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 
 /** A key long enough to be masked anywhere, and unlike any word of a result. */
@@ -76,7 +76,7 @@ beforeAll(async () => {
   transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, 'mcp'],
-    env: isolatedEnv(processHome(), sandboxEnv({ url: gate.url, key: KEY })),
+    env: isolatedEnv(tempDir(), sandboxEnv({ url: gate.url, key: KEY })),
     stderr: 'pipe',
   });
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
