@@ -168,13 +168,14 @@ export class Dependencies {
     if ((after === 'notFound' && this.#answered) || !this.#client) return undefined;
     const client = await this.#client.catch(() => undefined);
     if (!client) return undefined;
-    const { NotFoundError, ResponseFormatError, ResponseShapeError } = await import('../api/errors.js');
+    const { NotFoundError, ResponseFormatError } = await import('../api/errors.js');
     try {
       await client.weeks.current();
       return undefined;
     } catch (error) {
-      const misshapen = error instanceof NotFoundError || error instanceof ResponseFormatError || error instanceof ResponseShapeError;
-      return misshapen ? { baseUrl: client.baseUrl } : undefined;
+      // The week info is not there, or not JSON: no server of the API answers so.
+      const notTheApi = (error instanceof NotFoundError && error.problem === undefined) || error instanceof ResponseFormatError;
+      return notTheApi ? { baseUrl: client.baseUrl } : undefined;
     }
   }
 

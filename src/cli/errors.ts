@@ -28,8 +28,9 @@ export class KeyRejectedError extends Error {
 export class NotTheApiError extends Error {
   override name = 'NotTheApiError';
   constructor(readonly baseUrl: string, override readonly cause: Error & { method: string; url: string; status: number }) {
-    const answer = cause.status === 404 ? 'answered 404' : `answered ${cause.status} with no answer of the contract's shape`;
-    super(`this doesn't look like the News-Mention Statistics API at ${baseUrl}: ${cause.method} ${cause.url} ${answer}, and its week info (/api/data/weeks/current) is not the API's either`);
+    // A 404's own message names a person, not the request; an answer that is not JSON says what it was.
+    const what = cause.status === 404 ? `${cause.method} ${cause.url} answered 404` : cause.message;
+    super(`this doesn't look like the News-Mention Statistics API at ${baseUrl}: ${what}, and its week info (/api/data/weeks/current) is not the API's either`);
   }
 }
 

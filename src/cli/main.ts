@@ -157,11 +157,15 @@ async function report(error: unknown, state: RunState): Promise<void> {
   state.exitCode = failure.exitCode;
 }
 
-/** The failures a wrong base URL gives: a 404, or a 200 that is not the contract's JSON. */
+/**
+ * The failures a wrong base URL gives: a 404 without the problem details the API's errors carry, or
+ * a 200 that is not JSON at all. JSON of the wrong shape is the service's contract violation, named
+ * as such (exit 5 naming the field).
+ */
 async function answersLikeNotTheApi(error: unknown): Promise<'notFound' | 'misshapen' | undefined> {
-  const { NotFoundError, ResponseFormatError, ResponseShapeError } = await import('../api/errors.js');
-  if (error instanceof NotFoundError) return 'notFound';
-  return error instanceof ResponseFormatError || error instanceof ResponseShapeError ? 'misshapen' : undefined;
+  const { NotFoundError, ResponseFormatError } = await import('../api/errors.js');
+  if (error instanceof NotFoundError && error.problem === undefined) return 'notFound';
+  return error instanceof ResponseFormatError ? 'misshapen' : undefined;
 }
 
 function isCommanderRefusal(error: unknown): error is { code: string } {
