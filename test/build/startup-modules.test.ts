@@ -34,8 +34,8 @@ async function loaded(args: string[], env: Record<string, string> = {}): Promise
 
 /** Built-ins a command that sends no request must never load (net is not one: a piped stdout is a socket). */
 const NETWORK = ['tls', 'http', 'https', 'http2', 'dns', 'zlib', 'crypto'];
-/** Loaded by no command here: HTTP/2 and child processes are deferred (scripts/defer-requires.mjs). */
-const NEVER = ['http2', 'child_process', 'worker_threads'];
+/** Loaded by no command here: the CLI's build leaves HTTP/2 out (scripts/build.mjs, withoutHttp2). */
+const NEVER = ['http2', 'worker_threads'];
 
 let server: RunningSandbox;
 let bare: Set<string>;
@@ -73,7 +73,7 @@ describe('modules each command loads (the built CLI)', () => {
     expect(builtins.filter((name) => NETWORK.includes(name) || NEVER.includes(name))).toEqual([]);
   });
 
-  it('people top -f json: the noun and the JSON renderer; not node:http, HTTP/2, child processes, tables, CSV or conf', async () => {
+  it('people top -f json: the noun and the JSON renderer; not HTTP/2, tables, CSV or conf', async () => {
     const env = { NEWSSTATS_BASE_URL: server.url, NEWSSTATS_API_KEY: server.key };
     const { dist, builtins } = beyondBare(await loaded([BIN, 'people', 'top', '--weeks', 'last4', '--limit', '3', '-f', 'json'], env));
     expect(dist).toEqual(expect.arrayContaining(['dist/chunks/people', 'dist/chunks/json']));
@@ -81,7 +81,5 @@ describe('modules each command loads (the built CLI)', () => {
     expect(dist.length).toBeLessThanOrEqual(60);
     expect(builtins).toContain('net');
     expect(builtins.filter((name) => NEVER.includes(name))).toEqual([]);
-    // undici asks node:http only for a header size limit changed from Node's default (scripts/defer-requires.mjs).
-    expect(builtins.filter((name) => name === 'http' || name.startsWith('_http'))).toEqual([]);
   });
 });
