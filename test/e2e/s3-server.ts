@@ -21,6 +21,8 @@ export interface LocalS3 {
 }
 
 export async function localS3(bucket: string): Promise<LocalS3> {
+  // s3rver ships no types: the little of it used here, typed by hand.
+  // @ts-expect-error -- no declaration file
   const { default: S3rver } = (await import('s3rver')) as unknown as { default: new (options: Record<string, unknown>) => { run(): Promise<AddressInfo>; close(): Promise<void> } };
   const store = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: mkdtempSync(join(tmpdir(), 'newsstats-s3-')), configureBuckets: [{ name: bucket }] });
   const backend = await store.run();
@@ -72,7 +74,9 @@ export async function localS3(bucket: string): Promise<LocalS3> {
           return;
         }
         await forward(request, body, response);
-      }).catch(() => response.destroy());
+      }).catch(() => {
+        response.destroy();
+      });
     });
   });
   await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
