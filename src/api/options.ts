@@ -63,6 +63,12 @@ export interface HttpClientOptions {
   maxRetryAfterMs?: number | undefined;
   /** A response body larger than this is abandoned (ResponseTooLargeError) rather than buffered. */
   maxResponseBytes?: number | undefined;
+  /**
+   * The fetch to make requests with instead of undici: for a runtime's own (Deno, Bun, Workers pick
+   * theirs without it) or an instrumented one. Redirects must not be followed by it (the client asks
+   * `redirect: 'manual'`). Node uses undici unless this is given.
+   */
+  fetch?: ((input: string, init: RequestInit) => Promise<Response>) | undefined;
   /** A caller-owned undici dispatcher (tests, custom TLS); the client then never closes it. */
   dispatcher?: Dispatcher | undefined;
   /**
