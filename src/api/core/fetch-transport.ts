@@ -74,10 +74,10 @@ export class FetchTransport implements Transport {
       const chunks: Uint8Array[] = [];
       let received = 0;
       try {
-        const reader = response.body?.getReader();
+        const reader: ReadableStreamDefaultReader<Uint8Array> | undefined = response.body?.getReader();
         for (;;) {
           if (!reader) break;
-          const { done, value } = await reader.read();
+          const { done, value }: ReadableStreamReadResult<Uint8Array> = await reader.read();
           if (done) break;
           received += value.byteLength;
           if (received > settings.maxResponseBytes) {
