@@ -77,7 +77,7 @@ export class FetchTransport implements Transport {
         const reader: ReadableStreamDefaultReader<Uint8Array> | undefined = response.body?.getReader();
         for (;;) {
           if (!reader) break;
-          const { done, value }: ReadableStreamReadResult<Uint8Array> = await reader.read();
+          const { done, value } = (await reader.read()) as { done: boolean; value: Uint8Array };
           if (done) break;
           received += value.byteLength;
           if (received > settings.maxResponseBytes) {
