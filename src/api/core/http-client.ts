@@ -5,7 +5,6 @@
  * says whether and when to try again; the pacer (pacing.ts) and the call's scope (cancel.ts) decide
  * when an attempt may start and when the call is over.
  */
-import type { Dispatcher } from 'undici';
 import { AbortError, ConfigurationError, ConnectionError, type ConnectionErrorInit, InvalidParameterError, type NumericClientOption, TimeoutError } from '../errors.js';
 import type { NumberMode } from '../json.js';
 import { HTTP_DEFAULTS, TEST_HOOKS, type InternalClientOptions, type RequestEvent } from '../options.js';
@@ -116,7 +115,7 @@ export class HttpClient {
     this.#random = hooks?.random ?? Math.random;
     this.#sleep = hooks?.sleep;
     this.#now = hooks?.now ?? monotonicMs;
-    const dispatcher: Dispatcher | undefined = options.dispatcher;
+    const dispatcher = options.dispatcher;
     // Loopback never goes through a proxy (as Go's net/http decides too): a plain-http request to a
     // local tunnel or the sandbox would otherwise carry the key, in clear text, to the proxy host.
     // Read here, so a malformed variable is a ConfigurationError naming it before any request.

@@ -8,16 +8,7 @@
  * do with either is the client's (http-client.ts), by the retry policy (retry.ts).
  */
 import type { Dispatcher } from 'undici';
-// The two dispatchers straight from their files: undici's index also loads fetch, WebSocket, the cache
-// and cookies, and its cookies module touches globalThis.Headers, which makes Node load its own bundled
-// copy of undici as well. Together about 50 ms of every run that makes a request. What the index does
-// that they need is done here: give dispatchers request() and connect() (the proxy agent uses it).
-import Agent from 'undici/lib/dispatcher/agent.js';
-import ProxyAgent from 'undici/lib/dispatcher/proxy-agent.js';
-import Pool from 'undici/lib/dispatcher/pool.js';
-import UndiciDispatcher from 'undici/lib/dispatcher/dispatcher.js';
-import dispatcherApi from 'undici/lib/api/index.js';
-Object.assign(UndiciDispatcher.prototype, dispatcherApi);
+import { Agent, Pool, ProxyAgent } from './undici.js';
 import { decodeBody } from './response.js';
 import {
   armAttempt, attemptFailure, AttemptTimeout, errorCode, tooLargeFailure,
