@@ -72,13 +72,13 @@ class JqWorker {
 
   constructor(
     WorkerClass: typeof Worker,
+    jqPath: string,
     private readonly limitMb: number,
   ) {
     this.#worker = new WorkerClass(WORKER_CODE, {
       eval: true,
-      // Found from this file: the CLI's chunks are CommonJS, where __filename is this chunk (Vitest,
-      // which runs src/, provides it too); the worker's own require would search the working directory.
-      workerData: { jqPath: createRequire(__filename).resolve('jq-web') },
+      // A path, not a name: the worker's own require would search the working directory.
+      workerData: { jqPath },
       // The worker's heap, where jq-web collects results (a number per character), may pass the bound:
       // the watch stops the worker first. At V8's own limit a large allocation that fails is a fatal
       // error of the whole process, not the worker's (`repeat(.)` did that with a limit of 512 MiB).
@@ -135,10 +135,46 @@ class JqWorker {
   }
 }
 
-let worker: Promise<JqWorker> | undefined;
+interface JqWeb {
+  raw(json: string, filter: string, flags?: string[]): string | undefined;
+}
 
-function jqWorker(): Promise<JqWorker> {
-  worker ??= import('node:worker_threads').then(({ Worker }) => new JqWorker(Worker, jqMemoryLimitMb()));
+/**
+ * jq on this thread, for the single executable (npm run build:exe) alone: its require() reaches only
+ * what was bundled into it, so no worker can load jq-web there, and a filter there is as interruptible
+ * as it was before workers (not at all). The plain require() below is what build:exe bundles.
+ */
+class JqInThread {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  readonly #jq = Promise.resolve().then(() => require('jq-web') as Promise<JqWeb>);
+
+  async run(json: string, program: string): Promise<JqAnswer> {
+    const jq = await this.#jq;
+    try {
+      return { output: jq.raw(json, program, ['-c']) ?? '' };
+    } catch (error) {
+      const failed = error as JqRunError;
+      return { stderr: failed.stderr ?? failed.message };
+    }
+  }
+}
+
+let worker: Promise<JqWorker | JqInThread> | undefined;
+
+/** jq-web's file, found from this file (the CLI's chunks are CommonJS; Vitest gives src/ a __filename too); undefined inside the single executable. */
+function jqWebPath(): string | undefined {
+  try {
+    return createRequire(__filename).resolve('jq-web');
+  } catch {
+    return undefined;
+  }
+}
+
+function jqWorker(): Promise<JqWorker | JqInThread> {
+  worker ??= import('node:worker_threads').then(({ Worker }) => {
+    const path = jqWebPath();
+    return path === undefined ? new JqInThread() : new JqWorker(Worker, path, jqMemoryLimitMb());
+  });
   return worker;
 }
 
