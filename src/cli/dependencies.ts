@@ -129,7 +129,10 @@ export class Dependencies {
     // code cache is checked against, and the modules loaded meanwhile would be compiled from source
     // (net, assert and perf_hooks: 29 million instructions of the query on Node 24; Lifecycle.tuneV8).
     const [{ NewsStatsClient }, { VERSION }] = await Promise.all([import('../api/client.js'), import('../version.js')]);
-    const parserInstantiated = await this.lifecycle.tuneV8(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`, `--wasm-tiering-budget=${WASM_TIERING_BUDGET_DEFAULT}`);
+    // NEWSSTATS_NO_STARTUP_MACHINERY=1 leaves V8's flags alone (docs/performance.md, "Start-up machinery").
+    const parserInstantiated = this.env.NEWSSTATS_NO_STARTUP_MACHINERY
+      ? () => {}
+      : await this.lifecycle.tuneV8(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`, `--wasm-tiering-budget=${WASM_TIERING_BUDGET_DEFAULT}`);
     const client = new NewsStatsClient({
       baseUrl,
       apiKey,

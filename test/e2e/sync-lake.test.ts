@@ -4,7 +4,7 @@
  * added over time with their own options, a changed query refused with the way out; --plan sends
  * nothing; --summary and the state say what was taken and when.
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
@@ -12,7 +12,7 @@ import { planTasks } from '../../src/sync/plan.js';
 import { emptyState, withPartitionTaken } from '../../src/sync/state.js';
 import { addWeeks, isoWeekOf } from '../../src/weeks.js';
 import { duckRows, sqlText } from '../duckdb.js';
-import { readLog, runCli, sandbox, sandboxEnv, tempDir } from './harness.js';
+import { readLog, runCli, sandbox, sandboxEnv, spawnCli, tempDir } from './harness.js';
 
 const NOW = new Date();
 const CURRENT = isoWeekOf(NOW);
@@ -108,6 +108,32 @@ describe('the lake', () => {
     expect(summary).toMatchObject({ outcome: 'ok', currentWeek: CURRENT });
     expect(summary.written).toHaveLength(8);
     expect(summary.requests).toBeGreaterThan(0);
+  });
+
+  it('SIGTERM ends a run with one line saying what was kept, the lock removed, exit 143', async () => {
+    const slow = await sandbox({ now: NOW, latencyMs: 150 });
+    const dir = join(tempDir(), 'lake');
+    try {
+      // A process of its own: the signal is the point.
+      const result = await spawnCli(['sync', dir, '--since', String(SINCE), '--streams', 'rankings', '--depth', '3', '--concurrency', '1'], {
+        env: sandboxEnv(slow),
+        onSpawn: (child) => {
+          const poll = setInterval(() => {
+            const state = existsSync(join(dir, '_newsstats_sync.json')) ? readFileSync(join(dir, '_newsstats_sync.json'), 'utf8') : '';
+            if (/"\d{6}": "\d{4}-/.test(state)) {
+              clearInterval(poll);
+              child.kill('SIGTERM');
+            }
+          }, 5);
+          child.on('close', () => clearInterval(poll));
+        },
+      });
+      expect(result.code, result.stderr).toBe(143);
+      expect(result.stderr.trim()).toMatch(/^sync: interrupted: \d+ partitions written and recorded this run are kept in .*; the next run fetches the rest$/);
+      expect(existsSync(join(dir, '_newsstats_sync.lock'))).toBe(false);
+    } finally {
+      await slow.close();
+    }
   });
 
   it('a partial week written with --include-current is fetched whole once the week has ended', () => {
