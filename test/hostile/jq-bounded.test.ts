@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, isolatedEnv, processHome, sandbox, sandboxEnv, spawnCli, expectFailure } from '../e2e/harness.js';
+import { BIN, expectFailure, isolatedEnv, sandbox, sandboxEnv, spawnCli, tempDir } from '../e2e/harness.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 
 let server: RunningSandbox;
@@ -18,7 +18,7 @@ afterAll(() => server.close());
 describe.concurrent('a filter without end stops at once on a signal', () => {
   for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) {
     it(signal, async () => {
-      const child = spawn(process.execPath, [BIN, 'people', 'top', '--limit', '2', '--verbose', '--jq', 'def f: f; f'], { env: isolatedEnv(processHome(), sandboxEnv(server)), stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [BIN, 'people', 'top', '--limit', '2', '--verbose', '--jq', 'def f: f; f'], { env: isolatedEnv(tempDir(), sandboxEnv(server)), stdio: ['ignore', 'pipe', 'pipe'] });
       let stderr = '';
       child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
         stderr += chunk;

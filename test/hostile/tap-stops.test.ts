@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, isolatedEnv, processHome, sandbox, tempDir } from '../e2e/harness.js';
+import { BIN, isolatedEnv, sandbox, tempDir } from '../e2e/harness.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 
 let server: RunningSandbox;
@@ -27,7 +27,7 @@ function config(): string {
 describe('a tap stopped by a signal says what the last STATE it sent holds', () => {
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
     it(signal, async () => {
-      const child = spawn(process.execPath, [BIN, 'tap', '--config', config()], { env: isolatedEnv(processHome()), stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [BIN, 'tap', '--config', config()], { env: isolatedEnv(tempDir()), stdio: ['ignore', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';
       child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
@@ -48,7 +48,7 @@ describe('a tap stopped by a signal says what the last STATE it sent holds', () 
 describe('a target that stops reading', () => {
   it('`tap | head -1` exits 6 with one line saying what was kept, not a silent 0', async () => {
     const script = `"${process.execPath}" "${BIN}" tap --config "${config()}" | head -1 >/dev/null; echo "exit=\${PIPESTATUS[0]}" >&2`;
-    const child = spawn('bash', ['-c', script], { env: isolatedEnv(processHome()), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['-c', script], { env: isolatedEnv(tempDir()), stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     await new Promise((resolve) => child.on('close', resolve));
