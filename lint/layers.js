@@ -17,7 +17,8 @@ export const LAYERS = [
   { name: 'sandbox', paths: ['sandbox/'], mayImport: ['api', 'shared'] },
   { name: 'library', paths: ['index'], mayImport: ['api', 'sandbox', 'shared'] },
   { name: 'sync', paths: ['sync/'], mayImport: ['api', 'output', 'shared'] },
-  { name: 'cli', paths: ['cli/'], mayImport: ['api', 'config', 'output', 'sandbox', 'shared', 'sync'] },
+  { name: 'mcp', paths: ['mcp/'], mayImport: ['api', 'output', 'shared'] },
+  { name: 'cli', paths: ['cli/'], mayImport: ['api', 'config', 'mcp', 'output', 'sandbox', 'shared', 'sync'] },
 ];
 
 const SOURCE_ROOT = resolve(import.meta.dirname, '..', 'src');

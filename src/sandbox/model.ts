@@ -64,12 +64,12 @@ export interface SandboxModelOptions {
 }
 
 /** The contract's search parameters, with the server's defaults filled in. */
-export type PeopleSearchQuery = PeopleSearchParams & Required<Pick<PeopleSearchParams, 'exactName' | 'limit'>>;
+export type PeopleSearchQuery = PeopleSearchParams & { exactName: boolean; limit: number };
 
 /** The contract's ranking parameters, with the window resolved and the server's defaults filled in. */
 export type PeopleTopQuery = Omit<PeopleTopParams, keyof WeekWindow> &
   WeekWindow &
-  Required<Pick<PeopleTopParams, 'limit' | 'fresh' | 'sortBy'>>;
+  { limit: number; fresh: boolean; sortBy: NonNullable<PeopleTopParams['sortBy']> };
 
 export interface SandboxModel {
   weekInfo(): WeekInfo;
