@@ -6,8 +6,8 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EXIT } from '../../src/cli/exit-codes.js';
-import { VERSION } from '../../src/version.js';
+import { EXIT } from '../../src/cli/run/exit-codes.js';
+import { VERSION } from '../../src/shared/version.js';
 import { BIN, REPO, tempDir } from './harness.js';
 
 const run = (script: string) => spawnSync('bash', ['-o', 'pipefail', '-c', script], { encoding: 'utf8', env: { ...process.env, BIN, NODE: process.execPath } });

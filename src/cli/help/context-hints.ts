@@ -7,7 +7,7 @@
  * One place, applied to every failure line: the flags that choose where and as whom (--profile,
  * --base-url, --sandbox), as the user gave them, are added to each suggested command that lacks them.
  */
-import { commandLine } from '../slips.js';
+import { commandLine } from './slips.js';
 
 /** The flags that choose the profile, the service or the sandbox. */
 const CONTEXT_FLAGS = ['--profile', '--base-url', '--sandbox'] as const;
