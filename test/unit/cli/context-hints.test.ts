@@ -16,6 +16,11 @@ describe('hints keep --profile, --base-url and --sandbox (#31)', () => {
     expect(withContext('did you mean newsstats --sandbox people top?', ['--sandbox', 'top'])).toBe('did you mean newsstats --sandbox people top?');
   });
 
+  it('gives config only --profile: it acts on a profile, never on a service', () => {
+    expect(withContext('run `newsstats config set allow-insecure-http true`', ['--base-url', 'http://10.0.0.5', '--sandbox', 'weeks']))
+      .toBe('run `newsstats config set allow-insecure-http true`');
+  });
+
   it('leaves a line without a suggested command, or a run without context, as it was', () => {
     expect(withContext('error: newsstats is being rebuilt', ['--profile', 'prod'])).toBe('error: newsstats is being rebuilt');
     expect(withContext('run `newsstats auth login`', ['weeks'])).toBe('run `newsstats auth login`');
