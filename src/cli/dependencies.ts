@@ -41,6 +41,8 @@ export class Dependencies {
   #sandbox?: Promise<Sandbox>;
   #countries?: Promise<Country[]>;
   #concurrency = DEFAULT_CONCURRENCY;
+  /** Some request of this run got a 2xx answer: the host has answered as a server of the API would. */
+  #answered = false;
   readonly #requestListeners: Array<(event: RequestEvent) => void> = [];
 
   constructor(
@@ -156,7 +158,29 @@ export class Dependencies {
     return client;
   }
 
+  /**
+   * After a 404 or a misshapen 200 (#31): whether the host is the API at all, when nothing of this run
+   * says so yet. One request, the week info, checked against the contract; undefined when it cannot
+   * tell (no client was made, or the check itself failed otherwise). A 404 after a 2xx of this run is
+   * the API's own (a plain web server's 2xx would have been HTML and ended the run already).
+   */
+  async isNotTheApi(after: 'notFound' | 'misshapen'): Promise<{ baseUrl: string } | undefined> {
+    if ((after === 'notFound' && this.#answered) || !this.#client) return undefined;
+    const client = await this.#client.catch(() => undefined);
+    if (!client) return undefined;
+    const { NotFoundError, ResponseFormatError } = await import('../api/errors.js');
+    try {
+      await client.weeks.current();
+      return undefined;
+    } catch (error) {
+      // The week info is not there, or not JSON: no server of the API answers so.
+      const notTheApi = (error instanceof NotFoundError && error.problem === undefined) || error instanceof ResponseFormatError;
+      return notTheApi ? { baseUrl: client.baseUrl } : undefined;
+    }
+  }
+
   #reportEvent(baseUrl: string, event: RequestEvent): void {
+    if (event.status !== undefined && event.status >= 200 && event.status <= 299 && !event.error) this.#answered = true;
     // Requests Ctrl-C cut off fail as the client is destroyed: their consequence, not news.
     if (this.lifecycle.interrupted) return;
     if (event.retryAfter && event.retryInMs !== undefined && event.retryInMs >= LONG_WAIT_MS) {

@@ -129,6 +129,12 @@ async function report(error: unknown, state: RunState): Promise<void> {
   ]);
   // --output failures arrive wrapped already; a write that failed unwrapped was one to stdout.
   if (isSystemError(error) && error.syscall === 'write') error = new OutputWriteError('stdout', error);
+  // A 404 or a misshapen answer from a host that is not the API at all says so, not "not found" (#31).
+  const after = state.context && (await answersLikeNotTheApi(error));
+  if (after) {
+    const verdict = await state.context!.deps.isNotTheApi(after);
+    if (verdict) error = new (await import('./errors.js')).NotTheApiError(verdict.baseUrl, error as InstanceType<typeof import('../api/errors.js').ApiError>);
+  }
   // Commander's refusals are reported here, as one line, with what the slip most likely meant.
   if (isCommanderRefusal(error)) error = (await explainCommanderRefusal(error, state.args)) ?? error;
   const verbose = state.context?.globals.verbose ?? (state.args.includes('--verbose') || state.args.includes('-v'));
@@ -149,6 +155,17 @@ async function report(error: unknown, state: RunState): Promise<void> {
     stderr.write(`${lines.join('\n')}\n`);
   }
   state.exitCode = failure.exitCode;
+}
+
+/**
+ * The failures a wrong base URL gives: a 404 without the problem details the API's errors carry, or
+ * a 200 that is not JSON at all. JSON of the wrong shape is the service's contract violation, named
+ * as such (exit 5 naming the field).
+ */
+async function answersLikeNotTheApi(error: unknown): Promise<'notFound' | 'misshapen' | undefined> {
+  const { NotFoundError, ResponseFormatError } = await import('../api/errors.js');
+  if (error instanceof NotFoundError && error.problem === undefined) return 'notFound';
+  return error instanceof ResponseFormatError ? 'misshapen' : undefined;
 }
 
 function isCommanderRefusal(error: unknown): error is { code: string } {
