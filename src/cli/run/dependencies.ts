@@ -3,16 +3,16 @@
  * sandbox, the client, and the cached lists. Nothing here is created before a command asks for it,
  * so `newsstats config path` never loads undici and `newsstats weeks` never loads the profile store.
  */
-import type { NewsStatsClient } from '../api/client.js';
-import type { RequestEvent } from '../api/options.js';
-import type { Country } from '../api/types.js';
-import type { ResolvedSettings } from '../config/resolve.js';
-import { ConfigurationError } from '../api/errors.js';
+import type { NewsStatsClient } from '../../api/client.js';
+import type { RequestEvent } from '../../api/options.js';
+import type { Country } from '../../api/types.js';
+import type { ResolvedSettings } from '../../config/resolve.js';
+import { ConfigurationError } from '../../api/errors.js';
 import type { CachedListName } from './cache.js';
-import { DEFAULT_CONCURRENCY } from './concurrency.js';
+import { DEFAULT_CONCURRENCY } from '../flags/concurrency.js';
 import { MissingKeyError } from './errors.js';
 import type { Lifecycle } from './lifecycle.js';
-import type { GlobalOptions } from './registry.js';
+import type { GlobalOptions } from '../flags/global.js';
 import type { Reporter } from './reporter.js';
 
 /**
@@ -64,7 +64,7 @@ export class Dependencies {
 
   async settings(): Promise<ResolvedSettings> {
     if (!this.#settings) {
-      const { resolveSettings } = await import('../config/resolve.js');
+      const { resolveSettings } = await import('../../config/resolve.js');
       this.#settings = resolveSettings({ flags: this.globals, env: this.env });
       for (const warning of this.#settings.warnings) this.report.note(warning);
     }
@@ -74,7 +74,7 @@ export class Dependencies {
   /** The in-process sandbox behind --sandbox, started on first use on an ephemeral loopback port. */
   sandbox(): Promise<Sandbox> {
     this.#sandbox ??= (async () => {
-      const { startSandbox } = await import('../sandbox/server.js');
+      const { startSandbox } = await import('../../sandbox/server.js');
       const sandbox = await startSandbox({ port: 0 });
       this.lifecycle.onCleanup(() => sandbox.close());
       this.report.note('newsstats: using the built-in sandbox: the data is synthetic, not the real service.');
@@ -90,7 +90,7 @@ export class Dependencies {
       const sandbox = await this.sandbox();
       return { baseUrl: sandbox.url, apiKey: sandbox.key, settings };
     }
-    const { checkNamedProfile } = await import('../config/resolve.js');
+    const { checkNamedProfile } = await import('../../config/resolve.js');
     checkNamedProfile(this.globals.profile, this.env);
     // The failure map (exit-codes.ts) adds how to set it, as for the library's own missing base URL.
     if (!settings.baseUrl) throw new ConfigurationError('baseUrl', 'missing', 'no base URL is set');
@@ -130,7 +130,7 @@ export class Dependencies {
     // to V8's default once the first answer arrived: a flag off its default changes the hash every
     // code cache is checked against, and the modules loaded meanwhile would be compiled from source
     // (net, assert and perf_hooks: 29 million instructions of the query on Node 24; Lifecycle.tuneV8).
-    const [{ NewsStatsClient }, { VERSION }] = await Promise.all([import('../api/client.js'), import('../version.js')]);
+    const [{ NewsStatsClient }, { VERSION }] = await Promise.all([import('../../api/client.js'), import('../../shared/version.js')]);
     // NEWSSTATS_NO_STARTUP_MACHINERY=1 leaves V8's flags alone (docs/performance.md, "Start-up machinery").
     const parserInstantiated = this.env.NEWSSTATS_NO_STARTUP_MACHINERY
       ? () => {}
@@ -214,7 +214,7 @@ export class Dependencies {
     this.#countries ??= (async () => {
       const client = await this.client();
       const list = await this.cachedList('countries', () => client.countries.list());
-      const { answerId } = await import('../api/answer-integers.js');
+      const { answerId } = await import('../../api/answer-integers.js');
       return (list as Array<Record<string, unknown>>).map((country) => ({
         countryId: answerId(country.countryId, 'countryId', '/api/data/countries'),
         countryName: String(country.countryName ?? ''),

@@ -14,12 +14,12 @@ import {
   NotFoundError,
   RedirectError,
   ResponseTooLargeError,
-} from '../api/errors.js';
-import { ConfigFileError } from '../config/resolve.js';
-import { SettingError } from '../config/settings.js';
-import { OutputUsageError } from '../output/errors.js';
-import { OutputWriteError } from '../output/write-error.js';
-import { WeekError } from '../weeks.js';
+} from '../../api/errors.js';
+import { ConfigFileError } from '../../config/resolve.js';
+import { SettingError } from '../../config/settings.js';
+import { OutputUsageError } from '../../output/errors.js';
+import { OutputWriteError } from '../../output/write-error.js';
+import { WeekError } from '../../shared/weeks.js';
 import { IncompleteRunError, InterruptedError, KeyRejectedError, MissingKeyError, NotTheApiError, UsageError } from './errors.js';
 
 export const EXIT = {
