@@ -34,7 +34,8 @@ export function windowOf(spec: string | number, info: WeekInfoNumbers, argument 
   try {
     window = resolveWeekWindow(parseWeekSpec(String(spec)), info);
   } catch (error) {
-    throw new ToolInputError(`${argument}: ${(error as Error).message}. It takes ${WEEK_SPEC_GRAMMAR}.`);
+    const message = (error as Error).message;
+    throw new ToolInputError(`${argument}: ${message}${message.includes(WEEK_SPEC_GRAMMAR) ? '' : `. It takes ${WEEK_SPEC_GRAMMAR}`}`);
   }
   const described = withWeeks(window, info);
   if (maxWeeks !== undefined && described.weeks > maxWeeks) {
