@@ -23,6 +23,8 @@ import type { RunningSandbox } from '../../src/sandbox/server.js';
 const KEY = 'mcp-test-key-7f3a9c';
 /** Requests about this person are held open until the client goes away. */
 const HELD = 'held-open-0001';
+/** Requests about this person are refused with a 401 whose title quotes the key, as a careless service might. */
+const ECHO = 'echoes-the-key-0001';
 
 interface Front {
   url: string;
@@ -39,6 +41,11 @@ async function front(target: string): Promise<Front> {
   const held = new Promise<void>((resolve) => (arrived = resolve));
   const heldClosed = new Promise<void>((resolve) => (closed = resolve));
   const server = createServer((incoming: IncomingMessage, outgoing: ServerResponse) => {
+    if ((incoming.url ?? '').includes(ECHO)) {
+      outgoing.writeHead(401, { 'content-type': 'application/problem+json' });
+      outgoing.end(JSON.stringify({ title: `invalid API key ${KEY}`, status: 401 }));
+      return;
+    }
     if ((incoming.url ?? '').includes(HELD)) {
       arrived();
       incoming.socket.on('close', closed);
@@ -331,6 +338,13 @@ describe('long calls', () => {
 });
 
 describe('what never reaches the client', () => {
+  it('a refused key is a tool error that says a person must fix the configuration, the key masked even where the service quoted it', async () => {
+    const result = await call('person_profile', { personHash: ECHO });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(/refused the API key.*A person must fix the server's configuration/);
+    expect(text(result)).not.toContain(KEY);
+  });
+
   it('stdout carried protocol messages only, and no result or message held the key', () => {
     // A progress notification the client's SDK read after the response it belongs to is its own race, not a malformed message.
     expect(transportErrors.map((error) => error.message).filter((message) => !message.startsWith('Received a progress notification for an unknown token'))).toEqual([]);
