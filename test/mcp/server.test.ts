@@ -25,6 +25,8 @@ const KEY = 'mcp-test-key-7f3a9c';
 const HELD = 'held-open-0001';
 /** Requests about this person are refused with a 401 whose title quotes the key, as a careless service might. */
 const ECHO = 'echoes-the-key-0001';
+/** A search for this answers a person whose description holds the key. */
+const ECHO_IN_DATA = 'echo-in-data';
 
 interface Front {
   url: string;
@@ -44,6 +46,11 @@ async function front(target: string): Promise<Front> {
     if ((incoming.url ?? '').includes(ECHO)) {
       outgoing.writeHead(401, { 'content-type': 'application/problem+json' });
       outgoing.end(JSON.stringify({ title: `invalid API key ${KEY}`, status: 401 }));
+      return;
+    }
+    if ((incoming.url ?? '').includes(ECHO_IN_DATA)) {
+      outgoing.writeHead(200, { 'content-type': 'application/json' });
+      outgoing.end(JSON.stringify([{ personHash: 'echo-0001', fullName: 'Echo', countryId: 1, description: `key ${KEY} inside` }]));
       return;
     }
     if ((incoming.url ?? '').includes(HELD)) {
@@ -338,6 +345,13 @@ describe('long calls', () => {
 });
 
 describe('what never reaches the client', () => {
+  it('the key is masked in structured content and text, should the service echo it in data', async () => {
+    const result = await call('search_people', { query: ECHO_IN_DATA });
+    expect(result.isError, text(result)).toBeFalsy();
+    expect(JSON.stringify(result)).not.toContain(KEY);
+    expect((result.structuredContent as any).people[0].description).toMatch(/^key \S+ inside$/);
+  });
+
   it('a refused key is a tool error that says a person must fix the configuration, the key masked even where the service quoted it', async () => {
     const result = await call('person_profile', { personHash: ECHO });
     expect(result.isError).toBe(true);
