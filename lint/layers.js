@@ -11,13 +11,14 @@ import { dirname, relative, resolve, sep } from 'node:path';
  */
 export const LAYERS = [
   { name: 'shared', paths: ['shared/', 'types/', 'numbers', 'slug', 'suggest', 'version'], mayImport: [] },
-  { name: 'api', paths: ['api/', 'weeks'], mayImport: ['shared'] },
-  { name: 'output', paths: ['output/'], mayImport: ['api', 'shared'] },
-  { name: 'config', paths: ['config/'], mayImport: ['api', 'shared'] },
-  { name: 'sandbox', paths: ['sandbox/'], mayImport: ['api', 'shared'] },
-  { name: 'library', paths: ['index'], mayImport: ['api', 'sandbox', 'shared'] },
-  { name: 'sync', paths: ['sync/'], mayImport: ['api', 'output', 'shared'] },
-  { name: 'cli', paths: ['cli/'], mayImport: ['api', 'config', 'output', 'sandbox', 'shared', 'sync'] },
+  { name: 'schema', paths: ['schema/'], mayImport: ['shared'] },
+  { name: 'api', paths: ['api/', 'weeks'], mayImport: ['schema', 'shared'] },
+  { name: 'output', paths: ['output/'], mayImport: ['api', 'schema', 'shared'] },
+  { name: 'config', paths: ['config/'], mayImport: ['api', 'schema', 'shared'] },
+  { name: 'sandbox', paths: ['sandbox/'], mayImport: ['api', 'schema', 'shared'] },
+  { name: 'library', paths: ['index'], mayImport: ['api', 'sandbox', 'schema', 'shared'] },
+  { name: 'sync', paths: ['sync/'], mayImport: ['api', 'output', 'schema', 'shared'] },
+  { name: 'cli', paths: ['cli/'], mayImport: ['api', 'config', 'output', 'sandbox', 'schema', 'shared', 'sync'] },
 ];
 
 const SOURCE_ROOT = resolve(import.meta.dirname, '..', 'src');

@@ -15,7 +15,8 @@
  * tables FULL_TABLE, emitted with each run that has weeks to fetch and on the first.
  */
 import type { NewsStatsClient } from '../api/client.js';
-import { contractKind, type ParquetColumn } from '../output/parquet.js';
+import type { ParquetColumn } from '../output/parquet.js';
+import { singerSchemaOfField } from '../schema/singer.js';
 import type { Row } from '../output/view.js';
 import { addWeeks, listWeeks } from '../weeks.js';
 import { isPartitionFailure } from './failures.js';
@@ -28,9 +29,11 @@ export type JsonSchema = Record<string, unknown>;
 
 /** A column's JSON Schema: every field may be null (the contract's tolerant reader). */
 export function columnJsonSchema(column: ParquetColumn): JsonSchema {
+  const fromSchema = singerSchemaOfField(column.name, { key: column.required === true });
+  if (fromSchema !== undefined) return fromSchema;
   switch (column.kind) {
     case 'INT32':
-    case 'INT64':
+    case 'DECIMAL':
       return { type: ['null', 'integer'] };
     case 'DOUBLE':
       return { type: ['null', 'number'] };
@@ -40,12 +43,8 @@ export function columnJsonSchema(column: ParquetColumn): JsonSchema {
       return { type: ['null', 'boolean'] };
     case 'UTF8':
       return { type: ['null', 'string'] };
-    case 'JSON': {
-      const kind = contractKind(column.name);
-      if (kind === 'string[]') return { type: ['null', 'array'], items: { type: 'string' } };
-      if (kind === 'object') return { type: ['null', 'object'] };
-      return { type: ['null', 'array'] };
-    }
+    case 'JSON':
+      return {};
   }
 }
 
