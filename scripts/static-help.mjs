@@ -21,7 +21,7 @@ import { Readable, Writable } from 'node:stream';
 export const staticHelpFile = (words) => `${['newsstats', ...words].join('.')}.txt`;
 
 /** main() and the registry, bundled from src/ into a temporary CommonJS file and loaded. */
-async function loadCli(repo) {
+export async function loadCli(repo) {
   const folder = mkdtempSync(join(tmpdir(), 'newsstats-help-'));
   try {
     const outfile = join(folder, 'cli.cjs');
@@ -46,7 +46,7 @@ async function loadCli(repo) {
 }
 
 /** What main() prints on stdout for `newsstats ...words --help`, piped. */
-async function helpOf(main, words) {
+export async function helpOf(main, words) {
   let text = '';
   const sink = (write) => new Writable({ decodeStrings: false, write: (chunk, _encoding, done) => { write(String(chunk)); done(); } });
   let errors = '';

@@ -14,7 +14,7 @@
  * server failures arrive as the error classes of ./errors.js. The client never prints.
  */
 import { APIPromise, requestIdOf } from './api-promise.js';
-import { HttpClient, type HttpClientOptions, type JsonResponse, type Query, type QueryScalar, type RequestOptions } from './http.js';
+import { HttpClient, type HttpClientOptions, type JsonResponse, type Query, type QueryScalar, type RequestOptions } from './core/http-client.js';
 import { InvalidParameterError } from './errors.js';
 import { checkResponseShape } from './validate.js';
 import type { NumberMode, Parsed } from './json.js';

@@ -55,10 +55,28 @@ export interface ApiErrorInit {
   attempts?: number;
   /** The response body read as problem details, when it was one. */
   problem?: Partial<ProblemDetails>;
+  /** What the answer carried: its headers, its body and the wait it asked for. */
+  response?: ErrorResponse;
   cause?: unknown;
 }
 
-/** The server answered with a status that is not a success. */
+/** The answer an ApiError came from, as the transport read it (the key masked wherever it was echoed). */
+export interface ErrorResponse {
+  /** Response headers, names in lower case; a repeated header's values joined with ", ". */
+  headers: Readonly<Record<string, string>>;
+  /** The body as text. */
+  body: string;
+  /** The wait the service asked for (`retry-after-ms`, or Retry-After in seconds or as a date), in ms; undefined when it asked none. */
+  retryAfterMs: number | undefined;
+}
+
+/**
+ * The server answered with a status that is not a success, or (its subclasses ResponseFormatError,
+ * ResponseShapeError, ResponseTooLargeError) with an answer that is unusable. Every one carries the
+ * request it ended: `status`, `requestId`, the response `headers`, the `retryAfterMs` the service
+ * asked for, and `asResponse()` for the raw body. The API key is never among them: it is a request
+ * header, and wherever a server echoed it in a header or the body it is masked.
+ */
 export class ApiError extends NewsStatsError {
   override name = 'ApiError';
   readonly status: number;
@@ -66,6 +84,17 @@ export class ApiError extends NewsStatsError {
   readonly url: string;
   readonly attempts: number;
   readonly problem: Partial<ProblemDetails> | undefined;
+  /** The service's id of the request (`x-request-id`, or `request-id`), when it sent one: quote it to the service's support. */
+  readonly requestId: string | undefined;
+  /** The response headers, names in lower case (empty when the error came before any answer was read). */
+  readonly headers: Readonly<Record<string, string>>;
+  /**
+   * The wait the service asked for before a retry (`retry-after-ms`, or Retry-After in seconds or as
+   * an HTTP date), in milliseconds, as asked: the client honours it up to maxRetryAfterMs.
+   */
+  readonly retryAfterMs: number | undefined;
+  /** Kept out of enumeration (loggers, JSON.stringify of the error): asResponse() gives it. */
+  readonly #body: string | undefined;
 
   constructor(init: ApiErrorInit, message?: string) {
     super(message ?? `${init.method} ${init.url} failed with HTTP ${init.status}${problemSuffix(init.problem)}`,
@@ -75,6 +104,21 @@ export class ApiError extends NewsStatsError {
     this.url = init.url;
     this.attempts = init.attempts ?? 1;
     this.problem = init.problem;
+    this.headers = init.response?.headers ?? {};
+    this.requestId = this.headers['x-request-id'] ?? this.headers['request-id'];
+    this.retryAfterMs = init.response?.retryAfterMs;
+    this.#body = init.response?.body;
+  }
+
+  /**
+   * The answer as a fetch Response: status, headers and the raw body (the problem details, an HTML
+   * page from a proxy, ...). Each call gives a new Response, so the body can be read again.
+   */
+  asResponse(): Response {
+    // A Response may not carry a body with these statuses, nor be made with a status outside 200-599.
+    const bodyless = this.status === 204 || this.status === 205 || this.status === 304;
+    const status = this.status >= 200 && this.status <= 599 ? this.status : 502;
+    return new Response(bodyless ? null : this.#body ?? '', { status, headers: { ...this.headers } });
   }
 }
 

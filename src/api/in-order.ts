@@ -14,8 +14,11 @@ export interface InOrderOptions {
   window?: number;
   /** Finished results waiting to be taken may hold this many bytes before no further task starts. */
   maxBufferedBytes?: number;
-  /** Aborted when the consumer stops early (break, an error), so tasks still in flight end. */
-  signal?: AbortSignal;
+  /**
+   * The caller's signal: once it aborts, no task starts, the tasks in flight get it through theirs,
+   * and the consumer gets the abort's error at its next step instead of results still waiting.
+   */
+  signal?: AbortSignal | undefined;
 }
 
 /** A task's result and what holding it costs, in bytes (the size of the body it was read from). */
@@ -49,9 +52,9 @@ export async function* inOrder<Item, Result>(
 
   const pump = (): void => {
     while (
-      // Once the consumer has left (stop aborted), nothing new starts; a caller's abort reaches the
-      // tasks through their signal and fails them, which stops the rest.
-      !failed && !stop.signal.aborted && running < concurrency && nextToStart < items.length &&
+      // Once the consumer has left (stop aborted) or the caller aborted, nothing new starts; a caller's
+      // abort reaches the tasks in flight through their signal and fails them.
+      !failed && !signal.aborted && running < concurrency && nextToStart < items.length &&
       nextToStart < nextToTake + window &&
       // The oldest unfinished task always may start: nothing else can free the budget.
       (buffered < maxBufferedBytes || nextToStart === nextToTake)

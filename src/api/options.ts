@@ -1,5 +1,5 @@
 /**
- * The request core's options and their defaults, stated once. Kept apart from http.ts so the CLI can
+ * The request core's options and their defaults, stated once. Kept apart from core/ (which loads undici) so the CLI can
  * show the defaults in its help without loading undici.
  */
 import type { Dispatcher } from 'undici';

@@ -21,6 +21,8 @@ export interface MainIo {
   isTTY: { stdin: boolean; stdout: boolean; stderr: boolean };
   /** Terminal width of stdout when it is a terminal. */
   columns?: number;
+  /** Terminal height of stdout when it is a terminal: output taller than it is paged (run/pager.ts). */
+  rows?: number;
   /** Where relative --output paths land. */
   cwd: string;
   /**
@@ -69,6 +71,7 @@ export function processIo(proc: NodeJS.Process): MainIo {
       },
     },
     columns: proc.stdout.columns,
+    rows: proc.stdout.rows,
     cwd: proc.cwd(),
     process: proc,
   };

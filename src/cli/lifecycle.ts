@@ -9,6 +9,8 @@ export type CloseReason = 'done' | 'interrupted';
 
 export class Lifecycle {
   #interrupted = false;
+  /** A pager has the terminal: Ctrl-C is its (less stops a search with it), not the end of the run. */
+  #paging = false;
   readonly #cleanups: Array<(reason: CloseReason) => Promise<void> | void> = [];
 
   /** `process` is the real process when the run owns it (bin/newsstats.cjs); absent in-process. */
@@ -17,6 +19,11 @@ export class Lifecycle {
   /** Runs at the end of the run, and on Ctrl-C. */
   onCleanup(cleanup: (reason: CloseReason) => Promise<void> | void): void {
     this.#cleanups.push(cleanup);
+  }
+
+  /** While a pager shows the output, Ctrl-C is the pager's to handle (as git does); kill still ends the run. */
+  pagerHasInterrupts(paging: boolean): void {
+    this.#paging = paging;
   }
 
   /** True once Ctrl-C began closing the run: what fails after that is its consequence, not news. */
@@ -39,6 +46,10 @@ export class Lifecycle {
     const proc = this.process;
     if (!proc) return;
     const onSignal = (signal: NodeJS.Signals) => {
+      if (this.#paging && signal === 'SIGINT') {
+        proc.once(signal, onSignal);
+        return;
+      }
       void this.close('interrupted').finally(() => proc.exit(128 + (constants.signals[signal] ?? 0)));
     };
     proc.once('SIGINT', onSignal);

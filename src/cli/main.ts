@@ -95,6 +95,8 @@ interface RunState {
   io: MainIo;
   args: readonly string[];
   context?: Context;
+  /** The terminal's pager, when this run's output may go through one: finished before a failure is told. */
+  pager?: import('./run/pager.js').Pager;
   /**
    * The one failure report of the run: stdout's error event and the rejected write both arrive, and
    * whichever comes second waits for the first, so one line is shown and the exit code is set.
@@ -130,6 +132,9 @@ async function report(error: unknown, state: RunState): Promise<void> {
   if (isCommanderRefusal(error)) error = (await explainCommanderRefusal(error, state.args)) ?? error;
   const verbose = state.context?.globals.verbose ?? (state.args.includes('--verbose') || state.args.includes('-v'));
   const failure = describeFailure(error, verbose);
+  // Output held for the pager is shown first (a pager is waited for): the message then comes last.
+  state.context?.report.routeNotes(undefined);
+  await state.pager?.finish();
   // Messages quote what the service sent: no control character or bidi override reaches the terminal.
   // At a terminal a long message wraps between words; in a log each stays one line for grep.
   const [{ terminalColumns, wrapToWidth }, { printable }] = await Promise.all([import('../output/text.js'), import('../shared/printable.js')]);
@@ -256,12 +261,52 @@ async function runVerb(path: string, verbSpec: AnyVerbSpec, invocation: VerbInvo
   // jq is loaded only here: a run without --jq never pays for it.
   if (plan.render.jq !== undefined) await (await import('../output/jq.js')).checkJqExpression(plan.render.jq);
   const run = invocation.validate();
+  if (plan.render.isTTY && prints !== 'nothing' && !verbSpec.handlesSignals) await openPager(ctx, state);
 
   const output = await run(ctx);
   if (!output) return;
   if ('text' in output) io.stdout.write(output.text);
   else await writeOutput(ctx, plan, spec, output);
+  ctx.report.routeNotes(undefined);
+  await state.pager?.finish();
   if ('failure' in output && output.failure !== undefined) throw output.failure;
+}
+
+/**
+ * Output for the terminal goes through a pager once it is taller than the screen (run/pager.ts): not
+ * with --no-pager, and only where the run owns its process, which can hand the terminal to a child
+ * and leave Ctrl-C to it. The run's stdout, and its notes while stderr is the same terminal, are the
+ * pager's from here on.
+ */
+async function openPager(ctx: Context, state: RunState): Promise<void> {
+  if (!ctx.globals.pager || !ctx.io.process) return;
+  const { Pager, choosePager } = await import('./run/pager.js');
+  const { io, report, lifecycle } = ctx;
+  const pager = new Pager({
+    stdout: io.stdout,
+    stderr: io.stderr,
+    rows: io.height,
+    columns: io.width,
+    env: ctx.env,
+    stdio: ['pipe', 'inherit', 'inherit'],
+    choose: async () => choosePager((await ctx.deps.settings()).pager, ctx.env),
+    onStart: () => {
+      report.endProgress();
+      lifecycle.pagerHasInterrupts(true);
+    },
+    onEnd: () => lifecycle.pagerHasInterrupts(false),
+    // Said on the terminal itself, before the output it concerns.
+    warn: (message) => {
+      report.routeNotes(undefined);
+      report.note(message, { evenQuiet: true });
+      if (io.stderrIsTTY) report.routeNotes(pager.notes);
+    },
+  });
+  state.pager = pager;
+  io.stdout = pager.stdout;
+  if (io.stderrIsTTY) report.routeNotes(pager.notes);
+  // Ctrl-C before the output was complete: what was held is shown, as it would have been without a pager.
+  lifecycle.onCleanup(() => pager.releaseHeld());
 }
 
 /** -o, -f, --fields, --no-header and --bom shape records; on a verb that prints text or nothing they would silently do nothing. */

@@ -56,6 +56,7 @@ export const globalFlags = {
   maxResponseMb: settingFlag('maxResponseMb'),
   maxRequestsPerSecond: settingFlag('maxRequestsPerSecond'),
   color: negatedFlag('--no-color', 'no colour (also NO_COLOR)'),
+  pager: negatedFlag('--no-pager', 'print output taller than the terminal as it is, not through the pager (also: config set pager cat)'),
   cache: negatedFlag('--no-cache', 'bypass the countries and sources cache'),
   verbose: switchFlag('-v, --verbose', 'each request\'s method, URL, status and time on stderr'),
   quiet: switchFlag('-q, --quiet', 'no notes on stderr, only errors'),

@@ -14,6 +14,8 @@ const NO_PROGRESS: Progress = { tick() {}, done() {} };
 export class Reporter {
   /** The progress bar on the screen, if any: notes go around it, and the run's end erases it. */
   #bar: ProgressBar | undefined;
+  /** Where notes go instead of stderr while a pager may show the output (run/pager.ts): in order with it. */
+  #notes: NodeJS.WritableStream | undefined;
 
   constructor(
     readonly io: Io,
@@ -78,8 +80,17 @@ export class Reporter {
     bar?.done();
   }
 
+  /** Notes and --verbose detail go to `stream` (a pager's), or back to stderr when undefined. */
+  routeNotes(stream: NodeJS.WritableStream | undefined): void {
+    this.#notes = stream;
+  }
+
   /** Text for stderr, never on the bar's line: the bar is erased first and drawn again below it. */
   #write(text: string): void {
+    if (this.#notes) {
+      this.#notes.write(text);
+      return;
+    }
     this.#bar?.erase();
     this.io.stderr.write(text);
     this.#bar?.redraw();

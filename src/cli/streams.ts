@@ -22,6 +22,8 @@ export interface Io {
   stderrColor: boolean;
   /** Terminal columns for tables and charts. */
   width: number;
+  /** Terminal rows of stdout: output taller than that is paged (run/pager.ts). */
+  height: number;
   /** The locale is UTF-8: charts and sparklines may use block characters. */
   unicode: boolean;
   /** stdout draws OSC 8 hyperlinks (FORCE_HYPERLINK, or a terminal known to: output/hyperlink.ts). */
@@ -57,6 +59,7 @@ export function detectIo(main: MainIo, colorFlag: boolean): Io {
     stderrColor: colorDepth(env, stderrIsTTY, colorFlag) > 0,
     // stdout's own width only when it is a terminal, else $COLUMNS, else 80 (output/text.ts).
     width: terminalColumns({ columns: stdoutIsTTY ? main.columns : undefined }, env),
+    height: (stdoutIsTTY ? main.rows : undefined) || Number(env.LINES) || 24,
     unicode: /utf-?8/i.test(locale),
     hyperlinks: supportsHyperlinks(env, stdoutIsTTY),
     cwd: main.cwd,

@@ -20,6 +20,7 @@ export const ENVIRONMENT: Readonly<Record<string, string>> = {
   XDG_CACHE_HOME: 'cache directory base (default ~/.cache): the cache is $XDG_CACHE_HOME/newsstats/',
   HTTPS_PROXY: 'proxy for https requests, http://host:port (host:port alone is read as http://; also https_proxy, HTTP_PROXY, http_proxy)',
   NO_PROXY: 'hosts that bypass the proxy (also no_proxy)',
+  PAGER: 'the pager for output taller than the terminal, after NEWSSTATS_PAGER and the profile\'s pager (default less -FRX)',
   NO_COLOR: 'any non-empty value turns colour off (so does TERM=dumb)',
   FORCE_COLOR: 'colour even when not a terminal (0 turns it off; 2: 256 colours, 3: 24-bit)',
   COLORTERM: 'truecolor or 24bit: 24-bit colour (else 256 when TERM names it, else 16)',
@@ -70,6 +71,8 @@ export interface ResolvedSettings {
   retries?: number;
   cacheTtlHours: number;
   maxResponseMb?: number;
+  /** The pager named by NEWSSTATS_PAGER or the profile (cli/run/pager.ts reads PAGER after it). */
+  pager?: { value: string; source: 'NEWSSTATS_PAGER' | 'pager setting' };
   /** Things the user should know about the config file (readable by others, owned by someone else). */
   warnings: string[];
 }
@@ -143,6 +146,7 @@ export function resolveSettings({ flags, env }: SettingsInput): ResolvedSettings
   const profile = readProfileValues(readProfile(profileName, env), profileName, env);
   const baseUrlFromEnv = fromEnvironment('baseUrl', env);
   const apiKeyFromEnv = fromEnvironment('apiKey', env);
+  const pagerFromEnv = fromEnvironment('pager', env);
 
   const [baseUrl, baseUrlSource] = flags.baseUrl
     ? [flags.baseUrl, '--base-url' as const]
@@ -169,6 +173,8 @@ export function resolveSettings({ flags, env }: SettingsInput): ResolvedSettings
     retries: flags.retries ?? profile.retries,
     cacheTtlHours: profile.cacheTtl ?? SETTINGS.cacheTtl.default,
     maxResponseMb: flags.maxResponseMb ?? profile.maxResponseMb,
+    ...(pagerFromEnv !== undefined ? { pager: { value: pagerFromEnv, source: 'NEWSSTATS_PAGER' as const } }
+      : profile.pager !== undefined && { pager: { value: profile.pager, source: 'pager setting' as const } }),
     warnings: configFileWarnings(env, keySource === 'profile'),
   };
 }

@@ -187,6 +187,12 @@ export const SETTINGS = {
     defaultText: 'no limit',
     parse: numberParser({ above: 0, max: 10_000, note: 'e.g. 5 or 0.5' }),
   },
+  pager: {
+    key: 'pager',
+    env: 'NEWSSTATS_PAGER',
+    help: 'the pager for output taller than the terminal (then PAGER, then less -FRX); cat turns paging off, as --no-pager does',
+    parse: nonEmptyText,
+  },
   cacheTtl: {
     key: 'cache-ttl',
     help: 'how long cached countries and sources lists stay fresh, in hours; 0 disables the cache',

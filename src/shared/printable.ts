@@ -1,5 +1,5 @@
 /**
- * Text made safe for a terminal: what the library's error messages (api/http.ts) and every
+ * Text made safe for a terminal: what the library's error messages (api/core/response.ts) and every
  * renderer and note of the CLI run server text through before it reaches a screen.
  */
 

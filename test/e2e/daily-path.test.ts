@@ -152,11 +152,11 @@ describe('people top in a file', () => {
   });
 });
 
-/** #18: the README's Monday-morning recipe compares two completed weeks, and its --jq runs as written. */
-describe('the README\'s Slack recipe', () => {
+/** #18: the Monday-morning recipe (docs/recipes.md) compares two completed weeks, and its --jq runs as written. */
+describe('the Slack recipe in docs/recipes.md', () => {
   test('last week against the week before, posted as one JSON object', async () => {
-    const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
-    const block = /\*\*Weekly movers to Slack with jq\.\*\*[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)![1]!;
+    const recipes = readFileSync(join(REPO, 'docs', 'recipes.md'), 'utf8');
+    const block = /\*\*Weekly movers to Slack with jq\.\*\*[\s\S]*?```sh\n([\s\S]*?)```/.exec(recipes)![1]!;
     expect(block).toContain("week=$(date -u -d '7 days ago' +%G%V)");
     expect(block).toContain('people movers --weeks "$week"');
     const expression = /--jq '([\s\S]*?)' \\\n/.exec(block)![1]!;

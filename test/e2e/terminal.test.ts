@@ -298,9 +298,9 @@ describe.concurrent('the README\'s terminal captures', () => {
   const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
 
   test('people top --weeks last4 at 80 columns: notes, caption and the first 20 rows', async () => {
-    const block = /^ {2}```text\n((?: {2}.*\n|\n)*?) {2}```/m.exec(readme.slice(readme.indexOf('`newsstats --sandbox people top --weeks last4` in an 80-column terminal')))![1]!;
+    const block = /^```text\n([\s\S]*?)^```/m.exec(readme.slice(readme.indexOf('`newsstats --sandbox people top --weeks last4` in an 80-column terminal')))![1]!;
     // The two lines of the --sandbox note are not printed against a sandbox given by URL.
-    const expected = block.split('\n').slice(2, -1).map((line) => line.replace(/^ {2}/, ''));
+    const expected = block.split('\n').slice(2, -1);
     expect(expected).toHaveLength(24);
     const tmux = terminals.terminal(sandboxEnv(logged.server));
     // bin/newsstats.cjs in a process of its own: the captures are what a person running it sees.
@@ -517,5 +517,103 @@ describe.concurrent('slip suggestions wrap at a terminal and stay one line in a 
       // The same words, in the same order: wrapped, not cut.
       expect(shown.join(' ').split(/\s+/)).toEqual(logLines[0]!.split(/\s+/));
     }
+  });
+});
+
+/**
+ * #31 item 1: output taller than the screen goes through a pager (NEWSSTATS_PAGER, the profile's
+ * `pager`, PAGER, then less -FRX), so the caption, the header and rank 1 are on the first screen.
+ * bin/newsstats.cjs in a process of its own: a pager needs one to hand the terminal to.
+ */
+describe.concurrent('a pager at a terminal', () => {
+  let server: RunningSandbox;
+  beforeAll(async () => {
+    server = await sandbox();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  /** A pager that marks each line it is given, and shows it at once. */
+  const MARKING = { NEWSSTATS_PAGER: "sed -u 's/^/paged|/'" };
+  const TOP = ['people', 'top', '--weeks', 'last4'];
+
+  test.each([[80, 24], [40, 24], [50, 50], [120, 50]])('less at %i x %i: notes, caption, header and rank 1 on the first screen; q ends the run with 0', async (width, height) => {
+    const tmux = terminals.terminal(sandboxEnv(server));
+    const pane = await tmux.start(TOP, width, {}, height);
+    // less -FRX waits at its prompt, at the bottom of a full screen.
+    const screen = await pane.until((lines) => lines.length >= height && lines[height - 1]!.startsWith(':'), 'no less prompt');
+    const first = screen.slice(0, height - 1);
+    const captionAt = first.findIndex((line) => line.startsWith('Top 50 people by mentions'));
+    expect(captionAt, first.join('\n')).toBeGreaterThanOrEqual(0);
+    // The hidden-columns note went through the pager too, above the caption, as without one.
+    expect(first.slice(0, captionAt).join(' ')).toContain('hidden at');
+    const headerAt = first.findIndex((line) => /^ ?# {2}/.test(line));
+    expect(headerAt).toBeGreaterThan(captionAt);
+    expect(first[headerAt + 1]).toMatch(/^ ?1 {2}/);
+    await pane.keys(['q']);
+    const { code, lines } = await pane.finished();
+    expect(code).toBe(0);
+    expect(lines.join('\n')).not.toMatch(/EPIPE|Error:|^\s+at /m);
+  });
+
+  test('output that fits the screen is printed as it is, no pager started', async () => {
+    const tmux = terminals.terminal(sandboxEnv(server, MARKING));
+    const screen = await tmux.run([...TOP, '--limit', '5'], 80, { spawn: true, height: 24 });
+    expect(screen.code).toBe(0);
+    expect(screen.lines.some((line) => line.startsWith('Top 5 people'))).toBe(true);
+    expect(screen.lines.filter((line) => line.startsWith('paged|'))).toEqual([]);
+  });
+
+  test('taller output goes to the pager whole, the notes in order with the data', async () => {
+    const tmux = terminals.terminal(sandboxEnv(server, MARKING));
+    const screen = await tmux.run([...TOP, '--limit', '30'], 80, { spawn: true, height: 24 });
+    expect(screen.code).toBe(0);
+    const paged = screen.lines.filter((line) => line !== '');
+    for (const line of paged) expect(line).toMatch(/^paged\|/);
+    const text = paged.map((line) => line.slice('paged|'.length));
+    const noteAt = text.findIndex((line) => line.includes('hidden at 80 columns'));
+    const captionAt = text.findIndex((line) => line.startsWith('Top 30 people'));
+    expect(noteAt).toBeGreaterThanOrEqual(0);
+    expect(captionAt).toBeGreaterThan(noteAt);
+    expect(text.slice(captionAt + 2)).toHaveLength(30);
+  });
+
+  test('--no-pager, the pager setting cat, and --output print without a pager', async () => {
+    const tmux = terminals.terminal(sandboxEnv(server, { PAGER: "sed -u 's/^/paged|/'" }));
+    const direct = await tmux.run(['--no-pager', ...TOP], 80, { spawn: true, height: 24 });
+    expect(direct.code).toBe(0);
+    expect(direct.lines.filter((line) => line.startsWith('paged|'))).toEqual([]);
+    expect(direct.lines.filter((line) => /^ ?\d+ {2}/.test(line))).toHaveLength(50);
+    const output = await tmux.run([...TOP, '--format', 'table', '-o', '/dev/stdout'], 80, { spawn: true, height: 24 });
+    expect(output.lines.filter((line) => line.startsWith('paged|'))).toEqual([]);
+    expect((await tmux.run(['config', 'set', 'pager', 'cat'], 80)).code).toBe(0);
+    const configured = await tmux.run(TOP, 80, { spawn: true, height: 24 });
+    expect(configured.lines.filter((line) => line.startsWith('paged|'))).toEqual([]);
+    expect(configured.lines.filter((line) => /^ ?\d+ {2}/.test(line))).toHaveLength(50);
+  });
+
+  test('not a terminal: never paged', async () => {
+    const result = await runCli([...TOP, '--format', 'table'], { env: sandboxEnv(server, MARKING) });
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toContain('paged|');
+  });
+
+  test.each([
+    ['a missing pager', 'no-such-pager-31', /could not be started/],
+    ['a failing pager', 'false', /exited with status 1/],
+  ])('%s: the output printed whole, one note, exit 0', async (_name, pager, note) => {
+    const tmux = terminals.terminal(sandboxEnv(server, { NEWSSTATS_PAGER: pager }));
+    const screen = await tmux.run(TOP, 80, { spawn: true, height: 24 });
+    expect(screen.code).toBe(0);
+    expect(screen.lines.join(' ')).toMatch(note);
+    expect(screen.lines.filter((line) => /^ ?\d+ {2}/.test(line))).toHaveLength(50);
+  });
+
+  test('a pager that quits early ends the run quietly with 0', async () => {
+    const tmux = terminals.terminal(sandboxEnv(server, { NEWSSTATS_PAGER: 'head -n 3' }));
+    const screen = await tmux.run(TOP, 80, { spawn: true, height: 24 });
+    expect(screen.code).toBe(0);
+    expect(screen.lines.filter((line) => line !== '')).toHaveLength(3);
+    expect(screen.lines.join('\n')).not.toMatch(/EPIPE|Error/);
   });
 });

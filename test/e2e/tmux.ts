@@ -292,6 +292,7 @@ export class Tmux {
       env,
       isTTY: { stdin: true, stdout: true, stderr: options.stderrTo === undefined },
       columns: stdout.columns,
+      rows: stdout.rows,
       cwd: REPO,
     };
     let code: number;
@@ -325,12 +326,12 @@ export class Tmux {
    * the CLI exits, the pane shows its exit code and the terminal's echo and icanon modes (from
    * `stty -a`), so a test can tell that the terminal was restored.
    */
-  start(args: string[], width = 100, env: Record<string, string | undefined> = {}): Promise<Pane> {
+  start(args: string[], width = 100, env: Record<string, string | undefined> = {}, height = 30): Promise<Pane> {
     const command = [process.execPath, BIN, ...args].map(shellQuote).join(' ');
     const modes = "stty -a | tr ' ;' '\\n\\n' | grep -x -e echo -e -echo -e icanon -e -icanon | tr '\\n' ' '; echo";
     // Ctrl-C reaches the pane's shell too: a trap keeps it alive to report the CLI's exit, as an
     // interactive shell would be (the CLI itself gets the default disposition back).
-    return this.shell(`trap : INT; ${command}; echo "${EXIT_MARK}$?"; ${modes}`, width, 30, env);
+    return this.shell(`trap : INT; ${command}; echo "${EXIT_MARK}$?"; ${modes}`, width, height, env);
   }
 
   /** Starts `script` with `sh -c` in a new session; it is followed by a wait, so the pane stays. */

@@ -232,7 +232,7 @@ describe.concurrent('item 9: Retry-After', () => {
     try {
       const result = await run(['weeks', '-f', 'json', '--retries', '1'], { env: env(server) });
       expect(JSON.parse(expectSuccess(result))).toEqual(WEEK_INFO);
-      // The wait is the service's 3 s plus up to a fifth more of jitter (http.ts retryAfterDelayMs).
+      // The wait is the service's 3 s plus up to a fifth more of jitter (core/retry.ts retryAfterDelayMs).
       expect(result.stderr).toMatch(/^rate limited: waiting [34] s as the service asked$/m);
     } finally {
       await server.close();

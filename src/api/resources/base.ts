@@ -4,7 +4,7 @@
  */
 import { APIPromise, type WithResponse } from '../api-promise.js';
 import { InvalidParameterError } from '../errors.js';
-import type { Query, RequestOptions } from '../http.js';
+import type { Query, RequestOptions } from '../core/http-client.js';
 import type { NumberMode, Parsed } from '../json.js';
 import type { Endpoint, IdentifierInput, PathParameterNames, WeekRange } from '../types.js';
 

@@ -3,7 +3,7 @@
  * iterators. The window is pinned once (the service's last-4 window unless one is given), so the
  * ranking and every per-person request agree on the weeks.
  */
-import { InvalidParameterError } from '../errors.js';
+import { AbortError, InvalidParameterError } from '../errors.js';
 import { inOrder } from '../in-order.js';
 import type { NumberMode, Parsed } from '../json.js';
 import { BOUNDS, type PeopleTopParams, type PersonCountryStats, type PersonLink, type PersonLinkBase, type PersonLinkWithContext, type PersonStats } from '../types.js';
@@ -67,10 +67,11 @@ export class ExportResource<M extends NumberMode> {
   /** Per-country statistics of the top `top` people, one item a person, in rank order. */
   async *countryStats(params: ExportParams<M>, options: CallOptions = {}): AsyncGenerator<CountryStatsExportItem<M>, void, undefined> {
     const { people, window } = await this.#ranking(params, options);
-    yield* inOrder(people, async (person, _index, signal) => {
+    yield* untilAborted(inOrder(people, async (person, _index, signal) => {
       const { data, response } = await this.#people.countryStats(String(person.personHash), window, { ...options, signal }).withResponse();
       return { value: { person, countryStats: data }, bytes: response.bytes };
-    }, { concurrency: concurrencyOf(params), maxBufferedBytes: params.maxBufferedBytes ?? EXPORT_DEFAULT_MAX_BUFFERED_BYTES });
+    }, { concurrency: concurrencyOf(params), maxBufferedBytes: params.maxBufferedBytes ?? EXPORT_DEFAULT_MAX_BUFFERED_BYTES, signal: options.signal }),
+    options.signal, '/api/data/people/{personHash}/country-stats');
   }
 
   /** Article links of the top `top` people, newest first per person, one item a person, in rank order. */
@@ -80,13 +81,14 @@ export class ExportResource<M extends NumberMode> {
   async *links(params: LinksExportParams<M>, options: CallOptions = {}): AsyncGenerator<LinksExportItem<M>, void, undefined> {
     checkBound('limit', params.limit, BOUNDS.linksLimit);
     const { people } = await this.#ranking(params, options);
-    yield* inOrder(people, async (person, _index, signal) => {
+    yield* untilAborted(inOrder(people, async (person, _index, signal) => {
       const { data, response } = await this.#people.links(String(person.personHash), {
         limit: params.limit,
         includeContext: params.includeContext,
       }, { ...options, signal }).withResponse();
       return { value: { person, links: data }, bytes: response.bytes };
-    }, { concurrency: concurrencyOf(params), maxBufferedBytes: params.maxBufferedBytes ?? EXPORT_DEFAULT_MAX_BUFFERED_BYTES });
+    }, { concurrency: concurrencyOf(params), maxBufferedBytes: params.maxBufferedBytes ?? EXPORT_DEFAULT_MAX_BUFFERED_BYTES, signal: options.signal }),
+    options.signal, '/api/data/people/{personHash}/links');
   }
 
   /** The ranking that decides who is exported, over a pinned window, cut to `top`. */
@@ -111,6 +113,18 @@ export class ExportResource<M extends NumberMode> {
     }
     const info = await this.#weeks.current(options);
     return { startWeek: Number(String(info.last4StartWeek)), endWeek: Number(String(info.currentWeek)) };
+  }
+}
+
+/**
+ * The results of an export while the caller's signal holds: once it aborts, the next step rejects
+ * with AbortError, even when finished results are still waiting, and leaving the loop (the for-await
+ * calls return()) stops the requests in flight.
+ */
+async function* untilAborted<T>(results: AsyncGenerator<T, void, undefined>, signal: AbortSignal | undefined, url: string): AsyncGenerator<T, void, undefined> {
+  for await (const result of results) {
+    if (signal?.aborted) throw new AbortError({ method: 'GET', url, reason: signal.reason });
+    yield result;
   }
 }
 

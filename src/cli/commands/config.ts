@@ -42,7 +42,7 @@ const set = verb({
     if (name === 'base-url') {
       // Refused now, as every run would refuse it later: plain http to another machine puts the key
       // on the wire in clear text, unless the profile already accepts that risk.
-      const [{ resolveServiceAddress }, { readProfile }] = await Promise.all([import('../../api/http.js'), import('../../config/resolve.js')]);
+      const [{ resolveServiceAddress }, { readProfile }] = await Promise.all([import('../../api/core/address.js'), import('../../config/resolve.js')]);
       resolveServiceAddress(value, readProfile(profileName(ctx), ctx.env)['allow-insecure-http'] === 'true');
     }
     const store = await openStore(ctx);

@@ -17,7 +17,7 @@ import {
   ForbiddenError,
   ResponseShapeError,
 } from '../../../src/api/errors.js';
-import type { RequestEvent } from '../../../src/api/http.js';
+import type { RequestEvent } from '../../../src/api/options.js';
 import { TEST_HOOKS } from '../../../src/api/options.js';
 import { VERSION } from '../../../src/version.js';
 import { sendJson, startServer, unusedPort, type Handler, type LocalServer } from './local-server.js';

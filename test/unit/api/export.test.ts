@@ -157,3 +157,56 @@ describe('client.export.links', () => {
     await client.close();
   });
 });
+
+describe('an abort ends an export', () => {
+  /** A service of `people` people whose per-person answers each take `delayMs`; counts them. */
+  async function slowService(people: number, delayMs: number) {
+    server = await startServer((request, response) => {
+      const url = request.url ?? '';
+      if (url.startsWith('/api/data/weeks/current')) return sendJson(response, 200, WEEKS);
+      if (url.startsWith('/api/data/people/top')) return sendJson(response, 200, ranked(people));
+      const body = url.includes('/links') ? '[]' : countryStatsBody(200);
+      setTimeout(() => sendJson(response, 200, body), delayMs);
+    });
+    return server;
+  }
+
+  for (const kind of ['countryStats', 'links'] as const) {
+    it(`export.${kind}: abort() after 5 items stops requesting and rejects with AbortError`, async () => {
+      const service = await slowService(60, 20);
+      const client = new NewsStatsClient({ baseUrl: service.baseUrl, apiKey: 'k' });
+      const controller = new AbortController();
+      const params = { top: 60, concurrency: 2, startWeek: 202644, endWeek: 202647 };
+      const items = kind === 'countryStats' ? client.export.countryStats(params, { signal: controller.signal }) : client.export.links(params, { signal: controller.signal });
+      let seen = 0;
+      let requestsAtAbort = 0;
+      const outcome = await (async () => {
+        for await (const _item of items) {
+          seen += 1;
+          if (seen === 5) {
+            requestsAtAbort = service.requests.length;
+            controller.abort();
+          }
+        }
+      })().then(() => 'completed', (error: unknown) => error);
+      expect(outcome).toMatchObject({ name: 'AbortError' });
+      // Long enough for any request a still-running export would start (each answer takes 20 ms).
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(seen).toBe(5);
+      // Requests already on their way when abort() ran may still arrive (at most `concurrency`); none after.
+      expect(service.requests.length).toBeLessThanOrEqual(requestsAtAbort + 2);
+      await client.close();
+    });
+  }
+
+  it('a signal aborted before the loop starts requests nothing past the first step', async () => {
+    const service = await slowService(10, 5);
+    const client = new NewsStatsClient({ baseUrl: service.baseUrl, apiKey: 'k' });
+    const controller = new AbortController();
+    controller.abort();
+    const items = client.export.countryStats({ top: 10 }, { signal: controller.signal });
+    await expect(items.next()).rejects.toMatchObject({ name: 'AbortError' });
+    expect(service.requests.length).toBe(0);
+    await client.close();
+  });
+});

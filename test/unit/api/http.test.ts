@@ -1,16 +1,10 @@
 import { LosslessNumber } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
 import { ConfigurationError } from '../../../src/api/errors.js';
-import {
-  backoffDelayMs,
-  buildQueryString,
-  decodeBody,
-  HTTP_DEFAULTS,
-  HttpClient,
-  isLoopbackHost,
-  parseRetryAfter,
-  resolveServiceAddress,
-} from '../../../src/api/http.js';
+import { buildQueryString, isLoopbackHost, resolveServiceAddress } from '../../../src/api/core/address.js';
+import { HTTP_DEFAULTS, HttpClient } from '../../../src/api/core/http-client.js';
+import { decodeBody } from '../../../src/api/core/response.js';
+import { backoffDelayMs, parseRetryAfter } from '../../../src/api/core/retry.js';
 
 function configurationErrorOf(action: () => unknown): ConfigurationError {
   try {

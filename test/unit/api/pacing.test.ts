@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { NewsStatsClient, type ClientOptions } from '../../../src/api/client.js';
-import { retryAfterDelayMs } from '../../../src/api/http.js';
+import { retryAfterDelayMs } from '../../../src/api/core/retry.js';
 import { TEST_HOOKS, type RequestEvent } from '../../../src/api/options.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
 import { sendJson, startServer, type LocalServer } from './local-server.js';

@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { ConfigurationError } from '../../../src/api/errors.js';
-import { noProxyMatches, parseProxyUrl, proxyFor } from '../../../src/api/proxy.js';
+import { noProxyMatches, parseProxyUrl, proxyFor } from '../../../src/api/core/proxy.js';
 
 function refusal(variable: string, value: string): ConfigurationError {
   try {

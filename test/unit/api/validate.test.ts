@@ -1,7 +1,8 @@
 import * as fc from 'fast-check';
 import { LosslessNumber, parse } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
-import { jsonDepthExceeds, parseRetryAfter } from '../../../src/api/http.js';
+import { jsonDepthExceeds } from '../../../src/api/core/response.js';
+import { parseRetryAfter } from '../../../src/api/core/retry.js';
 import { endpointFor, shapeProblem } from '../../../src/api/validate.js';
 
 describe('shapeProblem', () => {

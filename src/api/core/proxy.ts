@@ -5,7 +5,7 @@
  * throws a bare "Invalid URL" on the first request), and lets messages say "through the proxy" only
  * when the request really went through one.
  */
-import { ConfigurationError } from './errors.js';
+import { ConfigurationError } from '../errors.js';
 
 export interface ProxyRoute {
   /** The proxy's URL as undici takes it, credentials included (sent to the proxy, never printed). */

@@ -1,0 +1,265 @@
+/**
+ * HttpClient: one call from start to end, composed of the core's parts. The address (address.ts)
+ * says where it goes; the transport (transport.ts) makes each attempt; the response reading
+ * (response.ts) turns an answer into text, JSON or the error it maps to; the retry policy (retry.ts)
+ * says whether and when to try again; the pacer (pacing.ts) and the call's scope (cancel.ts) decide
+ * when an attempt may start and when the call is over.
+ */
+import type { Dispatcher } from 'undici';
+import { AbortError, ConfigurationError, ConnectionError, type ConnectionErrorInit, TimeoutError } from '../errors.js';
+import type { NumberMode } from '../json.js';
+import { HTTP_DEFAULTS, TEST_HOOKS, type InternalClientOptions, type RequestEvent } from '../options.js';
+import { VERSION } from '../../version.js';
+import { buildQueryString, callHeaders, resolveServiceAddress, type Query, type ServiceAddress } from './address.js';
+import { CallScope, cancellableSleep, type Cancellation } from './cancel.js';
+import { monotonicMs } from './clock.js';
+import { Pacer } from './pacing.js';
+import { Slots } from './slots.js';
+import { proxyFor, type ProxyRoute } from './proxy.js';
+import { errorForAnswer, parseJsonBody } from './response.js';
+import { backoffDelayMs, isRetryableStatus, requestedRetryMs, retryAfterDelayMs } from './retry.js';
+import { UndiciTransport, type AttemptOutcome, type Transport } from './transport.js';
+
+export { HTTP_DEFAULTS, type HttpClientOptions, type RequestEvent } from '../options.js';
+export type { Query, QueryScalar } from './address.js';
+
+export interface RequestOptions {
+  query?: Query | undefined;
+  /** What the path addresses, e.g. `person "abc-123"`: a 404 then says that it was not found. */
+  notFound?: string | undefined;
+  /**
+   * Cancels the call: the attempt in flight, a wait before a retry, a wait for the client's pace. The
+   * promise rejects with AbortError, whose `cause` is the signal's reason.
+   */
+  signal?: AbortSignal | undefined;
+  /** This request's deadline per attempt, instead of the client's. */
+  timeoutMs?: number | undefined;
+  /** This request's deadline for the whole call, retries and waits included, instead of the client's. */
+  totalTimeoutMs?: number | undefined;
+  /** This request's retries, instead of the client's. */
+  maxRetries?: number | undefined;
+  /** Headers sent with this request besides the client's own (which they cannot replace: see address.ts, REFUSED_HEADERS). */
+  headers?: Readonly<Record<string, string | undefined>> | undefined;
+}
+
+export interface JsonResponse {
+  data: unknown;
+  response: Omit<HttpResponse, 'text'>;
+}
+
+export interface HttpResponse {
+  status: number;
+  text: string;
+  /** Path and query as sent. */
+  url: string;
+  /** The response headers, names in lower case; a repeated header's values joined with ", ". */
+  headers: Record<string, string>;
+  /** How many attempts the call took. */
+  attempts: number;
+  /** The body's size in bytes, as received. */
+  bytes: number;
+}
+
+export class HttpClient {
+  readonly address: ServiceAddress;
+  readonly #apiKey: string;
+  readonly #userAgent: string;
+  readonly #timeoutMs: number;
+  readonly #maxRetries: number;
+  readonly #maxConnections: number;
+  readonly #retryBaseDelayMs: number;
+  readonly #maxRetryDelayMs: number;
+  readonly #maxRetryAfterMs: number;
+  readonly #totalTimeoutMs: number | undefined;
+  readonly #onEvent: ((event: RequestEvent) => void) | undefined;
+  readonly #random: () => number;
+  readonly #sleep: ((ms: number) => Promise<void>) | undefined;
+  readonly #now: () => number;
+  readonly #pacer: Pacer;
+  readonly #transport: Transport;
+  /** The client's sockets, queued for here rather than in the transport; undefined with a caller's dispatcher. */
+  readonly #slots: Slots | undefined;
+  /** The proxy requests go through (from HTTPS_PROXY/HTTP_PROXY, unless NO_PROXY names the host); undefined when direct. */
+  readonly #proxy: ProxyRoute | undefined;
+
+  constructor(options: InternalClientOptions) {
+    const allowInsecureHttp = options.allowInsecureHttp ?? HTTP_DEFAULTS.allowInsecureHttp;
+    this.address = resolveServiceAddress(options.baseUrl, allowInsecureHttp);
+    const apiKey = options.apiKey ?? '';
+    if (apiKey === '') {
+      throw new ConfigurationError('apiKey', 'missing', 'no API key is set');
+    }
+    if (!/^[\x21-\x7e]+$/.test(apiKey)) {
+      // A header cannot carry it; say so without echoing it.
+      throw new ConfigurationError('apiKey', 'invalid', 'the API key contains spaces, line breaks or non-ASCII characters');
+    }
+    this.#apiKey = apiKey;
+    this.#userAgent = options.userAgent ?? `newsstats/${VERSION}`;
+    this.#timeoutMs = nonNegative('timeoutMs', options.timeoutMs ?? HTTP_DEFAULTS.timeoutMs);
+    this.#maxRetries = Math.floor(nonNegative('maxRetries', options.maxRetries ?? HTTP_DEFAULTS.maxRetries));
+    const maxConnections = Math.max(1, Math.floor(nonNegative('maxConnections', options.maxConnections ?? HTTP_DEFAULTS.maxConnections)));
+    this.#maxConnections = maxConnections;
+    this.#retryBaseDelayMs = nonNegative('retryBaseDelayMs', options.retryBaseDelayMs ?? HTTP_DEFAULTS.retryBaseDelayMs);
+    this.#maxRetryDelayMs = nonNegative('maxRetryDelayMs', options.maxRetryDelayMs ?? HTTP_DEFAULTS.maxRetryDelayMs);
+    this.#maxRetryAfterMs = nonNegative('maxRetryAfterMs', options.maxRetryAfterMs ?? HTTP_DEFAULTS.maxRetryAfterMs);
+    const maxResponseBytes = nonNegative('maxResponseBytes', options.maxResponseBytes ?? HTTP_DEFAULTS.maxResponseBytes);
+    this.#totalTimeoutMs = options.totalTimeoutMs === undefined ? undefined : nonNegative('totalTimeoutMs', options.totalTimeoutMs);
+    const maxRequestsPerSecond = options.maxRequestsPerSecond;
+    if (maxRequestsPerSecond !== undefined && !(Number.isFinite(maxRequestsPerSecond) && maxRequestsPerSecond > 0)) {
+      throw new RangeError(`maxRequestsPerSecond must be a positive number (got ${maxRequestsPerSecond})`);
+    }
+    this.#pacer = new Pacer(maxRequestsPerSecond);
+    this.#onEvent = options.onEvent;
+    const hooks = options[TEST_HOOKS];
+    this.#random = hooks?.random ?? Math.random;
+    this.#sleep = hooks?.sleep;
+    this.#now = hooks?.now ?? monotonicMs;
+    const dispatcher: Dispatcher | undefined = options.dispatcher;
+    // Loopback never goes through a proxy (as Go's net/http decides too): a plain-http request to a
+    // local tunnel or the sandbox would otherwise carry the key, in clear text, to the proxy host.
+    // Read here, so a malformed variable is a ConfigurationError naming it before any request.
+    this.#proxy = this.address.loopback || dispatcher ? undefined : proxyFor(this.address.origin, options.env ?? process.env);
+    this.#transport = new UndiciTransport({
+      origin: this.address.origin, hostPort: this.address.hostPort, apiKey, timeoutMs: this.#timeoutMs,
+      maxConnections, maxResponseBytes, proxy: this.#proxy,
+    }, dispatcher);
+    this.#slots = dispatcher ? undefined : new Slots(maxConnections);
+  }
+
+  /** GET `path` (which starts with /api/data); resolves for 2xx, throws the mapped error otherwise. */
+  async getText(path: string, options: RequestOptions = {}): Promise<HttpResponse> {
+    const url = `${this.address.pathPrefix}${path}${buildQueryString(options.query)}`;
+    const method = 'GET';
+    const headers = { ...callHeaders(options.headers), 'x-api-key': this.#apiKey, accept: 'application/json', 'user-agent': this.#userAgent };
+    const timeoutMs = options.timeoutMs === undefined ? this.#timeoutMs : nonNegative('timeoutMs', options.timeoutMs);
+    const totalTimeoutMs = options.totalTimeoutMs === undefined ? this.#totalTimeoutMs : nonNegative('totalTimeoutMs', options.totalTimeoutMs);
+    const maxRetries = options.maxRetries === undefined ? this.#maxRetries : Math.floor(nonNegative('maxRetries', options.maxRetries));
+    const scope = new CallScope(options.signal, totalTimeoutMs, this.#now());
+    const sleep = this.#sleep ?? cancellableSleep(scope);
+    // The error of the latest attempt: what a call whose deadline leaves no room for a retry ends with.
+    let last: Error | undefined;
+    let attempt = 0;
+    const cancellation = (why: Cancellation, phase = 'waiting for its turn at the client\'s pace'): Error => why.kind === 'aborted'
+      ? new AbortError({ method, url, reason: why.reason })
+      : last ?? new TimeoutError({ method, url, host: this.address.hostPort, timeoutMs: totalTimeoutMs ?? 0, scope: 'call',
+        phase, attempts: Math.max(attempt, 1) });
+    const queued = (why: Cancellation): Error => cancellation(why, `waiting for one of the client's ${this.#maxConnections} connections (maxConnections)`);
+    /** Waits `ms`, then for the client's pace; throws when the call is cancelled meanwhile. */
+    const waitTurn = async (ms: number): Promise<void> => {
+      if (scope.cancelled) throw cancellation(scope.cancelled);
+      if (ms > 0) await scope.wait(ms, sleep, cancellation);
+      for (;;) {
+        const now = this.#now();
+        const slot = this.#pacer.reserve(now, now);
+        if (slot > now) {
+          if (last && slot >= scope.deadline) throw last;
+          await scope.wait(slot - now, sleep, cancellation);
+        }
+        if (!this.#pacer.pausedPast(slot)) return;
+      }
+    };
+    /** The wait before the next attempt, or undefined when the call's deadline would pass first. */
+    const withinDeadline = (ms: number | undefined): number | undefined =>
+      ms !== undefined && this.#now() + ms < scope.deadline ? ms : undefined;
+
+    try {
+      for (attempt = 1; ; attempt++) {
+        // A socket of the client's first, then its pace: the attempt's deadline starts when both are
+        // given, so time queued behind the client's own calls is not the server's.
+        const release = await this.#slots?.acquire(scope, queued);
+        let outcome: AttemptOutcome;
+        let epoch: number;
+        let started: number;
+        try {
+          await waitTurn(0);
+          epoch = this.#pacer.epoch;
+          started = monotonicMs();
+          if (attempt === 1) this.#pacer.callStarted(this.#now());
+          const left = scope.remaining(this.#now());
+          outcome = await this.#transport.attempt({
+            method, url, headers, scope, timeoutMs: Math.min(timeoutMs, Math.max(0, left)), deadlineBound: left < timeoutMs, totalTimeoutMs,
+          });
+        } finally {
+          release?.();
+        }
+        const ms = Math.round(monotonicMs() - started);
+        const canRetry = attempt <= maxRetries;
+
+        if (outcome.kind === 'failure') {
+          const retryInMs = withinDeadline(canRetry && outcome.retryable ? this.#backoff(attempt) : undefined);
+          this.#onEvent?.({ method, url, attempt, ms, error: outcome.error, ...(retryInMs === undefined ? {} : { retryInMs }) });
+          last = outcome.error instanceof ConnectionError ? withAttempts(outcome.error, attempt) : outcome.error;
+          if (retryInMs === undefined) throw last;
+          await waitTurn(retryInMs);
+          continue;
+        }
+
+        const { status, text } = outcome;
+        if (status >= 200 && status <= 299) {
+          this.#pacer.succeeded(this.#now());
+          this.#onEvent?.({ method, url, attempt, ms, status, ...(outcome.invalidUtf8 ? { invalidUtf8: true } : {}) });
+          // undici puts the socket back in its pool only after the answer's last callback has returned:
+          // a request the caller starts at once (the ranking after the week info) would open a connection
+          // of its own, a new TLS handshake with the real service. One turn of the event loop avoids it.
+          await new Promise<void>((resolveTurn) => setImmediate(resolveTurn));
+          return { status, text, url, headers: outcome.headers, attempts: attempt, bytes: outcome.bytes };
+        }
+        // A Retry-After that makes no sense (negative, garbage) was dropped by requestedRetryMs: ordinary backoff.
+        const askedMs = requestedRetryMs(outcome.headers);
+        const retryAfterMs = isRetryableStatus(status) && askedMs !== undefined ? Math.min(askedMs, this.#maxRetryAfterMs) : undefined;
+        // What the service says applies to the client, not to this call alone: every call waits and slows.
+        if (retryAfterMs !== undefined) this.#pacer.pause(this.#now() + retryAfterMs);
+        if (status === 429) this.#pacer.rateLimited(epoch, this.#now());
+        const retryAfter = canRetry && retryAfterMs !== undefined;
+        const retryInMs = withinDeadline(!canRetry || !isRetryableStatus(status) ? undefined
+          : retryAfterMs !== undefined ? retryAfterDelayMs(retryAfterMs, this.#random) : this.#backoff(attempt));
+        const error = errorForAnswer(
+          { status, method, url, attempts: attempt, headers: outcome.headers, text, location: outcome.headers.location, retryAfterMs: askedMs },
+          { notFound: options.notFound, origin: this.address.origin, apiKey: this.#apiKey });
+        this.#onEvent?.({ method, url, attempt, ms, status, error, ...(retryInMs === undefined ? {} : { retryInMs }), ...(retryAfter && retryInMs !== undefined ? { retryAfter } : {}) });
+        last = error;
+        if (retryInMs === undefined) throw error;
+        await waitTurn(retryInMs);
+      }
+    } finally {
+      scope.dispose();
+    }
+  }
+
+  /** GET and parse the JSON body in the given number mode; `response` is the answer without its body. */
+  async getJson(path: string, mode: NumberMode, options: RequestOptions = {}): Promise<JsonResponse> {
+    const { text, ...response } = await this.getText(path, options);
+    return { data: parseJsonBody(text, mode, response, this.#apiKey), response };
+  }
+
+  /** Closes the connections this client opened once requests in flight finish. Reusable afterwards. */
+  close(): Promise<void> {
+    return this.#transport.close();
+  }
+
+  /** Drops the connections at once, failing requests in flight: for Ctrl-C, which must not wait. */
+  destroy(): Promise<void> {
+    return this.#transport.destroy();
+  }
+
+  #backoff(attempt: number): number {
+    return backoffDelayMs(attempt - 1, this.#retryBaseDelayMs, this.#maxRetryDelayMs, this.#random);
+  }
+}
+
+/** The final error reports how many attempts were made; the per-attempt one was built before that was known. */
+function withAttempts(error: ConnectionError, attempts: number): ConnectionError {
+  if (attempts === 1) return error;
+  const init: ConnectionErrorInit = {
+    method: error.method, url: error.url, host: error.host, attempts, cause: error.cause, viaProxy: error.proxy ?? error.viaProxy,
+    ...(error.code ? { code: error.code } : {}), ...(error.detail ? { detail: error.detail } : {}),
+  };
+  return error instanceof TimeoutError
+    ? new TimeoutError({ ...init, timeoutMs: error.timeoutMs, scope: error.scope, ...(error.phase ? { phase: error.phase } : {}) })
+    : new ConnectionError(init);
+}
+
+function nonNegative(name: string, value: number): number {
+  if (!Number.isFinite(value) || value < 0) throw new RangeError(`${name} must be a non-negative number (got ${value})`);
+  return value;
+}
