@@ -5,17 +5,16 @@
  * and the request: exit 5, never "Cannot convert 1.5 to a BigInt" (exit 1).
  */
 import { ResponseShapeError } from './errors.js';
-import { integerDigits } from '../shared/exact-json/identifier.js';
+import { isIntegerText } from '../shared/exact-json/identifier.js';
 
 /** `value` (a number as sent, or an identifier's digits) as a bigint; a ResponseShapeError naming `field` and `path` when it is no integer. */
 export function answerInteger(value: unknown, field: string, path: string): bigint {
   const text = String(value);
-  const digits = integerDigits(text);
-  if (digits === undefined) {
+  if (!isIntegerText(text)) {
     const shown = text.length > 24 ? `${text.slice(0, 24)}…` : text;
     throw new ResponseShapeError({ status: 200, method: 'GET', url: path }, `field "${field}": expected an integer, got ${shown}`);
   }
-  return BigInt(digits);
+  return BigInt(text);
 }
 
 /** An identifier the client will send back (a countryId), exact at any size: its digits. */

@@ -12,7 +12,7 @@ import { isLosslessNumber } from 'lossless-json';
 import { ResponseShapeError } from './errors.js';
 import { ENDPOINT_SPECS, ENDPOINTS, type Endpoint, type ResponseShape } from '../schema/contract.js';
 import { mayBeMissing, type Fields, type FieldSpec } from '../schema/spec.js';
-import { integerDigits } from '../shared/exact-json/identifier.js';
+import { isIntegerText } from '../shared/exact-json/identifier.js';
 import { parseTimestamp } from '../shared/timestamp.js';
 import { isValidWeek, weeksBetween } from '../weeks.js';
 
@@ -157,18 +157,22 @@ function valueProblem(value: unknown, spec: FieldSpec, field: string): string | 
   }
 }
 
+/**
+ * An integer is written as digits (in lossless mode, the text sent) or, in native mode, is a whole
+ * number; an identifier there is the string of its digits the codec made (or one sent as a string).
+ */
 function integerProblem(value: unknown, spec: FieldSpec, field: string): string | undefined {
-  const what = spec.identifier ? 'an integer identifier' : spec.format === 'week' ? 'a week (YYYYWW)' : 'an integer';
-  let digits: string | undefined;
-  if (typeof value === 'number') digits = Number.isInteger(value) ? String(value) : undefined;
-  else if (typeof value === 'bigint') digits = value.toString();
-  else if (isLosslessNumber(value)) digits = integerDigits(value.value);
-  // An identifier in native mode is a string of its digits (the codec made it one); one sent as a
-  // string of digits reads the same.
-  else if (typeof value === 'string' && spec.identifier && /^-?\d+$/.test(value)) digits = value;
+  const what = spec.format === 'week' ? 'a week (YYYYWW)' : 'an integer';
+  let text: string;
+  if (isLosslessNumber(value)) text = value.value;
+  else if (typeof value === 'bigint') text = value.toString();
+  // Native mode reads a number as JavaScript does: 1e3 is the integer 1000 there, 1.5 no integer.
+  else if (typeof value === 'number') text = String(value);
+  else if (typeof value === 'string' && spec.identifier && isIntegerText(value)) text = value;
   else return expected(field, what, value);
-  if (digits === undefined) return `field "${field}": expected ${what}, got a fraction, ${shownText(String(value))}`;
-  if (spec.format === 'week' && !isValidWeek(Number(digits))) return `field "${field}": ${digits.length > 40 ? `${digits.slice(0, 40)}…` : digits} is not a week (YYYYWW)`;
+  const written = typeof value === 'number' ? Number.isSafeInteger(value) || (!spec.identifier && Number.isInteger(value)) : isIntegerText(text);
+  if (!written) return `field "${field}": expected ${what}, got ${text.length > 40 ? `${text.slice(0, 40)}…` : text}`;
+  if (spec.format === 'week' && !isValidWeek(Number(text))) return `field "${field}": ${text.length > 40 ? `${text.slice(0, 40)}…` : text} is not a week (YYYYWW)`;
   return undefined;
 }
 

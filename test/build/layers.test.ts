@@ -41,11 +41,11 @@ describe('the layer rule', () => {
     ];
     const found = await problems('src/config/planted.ts', planted.join('\n'));
     expect(found).toEqual([
-      'layers/order: config may not import cli (../cli/errors.js): config imports only api, shared (docs/design.md, "Layers")',
-      'layers/order: config may not import output (../output/view.js): config imports only api, shared (docs/design.md, "Layers")',
-      'layers/order: config may not import cli (../cli/reporter.js): config imports only api, shared (docs/design.md, "Layers")',
-      'layers/order: config may not import cli (../cli/main.js): config imports only api, shared (docs/design.md, "Layers")',
-      'layers/order: config may not import cli (../cli/main.js): config imports only api, shared (docs/design.md, "Layers")',
+      'layers/order: config may not import cli (../cli/errors.js): config imports only api, schema, shared (docs/design.md, "Layers")',
+      'layers/order: config may not import output (../output/view.js): config imports only api, schema, shared (docs/design.md, "Layers")',
+      'layers/order: config may not import cli (../cli/reporter.js): config imports only api, schema, shared (docs/design.md, "Layers")',
+      'layers/order: config may not import cli (../cli/main.js): config imports only api, schema, shared (docs/design.md, "Layers")',
+      'layers/order: config may not import cli (../cli/main.js): config imports only api, schema, shared (docs/design.md, "Layers")',
     ]);
   });
 

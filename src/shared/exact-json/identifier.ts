@@ -7,11 +7,19 @@
 /** What a method takes for an identifier: a number (up to 2^53), a bigint, or a string of digits. */
 export type IdentifierInput = number | bigint | string;
 
+const INTEGER_TEXT = /^-?\d+$/;
+
+/** True when a number's text is an integer written as digits: what an integer field of the contract holds. */
+export function isIntegerText(text: string): boolean {
+  return INTEGER_TEXT.test(text);
+}
+
 const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 
 /**
  * The integer a JSON number's text writes, as plain digits (`3.0` → `3`, `1e3` → `1000`, `-0` → `0`);
- * undefined for a fraction (`3.5`) or text that is not a number. The exponent is at most a few hundred
+ * undefined for a fraction (`3.5`) or text that is not a number. For writers of a typed column, which
+ * take any integer value; the client's check wants digits (isIntegerText). The exponent is at most a few hundred
  * (the parser's bounds), so the digits stay short.
  */
 export function integerDigits(text: string): string | undefined {

@@ -8,7 +8,7 @@
  * digits in native mode, is the caller's to say (api/json.ts passes the schema's identifier integers).
  */
 import { LosslessNumber } from 'lossless-json';
-import { integerDigits } from './identifier.js';
+import { isIntegerText } from './identifier.js';
 import { NumberBoundError, parseJsonText } from './slicing.js';
 
 /**
@@ -36,8 +36,8 @@ export type Parsed<M extends NumberMode, T, Identifiers extends PropertyKey = ne
 
 /**
  * Field names whose integers are identifiers: in native mode a string of the digits, whatever the
- * size, so a field has one type (what the schema says) instead of depending on its value. A fraction
- * there stays a number, for the client's check to refuse by name.
+ * size, so a field has one type (what the schema says) instead of depending on its value. A number
+ * not written as digits there (1.5, 1e3) stays a number, for the client's check to refuse by name.
  */
 export type IdentifierFields = ReadonlySet<string>;
 
@@ -50,11 +50,7 @@ function asFieldType<T>(key: string, value: T, identifierFields: IdentifierField
 
 /** A number's text in native mode: an identifier's digits, else a number (the nearest double). */
 function nativeNumber(digits: string, key: string, identifierFields: IdentifierFields): number | string {
-  if (identifierFields.has(key)) {
-    const exact = integerDigits(digits);
-    if (exact !== undefined) return exact;
-  }
-  return Number(digits);
+  return identifierFields.has(key) && isIntegerText(digits) ? digits : Number(digits);
 }
 
 /** True when a number's text is what JavaScript prints for its value: JSON.parse then loses nothing. */
