@@ -3,14 +3,14 @@
 // the same process loading a module Node has already loaded (node:stream):
 //   as installed   import() of the package from node_modules (ES module loader, many files)
 //   as bundled     require() of the package bundled into one CommonJS file, as dist/ holds it
-// The CLI loads these lazily, each only on the runs that use it (README, "Dependencies").
+// The CLI loads these lazily, each only on the runs that use it (docs/dependencies.md).
 // Runs alternate; medians.
 //
 //   npm run bench:imports [-- --runs 20]
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { deferRequires } from '../scripts/defer-requires.mjs';
+import { withoutHttp2 } from '../scripts/build.mjs';
 import { home, median, numberFlag, repo } from './lib.mjs';
 
 const runs = numberFlag('--runs', 20);
@@ -49,7 +49,7 @@ for (const [name, specifier] of Object.entries(imports)) {
     continue;
   }
   bundles[name] = join(home, `bundle-${Object.keys(bundles).length}.cjs`);
-  await build({ stdin: { contents: `module.exports = require(${JSON.stringify(specifier)});`, resolveDir: repo }, outfile: bundles[name], bundle: true, format: 'cjs', platform: 'node', target: 'node20.19', logLevel: 'error', plugins: [deferRequires] });
+  await build({ stdin: { contents: `module.exports = require(${JSON.stringify(specifier)});`, resolveDir: repo }, outfile: bundles[name], bundle: true, format: 'cjs', platform: 'node', target: 'node20.19', logLevel: 'error', plugins: [withoutHttp2] });
 }
 const bundled = (name) =>
   timedLoad(`const t = performance.now(); require(${JSON.stringify(bundles[name])}); process.stdout.write(String(performance.now() - t));`, 'commonjs');

@@ -19,7 +19,7 @@
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { deferRequires } from '../scripts/defer-requires.mjs';
+import { withoutHttp2 } from '../scripts/build.mjs';
 import { bin, home, KEY, median, nodesFromArgs, numberFlag, pairedRatio, repo, sampleRuns, startSandbox, table, timed } from './lib.mjs';
 
 const runs = numberFlag('--runs', 30);
@@ -30,9 +30,9 @@ const { url, stop } = await startSandbox();
 const query = ['people', 'top', '--weeks', 'last4', '--format', 'json'];
 const apiEnv = { NEWSSTATS_BASE_URL: url, NEWSSTATS_API_KEY: KEY };
 
-// The dispatcher script as dist/ would hold it: one CommonJS file, the build's patches applied.
+// The dispatcher script as dist/ would hold it: one CommonJS file, Node's HTTP/2 module left out as the CLI's build leaves it.
 const dispatcherScript = join(home, 'query-dispatcher.cjs');
-await build({ entryPoints: [join(repo, 'bench', 'query-dispatcher.mjs')], outfile: dispatcherScript, bundle: true, format: 'cjs', platform: 'node', target: 'node20.19', plugins: [deferRequires], logLevel: 'warning' });
+await build({ entryPoints: [join(repo, 'bench', 'query-dispatcher.mjs')], outfile: dispatcherScript, bundle: true, format: 'cjs', platform: 'node', target: 'node20.19', plugins: [withoutHttp2], logLevel: 'warning' });
 const dispatcherEnv = { NODE_COMPILE_CACHE: join(home, 'dispatcher-compile-cache') };
 
 const ways = {};

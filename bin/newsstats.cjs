@@ -10,7 +10,8 @@
 // - `newsstats`, `newsstats --help` and `newsstats NOUN [VERB] --help` when stdout is no terminal:
 //   the text commander would print, written into dist/help/ by the build (scripts/static-help.mjs;
 //   test/build/static-help.test.ts keeps it equal to main()'s). Commander, the command tree and the
-//   noun's module cost about 0.5x of `node -e 0` on Node 24 and 26 (npm run bench:startup).
+//   noun's module cost about 0.8x of `node -e 0` on Node 24 and 26 (docs/performance.md, "Start-up
+//   machinery"; NEWSSTATS_NO_STARTUP_MACHINERY=1 turns it off).
 // Should the first write fail (a closed pipe, a full disk), main() answers instead and reports it as
 // every other run does.
 const words = process.argv.slice(2);
@@ -39,8 +40,12 @@ function mayBeClosedStdout(stat) {
   }
 }
 
-/** The help `words` ask for, as dist/help/ holds it, or undefined when main() must lay it out. */
+/**
+ * The help `words` ask for, as dist/help/ holds it, or undefined when main() must lay it out
+ * (NEWSSTATS_NO_STARTUP_MACHINERY=1 always leaves it to main(): docs/performance.md).
+ */
 function staticHelp(words) {
+  if (process.env.NEWSSTATS_NO_STARTUP_MACHINERY) return undefined;
   const last = words.at(-1);
   const command = words.length === 0 ? [] : last === '--help' || last === '-h' ? words.slice(0, -1) : undefined;
   if (command === undefined || command.length > 2 || !command.every((word) => /^[a-z][a-z0-9-]*$/.test(word))) return undefined;
@@ -83,14 +88,14 @@ function written(text) {
 
 function run() {
   // dist/ is loaded with V8 code caches made after a run (bin/code-cache.cjs), in a folder that is the
-  // user's alone (bin/compile-cache.cjs); without one, by Node's require.
-  const { cacheDirectory, enableCompileCache } = require('./compile-cache.cjs');
-  const directory = cacheDirectory(process.env, process.getuid?.());
-  enableCompileCache(require('node:module'), directory);
+  // user's alone; without one, by Node's require. `newsstats cache ...` never loads through the caches:
+  // `cache clear` must work whatever they hold.
+  const { cacheDirectory, loadDist } = require('./code-cache.cjs');
+  const directory = words.includes('cache') ? undefined : cacheDirectory(process.env, process.getuid?.());
   const dist = require('node:path').join(__dirname, '..', 'dist');
   const { main, processIo } = directory === undefined
     ? require('../dist/cli/main.js')
-    : require('./code-cache.cjs').loadDist(require('node:path').join(dist, 'cli', 'main.js'), { dist, directory, words });
+    : loadDist(require('node:path').join(dist, 'cli', 'main.js'), { dist, directory, words });
 
   // SIGUSR1 would open Node's inspector on 127.0.0.1:9229 (anyone on the machine who can signal us
   // could then run code with our key): a listener of our own replaces Node's (Node 20, 24 and 26 alike;

@@ -15,3 +15,4 @@ export interface BuildOptions {
 export function buildOne(options: BuildOptions): Promise<Metafile>;
 export const builds: readonly BuildOptions[];
 export function thirdPartyNotices(metafiles: readonly Metafile[]): string;
+export const withoutHttp2: Plugin;

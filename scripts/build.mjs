@@ -33,7 +33,7 @@
 // imports.
 //
 // Any warning from esbuild fails the build: a warning is code that will not do what it says
-// (`import.meta.dirname` in CommonJS is undefined), or a deferred require the plugin no longer finds.
+// (`import.meta.dirname` in CommonJS is undefined).
 //
 //   npm run build                 (all of it, with the .d.ts files for both library builds)
 //   node scripts/build.mjs        (the JavaScript only: what the tests need, test/global-setup.ts)
@@ -44,7 +44,6 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { deferRequires } from './defer-requires.mjs';
 import { writeStaticHelp } from './static-help.mjs';
 
 export const target = 'node20.19';
@@ -155,7 +154,7 @@ export async function buildOne({ step, entryPoints, outdir, outbase = join(repo,
     outdir,
     outbase,
     external: [...common.external, ...external],
-    plugins: [deferRequires, ...plugins],
+    plugins,
   });
   await failOnWarnings(step, result.warnings);
   if (!commonjs) {
@@ -167,6 +166,25 @@ export async function buildOne({ step, entryPoints, outdir, outbase = join(repo,
   await writeOutputs(step, rewrite(step, result.outputFiles), { commonjs });
   return result.metafile;
 }
+
+/**
+ * The CLI's build leaves Node's HTTP/2 module out. undici loads it when it loads its client, for
+ * HTTP/2, which the CLI never asks for (allowH2 stays off), and carries on without it when it is
+ * missing, as on a Node built without it (lib/dispatcher/client-h2.js catches the require). Loading
+ * it cost a query about a fifth of its CPU on Node 24 and 26 (docs/performance.md, "Start-up
+ * machinery"); undici's own code is bundled as published. test/build/startup-modules.test.ts checks no
+ * command loads it. The library's builds keep it: a program may ask its client for HTTP/2.
+ */
+export const withoutHttp2 = {
+  name: 'without-http2',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^(node:)?http2$/ }, () => ({ path: 'node:http2', namespace: 'without-http2' }));
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'without-http2' }, () => ({
+      contents: "throw new Error('node:http2 is left out of the newsstats CLI (scripts/build.mjs)');",
+      loader: 'js',
+    }));
+  },
+};
 
 const src = (path) => join(repo, 'src', path);
 const dist = join(repo, 'dist');
@@ -181,6 +199,7 @@ export const builds = [
     ],
     outdir: dist,
     commonjs: true,
+    plugins: [withoutHttp2],
   },
   {
     step: 'the library as ES modules (dist/esm)',

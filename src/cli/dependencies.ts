@@ -41,6 +41,7 @@ export class Dependencies {
   #sandbox?: Promise<Sandbox>;
   #countries?: Promise<Country[]>;
   #concurrency = DEFAULT_CONCURRENCY;
+  readonly #requestListeners: Array<(event: RequestEvent) => void> = [];
 
   constructor(
     readonly globals: GlobalOptions,
@@ -48,6 +49,11 @@ export class Dependencies {
     readonly report: Reporter,
     readonly lifecycle: Lifecycle,
   ) {}
+
+  /** Told of every attempt the run's client makes (the tap's METRIC messages time them). */
+  onRequestEvent(listener: (event: RequestEvent) => void): void {
+    this.#requestListeners.push(listener);
+  }
 
   /** The API key once settings were read, for the reporter to mask; undefined before. */
   get knownSecret(): string | undefined {
@@ -123,7 +129,10 @@ export class Dependencies {
     // code cache is checked against, and the modules loaded meanwhile would be compiled from source
     // (net, assert and perf_hooks: 29 million instructions of the query on Node 24; Lifecycle.tuneV8).
     const [{ NewsStatsClient }, { VERSION }] = await Promise.all([import('../api/client.js'), import('../version.js')]);
-    const parserInstantiated = await this.lifecycle.tuneV8(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`, `--wasm-tiering-budget=${WASM_TIERING_BUDGET_DEFAULT}`);
+    // NEWSSTATS_NO_STARTUP_MACHINERY=1 leaves V8's flags alone (docs/performance.md, "Start-up machinery").
+    const parserInstantiated = this.env.NEWSSTATS_NO_STARTUP_MACHINERY
+      ? () => {}
+      : await this.lifecycle.tuneV8(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`, `--wasm-tiering-budget=${WASM_TIERING_BUDGET_DEFAULT}`);
     const client = new NewsStatsClient({
       baseUrl,
       apiKey,
@@ -140,6 +149,7 @@ export class Dependencies {
       onEvent: (event: RequestEvent) => {
         if (event.status !== undefined) parserInstantiated();
         this.#reportEvent(baseUrl, event);
+        for (const listener of this.#requestListeners) listener(event);
       },
     });
     this.lifecycle.onCleanup((reason) => (reason === 'interrupted' ? client.destroy() : client.close()));
@@ -164,7 +174,9 @@ export class Dependencies {
     // attempt counts from 1: the first retry is attempt 2.
     const retry = event.attempt > 1 ? ` (retry ${event.attempt - 1})` : '';
     const next = event.retryInMs !== undefined ? `, retrying in ${Math.round(event.retryInMs)}ms` : '';
-    this.report.debug(`${event.method} ${baseUrl}${event.url} ${outcome} ${Math.round(event.ms)}ms${retry}${next}`);
+    // event.url is the path as sent, the base URL's own path (`/prefix`, a pasted `/api/data`) already in
+    // it: the origin goes before it, never the base URL as given, so the line is the URL a curl would need.
+    this.report.debug(`${event.method} ${new URL(baseUrl).origin}${event.url} ${outcome} ${Math.round(event.ms)}ms${retry}${next}`);
   }
 
   /** A stable list (countries, sources) from the disk cache when fresh, else fetched and stored (cache.ts). */

@@ -29,7 +29,7 @@ export function exampleLines(example: string, width = HELP_EXAMPLE_WIDTH): strin
   const line = RUNS_NEWSSTATS.test(command) ? command : `newsstats ${command}`;
   return [
     ...fill(comment.split(/\s+/).filter(Boolean), width, { first: COMMENT, next: COMMENT, end: '' }),
-    ...fill(shellPhrases(line), width, { first: PROMPT, next: CONTINUATION, end: ' \\' }),
+    ...fill(fitted(shellPhrases(line), width - CONTINUATION.length - 2), width, { first: PROMPT, next: CONTINUATION, end: ' \\' }),
   ];
 }
 
@@ -49,19 +49,24 @@ function fill(phrases: readonly string[], width: number, marks: { first: string;
   return current === '' ? lines : [...lines, current];
 }
 
+/** Phrases too wide for a line of their own (a noun, verb and long id at 40 columns) broken into their words. */
+function fitted(phrases: ReadonlyArray<readonly string[]>, room: number): string[] {
+  return phrases.flatMap((words) => (words.join(' ').length > room ? words : [words.join(' ')]));
+}
+
 /**
  * A command line in the pieces it may be broken between: a flag with its value, a redirection with
  * its file, `&& command`, `| command`. Spaces inside quotes never split a piece.
  */
-function shellPhrases(command: string): string[] {
+function shellPhrases(command: string): string[][] {
   const words = command.match(/(?:'[^']*'|"(?:[^"\\]|\\.)*"|[^\s'"])+/g) ?? [];
-  const phrases: string[] = [];
+  const phrases: string[][] = [];
   for (const word of words) {
     const previous = phrases.at(-1);
     // An operator alone (`&&`, `|`, `>`) keeps the word after it.
-    const startsPhrase = previous === undefined || (!/^\d?[|&;<>]+$/.test(previous) && /^(-|\d?[|&;<>])/.test(word));
-    if (startsPhrase) phrases.push(word);
-    else phrases[phrases.length - 1] += ` ${word}`;
+    const startsPhrase = previous === undefined || (!/^\d?[|&;<>]+$/.test(previous.join(' ')) && /^(-|\d?[|&;<>])/.test(word));
+    if (startsPhrase) phrases.push([word]);
+    else previous.push(word);
   }
   return phrases;
 }

@@ -9,6 +9,8 @@ export type CloseReason = 'done' | 'interrupted';
 
 export class Lifecycle {
   #interrupted = false;
+  #signal: NodeJS.Signals | undefined;
+  #closedPipe: (() => number) | undefined;
   /** A pager has the terminal: Ctrl-C is its (less stops a search with it), not the end of the run. */
   #paging = false;
   readonly #cleanups: Array<(reason: CloseReason) => Promise<void> | void> = [];
@@ -31,6 +33,25 @@ export class Lifecycle {
     return this.#interrupted;
   }
 
+  /** The signal that interrupted the run, once one did. */
+  get signal(): NodeJS.Signals | undefined {
+    return this.#signal;
+  }
+
+  /**
+   * What a closed stdout means for this run. By default the reader saying "enough" (`| head`): exit 0
+   * quietly. A verb whose reader must get everything (the tap: its target died) says otherwise here:
+   * the handler tells what was kept, on stderr, and returns the exit code.
+   */
+  onClosedPipe(handler: () => number): void {
+    this.#closedPipe = handler;
+  }
+
+  /** The exit code of a closed stdout: the verb's, else `quiet`. */
+  closedPipeExit(quiet: number): number {
+    return this.#closedPipe?.() ?? quiet;
+  }
+
   /** Runs the cleanups, newest first. An interrupt drops connections rather than waiting for them. */
   async close(reason: CloseReason = 'done'): Promise<void> {
     if (reason === 'interrupted') this.#interrupted = true;
@@ -50,6 +71,7 @@ export class Lifecycle {
         proc.once(signal, onSignal);
         return;
       }
+      this.#signal = signal;
       void this.close('interrupted').finally(() => proc.exit(128 + (constants.signals[signal] ?? 0)));
     };
     proc.once('SIGINT', onSignal);

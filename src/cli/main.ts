@@ -9,7 +9,8 @@ import { VERSION } from '../version.js';
 import type { Context, GlobalOptions, Io } from './context.js';
 import { UsageError } from './errors.js';
 // Tiny and needed by every command tree: bundled into main rather than a chunk of its own.
-import { examplesHelp } from './help-examples.js';
+import { examplesHelp, HELP_EXAMPLE_WIDTH } from './help-examples.js';
+import { helpLayout } from './help/layout.js';
 import type { MainIo, ProcessControl } from './io.js';
 import type { OutputPlan } from './output-plan.js';
 import type { AnyVerbSpec, CommandData, CommandStream, VerbInvocation } from './spec.js';
@@ -26,7 +27,7 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
   const proc = io.process;
   if (proc) {
     const { installEpipeGuard } = await import('../output/pipe.js');
-    installEpipeGuard(io.stdout, (code) => proc.exit(code), (error) => void stdoutFailed(error, state, proc));
+    installEpipeGuard(io.stdout, (code) => proc.exit(state.context?.lifecycle.closedPipeExit(code) ?? code), (error) => void stdoutFailed(error, state, proc));
   }
 
   // Before the command parser loads. (bin/newsstats.cjs answers a plain `--version` itself, faster
@@ -168,17 +169,20 @@ function isCommanderSuccess(error: unknown): boolean {
 
 async function buildProgram(args: readonly string[], state: RunState, registry: Registry) {
   const { Command } = await import('commander');
+  // Examples are laid out at the terminal's width too; 80, as commander's help, when piped.
+  const helpWidth = state.io.isTTY.stdout && state.io.columns ? state.io.columns : HELP_EXAMPLE_WIDTH;
 
   const program = new Command('newsstats')
     .description('Query and export statistics from the News-Mention Statistics Data API.')
     .version(VERSION, '-V, --version')
     .showSuggestionAfterError(true)
     .helpCommand(false)
-    // A verb's --help lists the global options in a section of their own, as gh's INHERITED FLAGS.
-    .configureHelp({ showGlobalOptions: true })
+    // A verb's --help lists the global options in a section of their own, as gh's INHERITED FLAGS,
+    // and wraps between words however narrow the terminal (help/layout.ts).
+    .configureHelp(helpLayout())
     .exitOverride()
     .configureOutput(commanderOutput(state.io))
-    .addHelpText('after', examplesHelp(['--sandbox people top --weeks last4', 'people top --weeks last4 --format csv --output top.csv', 'help weeks']));
+    .addHelpText('after', examplesHelp(['--sandbox people top --weeks last4', 'people top --weeks last4 --format csv --output top.csv', 'help weeks'], helpWidth));
   const globalOptions = registry.globalOptions();
   for (const option of globalOptions) program.addOption(option);
 
@@ -194,7 +198,7 @@ async function buildProgram(args: readonly string[], state: RunState, registry: 
     const nounCommand = program.command(noun.name).description(noun.summary);
     if (noun.verbs.every((verbSpec) => verbSpec.name)) {
       // `newsstats people --help` lists the verbs; one real example of each shows how they read.
-      nounCommand.addHelpText('after', examplesHelp(noun.verbs.flatMap((verbSpec) => verbSpec.examples.slice(0, 1))));
+      nounCommand.addHelpText('after', examplesHelp(noun.verbs.flatMap((verbSpec) => verbSpec.examples.slice(0, 1)), helpWidth));
     }
     // The verb run, when the word after the noun names one: only it gets its options, examples and
     // action; its siblings are listed for the noun's --help and nothing more (a third of the tree's
@@ -211,7 +215,7 @@ async function buildProgram(args: readonly string[], state: RunState, registry: 
       command.description(verbSpec.summary);
       if (verbSpec.arguments) command.arguments(verbSpec.arguments);
       for (const option of verbSpec.options?.() ?? []) command.addOption(option);
-      if (verbSpec.examples.length > 0) command.addHelpText('after', examplesHelp(verbSpec.examples));
+      if (verbSpec.examples.length > 0) command.addHelpText('after', examplesHelp(verbSpec.examples, helpWidth));
       // Commander calls the action with the command as `this`: its parsed positionals and flags.
       command.action(async function (this: InstanceType<typeof Command>) {
         const path = [noun.name, verbSpec.name].filter((word) => word !== '').join(' ');
@@ -310,7 +314,7 @@ async function openPager(ctx: Context, state: RunState): Promise<void> {
 }
 
 /** -o, -f, --fields, --no-header and --bom shape records; on a verb that prints text or nothing they would silently do nothing. */
-function refuseOutputFlags(path: string, prints: 'text' | 'nothing', globals: GlobalOptions): void {
+function refuseOutputFlags(path: string, prints: 'text' | 'messages' | 'nothing', globals: GlobalOptions): void {
   const given = [
     globals.output !== undefined && '--output',
     globals.format !== undefined && '--format',
@@ -320,10 +324,10 @@ function refuseOutputFlags(path: string, prints: 'text' | 'nothing', globals: Gl
     globals.jq !== undefined && '--jq',
   ].filter((flag) => flag !== false);
   if (given.length === 0) return;
-  const what = prints === 'text' ? 'prints text' : 'prints nothing on stdout';
+  const what = prints === 'text' ? 'prints text' : prints === 'messages' ? 'prints its own stream on stdout (Singer messages, one a line, for a target)' : 'prints nothing on stdout';
   throw new UsageError(
     `\`newsstats ${path}\` ${what}: ${given.join(', ')} ${given.length === 1 ? 'does' : 'do'} not apply`,
-    prints === 'text' ? 'redirect it instead, e.g. > file' : undefined,
+    prints === 'text' ? 'redirect it instead, e.g. > file' : prints === 'messages' ? 'filter its output with jq after it, e.g. | jq -c \'select(.type == "RECORD")\'' : undefined,
   );
 }
 

@@ -41,7 +41,8 @@ export type CommandOutput = CommandData | CommandStream | CommandText;
  * What a verb writes to stdout: records (rendered by format, and the only output -o, -f, --fields and
  * --no-header apply to), text as it is, or nothing at all (its messages go to stderr).
  */
-export type VerbPrints = 'records' | 'text' | 'nothing';
+/** What a verb's stdout carries: records (shaped by -f, --fields, --jq), text, a stream of its own (the tap's Singer messages), or nothing. */
+export type VerbPrints = 'records' | 'text' | 'messages' | 'nothing';
 
 /**
  * One flag as a verb declares it: how to build its commander Option, and, as a type only, the value

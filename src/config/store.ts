@@ -3,10 +3,11 @@
  * holding named profiles. It holds the API key, so the directory is 0700 and the file 0600, and both
  * are tightened again on every write in case a user created them by hand with looser modes.
  */
-import { chmodSync, closeSync, constants, fstatSync, mkdirSync, openSync, readSync, type Stats } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type Conf from 'conf';
+import { InputFileError, readInputFile } from '../shared/input-file.js';
 import { systemErrorReason } from '../shared/system-error.js';
 import { SETTINGS, type ProfileKey } from './settings.js';
 
@@ -18,14 +19,6 @@ export class ConfigFileError extends Error {
 /** No real config comes near this: a few profiles of a few short settings. */
 export const MAX_CONFIG_FILE_BYTES = 1024 * 1024;
 
-function fileKind(stats: Stats): string {
-  if (stats.isDirectory()) return 'a folder';
-  if (stats.isFIFO()) return 'a FIFO';
-  if (stats.isSocket()) return 'a socket';
-  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device';
-  return 'not a regular file';
-}
-
 /** A system error on the config file or folder as one line naming the path and the reason. */
 export function configSystemError(what: string, path: string, error: unknown): ConfigFileError {
   return new ConfigFileError(`cannot ${what} ${path}: ${systemErrorReason(error)}`);
@@ -33,36 +26,28 @@ export function configSystemError(what: string, path: string, error: unknown): C
 
 /**
  * The config file's text, or undefined when there is none (or a folder on its path is missing).
- * Never blocks and never reads without bound, whatever was planted at the name: the open is
- * O_NONBLOCK (a FIFO would otherwise hang every command, deaf to Ctrl-C), and anything but a regular
- * file of at most MAX_CONFIG_FILE_BYTES (a FIFO, /dev/zero, a folder) is a ConfigFileError.
+ * Read by the one reader of user files (shared/input-file.ts): never blocks and never reads without
+ * bound, whatever was planted at the name (a FIFO, /dev/zero, a folder is a ConfigFileError), and a
+ * byte-order mark is skipped.
  */
 export function readConfigText(path: string): string | undefined {
-  let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+    return readInputFile(path, { maxBytes: MAX_CONFIG_FILE_BYTES, label: `the config file ${path}` });
   } catch (error) {
-    // ENOTDIR: a file where a folder of the path should be (HOME=/dev/null): no config can be there.
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    throw configSystemError('read the config file', path, error);
-  }
-  try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile()) throw new ConfigFileError(`the config file ${path} is ${fileKind(stats)}; it must be a regular file (move it away, or fix XDG_CONFIG_HOME)`);
-    if (stats.size > MAX_CONFIG_FILE_BYTES) throw new ConfigFileError(`the config file ${path} is larger than ${MAX_CONFIG_FILE_BYTES / 1024} KiB, which no config is; fix or delete it`);
-    // Read to the end, but never past the bound: the file may grow after fstat.
-    const buffer = Buffer.alloc(MAX_CONFIG_FILE_BYTES + 1);
-    let length = 0;
-    for (let read; length < buffer.length && (read = readSync(fd, buffer, length, buffer.length - length, null)) > 0;) length += read;
-    if (length > MAX_CONFIG_FILE_BYTES) throw new ConfigFileError(`the config file ${path} is larger than ${MAX_CONFIG_FILE_BYTES / 1024} KiB, which no config is; fix or delete it`);
-    // A byte-order mark (some Windows editors write one) is not part of the JSON.
-    return buffer.toString('utf8', 0, length).replace(/^\uFEFF/, '');
-  } catch (error) {
-    if (error instanceof ConfigFileError) throw error;
-    throw configSystemError('read the config file', path, error);
-  } finally {
-    closeSync(fd);
+    if (!(error instanceof InputFileError)) throw error;
+    const { problem } = error;
+    switch (problem.kind) {
+      case 'missing':
+        return undefined;
+      case 'not-regular':
+        throw new ConfigFileError(`the config file ${path} is ${problem.what}; it must be a regular file (move it away, or fix XDG_CONFIG_HOME)`);
+      case 'too-large':
+        throw new ConfigFileError(`the config file ${path} is larger than ${MAX_CONFIG_FILE_BYTES / 1024} KiB, which no config is; fix or delete it`);
+      case 'unreadable':
+        throw configSystemError('read the config file', path, problem.cause);
+      default:
+        throw new ConfigFileError(error.message);
+    }
   }
 }
 

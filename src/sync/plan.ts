@@ -3,8 +3,8 @@
  * Completed ISO weeks only (the current one, partial, with includeCurrent), oldest first; a week is
  * fetched again only when its partition has not landed or --refresh names it.
  */
-import { MAX_LAST_WEEKS, addWeeks, listWeeks, weeksBetween } from '../weeks.js';
-import { weeksDone, type SyncState } from './state.js';
+import { MAX_LAST_WEEKS, addWeeks, isValidWeek, listWeeks, weeksBetween } from '../weeks.js';
+import { partialWeeks, weeksDone, type SyncState } from './state.js';
 import { STREAMS, type StreamName } from './streams.js';
 
 /** Weeks a run covers when no --since is given: the last 12 completed. */
@@ -62,6 +62,9 @@ export function planTasks(state: SyncState, currentWeek: number, options: PlanOp
     weeks.push(options.refresh);
     weeks.sort((a, b) => a - b);
   }
+  // A partial week written earlier (--include-current) and complete now is fetched whole, in range or not.
+  for (const stream of weekly) for (const week of partialWeeks(state, stream)) if (week < currentWeek && !weeks.includes(week)) weeks.push(week);
+  weeks.sort((a, b) => a - b);
   const tasks: Task[] = [];
   for (const week of weeks) {
     for (const stream of weekly) {
@@ -75,4 +78,36 @@ export function planTasks(state: SyncState, currentWeek: number, options: PlanOp
     .filter((stream) => tasks.length > 0 || state.streams[stream]?.snapshot !== true)
     .map((stream) => ({ stream }));
   return [...references, ...tasks];
+}
+
+/** How far the service's current week may stand from the local clock's before a run refuses it. */
+export const MAX_WEEKS_AHEAD = 1;
+export const MAX_WEEKS_BEHIND = 53;
+
+/**
+ * Why the service's current week is not to be trusted for this run, or undefined. One bogus answer
+ * must not poison the lake: a week far ahead of the local clock would plan (and record) weeks that do
+ * not exist yet, and one behind the last week seen would go back on what the lake holds.
+ */
+export function serviceWeekProblem(currentWeek: number, localWeek: number, lastSeen: number | undefined): string | undefined {
+  if (!isValidWeek(currentWeek)) return `the service's current week ${currentWeek} is not a week`;
+  if (weeksBetween(localWeek, currentWeek) > MAX_WEEKS_AHEAD) return `the service says the current week is ${currentWeek}, ${weeksBetween(localWeek, currentWeek)} weeks after the local clock's ${localWeek}`;
+  if (weeksBetween(currentWeek, localWeek) > MAX_WEEKS_BEHIND) return `the service says the current week is ${currentWeek}, ${weeksBetween(currentWeek, localWeek)} weeks before the local clock's ${localWeek}`;
+  if (lastSeen !== undefined && currentWeek < lastSeen) return `the service says the current week is ${currentWeek}, before ${lastSeen}, which it said before`;
+  return undefined;
+}
+
+/** Requests a plan costs at most: a ranking per week, a request per person per per-person stream, one per reference table. */
+export function plannedRequests(tasks: readonly Task[], top: number): number {
+  const weeks = new Set<number>();
+  let requests = 0;
+  for (const task of tasks) {
+    if (task.week === undefined) requests += 1;
+    else {
+      if (!weeks.has(task.week)) requests += 1;
+      weeks.add(task.week);
+      if (task.stream !== 'rankings') requests += top;
+    }
+  }
+  return requests;
 }

@@ -8,7 +8,25 @@ import type { PeopleTopParams } from '../api/types.js';
 import { forEachInOrder } from '../api/in-order.js';
 import { rankedCountryStatsRows, rankedLinkRows } from '../output/rows.js';
 import type { Row } from '../output/view.js';
+import { ContractViolationError } from './failures.js';
 import { STREAMS, type StreamName } from './streams.js';
+
+/** Identifier fields sent as text: a value that is not well-formed text names no one. */
+const TEXT_IDENTIFIERS = ['personHash'] as const;
+
+/** U+FFFD, or a surrogate without its pair. */
+const NOT_TEXT = /\uFFFD|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Refuses a row whose text identifier carries U+FFFD (invalid UTF-8 as decoded) or a lone surrogate. */
+export function checkIdentifiers(row: Row, where: string): Row {
+  for (const field of TEXT_IDENTIFIERS) {
+    const value = row[field];
+    if (typeof value === 'string' && NOT_TEXT.test(value)) {
+      throw new ContractViolationError(`${where}: ${field} ${JSON.stringify(value)} is not valid text (invalid UTF-8 from the service); the partition is not recorded`);
+    }
+  }
+  return row;
+}
 
 /** The ranking filters (people top's query less its weeks and limit). */
 export type RankingFilters = Omit<PeopleTopParams, 'startWeek' | 'endWeek' | 'limit'>;
@@ -51,7 +69,8 @@ export class StreamReader {
       const depth = this.streams.includes('rankings') ? this.query.depth : 0;
       const top = this.streams.some((stream) => stream === 'country_stats' || stream === 'links') ? this.query.top : 0;
       this.requests += 1;
-      const rows = this.client.people.top({ ...this.query.filters, startWeek: week, endWeek: week, limit: Math.max(depth, top, 1) }) as Promise<Row[]>;
+      const rows = (this.client.people.top({ ...this.query.filters, startWeek: week, endWeek: week, limit: Math.max(depth, top, 1) }) as Promise<Row[]>)
+        .then((people) => people.map((person) => checkIdentifiers(person, `rankings week=${week}`)));
       this.#ranking = { week, rows };
     }
     return this.#ranking.rows;
@@ -98,6 +117,6 @@ export class StreamReader {
     if (STREAMS[stream].weekly) throw new Error(`${stream} is a weekly stream`);
     this.requests += 1;
     const rows = (stream === 'people' ? await this.client.people.list() : stream === 'countries' ? await this.client.countries.list() : await this.client.sources.list()) as Row[];
-    for (const row of rows) await emit(row);
+    for (const row of rows) await emit(checkIdentifiers(row, stream));
   }
 }

@@ -1,140 +1,269 @@
 /**
- * `sync`'s engine: a folder of hive-style Parquet partitions kept up to date week by week.
+ * `sync`'s engine: a lake of hive-style Parquet partitions, every one under `week=YYYYWW`, so a
+ * whole-lake read (`read_parquet('lake/** /*.parquet', hive_partitioning = true, union_by_name = true)`)
+ * works:
  *
- *   DIR/rankings/week=202647/part-0.parquet     one file per weekly stream and week
- *   DIR/people/part-0.parquet                   one file per reference table
- *   DIR/_newsstats_sync.json                    what has landed (state.ts)
+ *   rankings/week=202647/part-0.parquet        the week's ranking
+ *   country_stats/week=202647/part-0.parquet   the country rows of the week's top people
+ *   links/week=202647/part-0.parquet           every link seen whose mentionDate is in that week, once
+ *   people/week=202648/part-0.parquet          a reference table's snapshot, by the week it was taken
+ *   _newsstats_sync.json                       what has landed (state.ts)
+ *   _newsstats/links/week=202647.ndjson        the links rows by partition, to merge new ones by key
  *
- * Each partition is written to a temporary file beside it and renamed into place, then recorded in
- * the state, which is itself replaced atomically. A run killed at any point (SIGKILL included) leaves
- * at most a temporary file, which the next run removes, and partitions it may write again: since the
- * same rows give the same bytes, the resumed folder is byte-identical to one never interrupted.
+ * The destination (destinations/) publishes each file whole; the state is written only after the
+ * files it records have landed. The partitions carry no time of writing and the same rows give the same
+ * bytes, so a killed run resumed ends with the partitions of a run never interrupted; the state says
+ * when each partition was taken.
  */
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
 import type { NewsStatsClient } from '../api/client.js';
-import { openAtomicFile } from '../output/atomic.js';
-import { openParquetWriter } from '../output/parquet.js';
-import { OutputWriteError } from '../output/write-error.js';
-import { isSystemError } from '../shared/system-error.js';
-import { isoWeekOf } from '../weeks.js';
+import { ResponseShapeError } from '../api/errors.js';
+import { openParquetWriter, type ParquetColumn } from '../output/parquet.js';
+import { parseTimestamp } from '../shared/timestamp.js';
+import type { Row } from '../output/view.js';
+import { isoWeekOf, weeksBetween } from '../weeks.js';
+import { STORE_FOLDER, type Destination } from './destinations/destination.js';
 import { isPartitionFailure } from './failures.js';
-import { needsCurrentWeek, planTasks, type PlanOptions, type Task } from './plan.js';
+import { MAX_WEEKS_AHEAD, needsCurrentWeek, plannedRequests, planTasks, serviceWeekProblem, type PlanOptions, type Task } from './plan.js';
 import { StreamReader, queryRecord, type StreamQuery } from './read.js';
-import { STATE_FILE, checkQuery, emptyState, parseState, stateText, withSnapshotDone, withWeekDone, type SyncState } from './state.js';
-import { STREAMS } from './streams.js';
+import { STATE_FILE, checkQuery, emptyState, parseState, stateText, takenText, withPartitionTaken, withSnapshotDone, withWeekDone, type SyncState } from './state.js';
+import { STREAMS, type StreamName } from './streams.js';
 
 export interface SyncOptions extends PlanOptions, StreamQuery {
   client: NewsStatsClient<'lossless'>;
-  dir: string;
+  lake: Destination;
   /** The local clock, to tell whether a week may have been completed since the state was written. */
   now?: Date;
-  /** Told before the first partition (how many) and as each lands or fails. */
+  /** Say what would be fetched and written, and send nothing. */
+  plan?: boolean;
+  /** Told before the first partition (how many fetches) and as each lands or fails. */
   onPlan?: (tasks: readonly Task[]) => void;
   onTask?: (task: Task, error?: unknown) => void;
 }
 
+/** A file of the lake: a stream's partition. */
+export interface Partition {
+  stream: StreamName;
+  week: number;
+  /** Holds a week that was not complete when taken. */
+  partial?: boolean;
+}
+
 export interface SyncSummary {
+  /** What the run fetches (or would, with plan), in order. */
+  planned: Task[];
+  /** The requests the plan costs at most. */
+  plannedRequests: number;
   /** Partitions written by this run. */
-  written: Task[];
-  /** Partitions that failed after retries; what landed before and after them stays. */
+  written: Partition[];
+  /** Fetches that failed after retries; what landed before and after them stays. */
   failed: Array<{ task: Task; error: unknown }>;
   requests: number;
   currentWeek?: number;
+  /** With plan: the current week is the local clock's (or the state's), not asked. */
+  assumedCurrentWeek?: boolean;
 }
 
-/** The file of a partition, relative to the folder. */
-export function partitionPath(task: Pick<Task, 'stream' | 'week'>): string {
-  return task.week === undefined ? join(task.stream, 'part-0.parquet') : join(task.stream, `week=${task.week}`, 'part-0.parquet');
+/** The file of a partition, relative to the lake. */
+export function partitionPath(partition: Pick<Partition, 'stream' | 'week'>): string {
+  return `${partition.stream}/week=${partition.week}/part-0.parquet`;
 }
 
-/** Temporary files of the atomic writer (`.NAME.PID.RANDOM.tmp`) that a killed run left. */
-const LEFTOVER = /^\..+\.\d+\.[0-9a-f]+\.tmp$/;
-
-async function removeLeftovers(dir: string): Promise<void> {
-  const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => []);
-  await Promise.all(entries.filter((entry) => entry.isFile() && LEFTOVER.test(entry.name)).map((entry) => rm(join(entry.parentPath, entry.name), { force: true })));
+/**
+ * A partition's columns. A links row lives in the partition of its mentionDate's week whichever
+ * week's ranking found it, so the rank it had there is not one of its columns.
+ */
+export function lakeColumns(stream: StreamName): readonly ParquetColumn[] {
+  const columns = STREAMS[stream].columns;
+  return stream === 'links' ? columns.filter((column) => column.name !== 'rank') : columns;
 }
 
-async function loadState(dir: string, query: SyncState['query']): Promise<SyncState> {
-  const path = join(dir, STATE_FILE);
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return emptyState(query);
-    throw error;
-  }
-  const state = parseState(text, path);
-  checkQuery(state, query, dir);
-  return state;
+/** What identifies a links row across partitions and runs. */
+function linkKey(row: Row): string {
+  return `${String(row.personHash)}\u0000${String(row.articleHash)}`;
 }
 
-/** Writes a file atomically; a failure of the file system is an OutputWriteError naming it (exit 6). */
-async function writeAtomically(path: string, write: (out: NodeJS.WritableStream) => Promise<void>): Promise<void> {
-  try {
-    await mkdir(dirname(path), { recursive: true });
-    const file = await openAtomicFile(path);
-    try {
-      await write(file.stream);
-      await file.commit();
-    } finally {
-      await file.abort();
-    }
-  } catch (error) {
-    throw isSystemError(error) ? new OutputWriteError(path, error) : error;
-  }
+/** The week a links row belongs to: its mentionDate's, else (no date sent) the week that found it. */
+function linkWeek(row: Row, fetchedWeek: number): number {
+  const date = typeof row.mentionDate === 'string' ? parseTimestamp(row.mentionDate)?.date : undefined;
+  return date ? isoWeekOf(date) : fetchedWeek;
 }
 
-async function saveState(dir: string, state: SyncState): Promise<void> {
-  const text = stateText(state);
-  await writeAtomically(join(dir, STATE_FILE), async (out) => {
-    out.write(text);
-  });
-}
+/** Links rows beyond which the run merges what it holds into the lake before fetching more. */
+const LINKS_BUFFER_ROWS = 20_000;
 
 export async function runSync(options: SyncOptions): Promise<SyncSummary> {
-  const { client, dir } = options;
-  await mkdir(dir, { recursive: true });
-  await removeLeftovers(dir);
-  let state = await loadState(dir, queryRecord(options));
-  const reader = new StreamReader(client, options, options.streams);
-
-  const localWeek = isoWeekOf(options.now ?? new Date());
-  let currentWeek = state.currentWeek;
-  if (needsCurrentWeek(state, localWeek, options)) {
-    reader.requests += 1;
-    currentWeek = Number(String((await client.weeks.current()).currentWeek));
-    if (currentWeek !== state.currentWeek) {
-      state = { ...state, currentWeek };
-      await saveState(dir, state);
-    }
+  await options.lake.open();
+  try {
+    return await new LakeRun(options).run();
+  } finally {
+    await options.lake.close();
   }
-  const tasks = planTasks(state, currentWeek!, options);
-  options.onPlan?.(tasks);
+}
 
-  const summary: SyncSummary = { written: [], failed: [], requests: 0, currentWeek };
-  for (const task of tasks) {
-    const path = join(dir, partitionPath(task));
-    try {
-      await writeAtomically(path, async (out) => {
-        const writer = openParquetWriter(out, () => STREAMS[task.stream].columns);
-        if (task.week === undefined) await reader.reference(task.stream, (row) => writer.write(row));
-        else await reader.weekly(task.stream, task.week, (row) => writer.write(row));
-        await writer.end();
+class LakeRun {
+  readonly #lake: Destination;
+  readonly #reader: StreamReader;
+  #state: SyncState;
+  /** Links rows fetched and not yet merged into the lake, by partition week, by key. */
+  #links = new Map<number, Map<string, Row>>();
+  #linksRows = 0;
+  /** The weeks whose links are in #links: recorded as done once merged. */
+  #linksWeeks: Task[] = [];
+  #currentWeek = 0;
+  readonly #summary: SyncSummary = { planned: [], plannedRequests: 0, written: [], failed: [], requests: 0 };
+
+  constructor(private readonly options: SyncOptions) {
+    this.#lake = options.lake;
+    this.#reader = new StreamReader(options.client, options, options.streams);
+    this.#state = emptyState(queryRecord(options));
+  }
+
+  async run(): Promise<SyncSummary> {
+    const { options } = this;
+    const query = queryRecord(options);
+    const text = await this.#lake.readState();
+    if (text !== undefined) this.#state = { ...parseState(text, `${this.#lake.where}/${STATE_FILE}`), query };
+    checkQuery(this.#state, query, options.streams, this.#lake.where);
+
+    this.#currentWeek = await this.#currentWeekOf(isoWeekOf(options.now ?? new Date()));
+    const tasks = planTasks(this.#state, this.#currentWeek, options);
+    const summary = this.#summary;
+    summary.planned = tasks;
+    summary.plannedRequests = plannedRequests(tasks, options.top);
+    summary.currentWeek = this.#currentWeek;
+    options.onPlan?.(tasks);
+    if (options.plan) return summary;
+
+    for (const task of tasks) {
+      try {
+        if (task.stream === 'links') await this.#fetchLinks(task);
+        else await this.#writePartition(task);
+      } catch (error) {
+        if (!isPartitionFailure(error)) throw error;
+        summary.failed.push({ task, error });
+        options.onTask?.(task, error);
+        continue;
+      }
+      if (task.stream !== 'links') options.onTask?.(task);
+    }
+    await this.#mergeLinks();
+    summary.requests = this.#reader.requests;
+    return summary;
+  }
+
+  get requests(): number {
+    return this.#reader.requests;
+  }
+
+  /**
+   * The service's current week: asked only when the local clock may have passed the one the state
+   * knows; with plan never asked (the state's or the clock's). An answer far from the clock, or behind
+   * the last one seen, is refused for this run and not stored (exit 5).
+   */
+  async #currentWeekOf(localWeek: number): Promise<number> {
+    const known = this.#state.currentWeek;
+    // A week the state holds but the clock cannot have reached was never right: it decides nothing.
+    const trusted = known !== undefined && weeksBetween(localWeek, known) <= MAX_WEEKS_AHEAD ? known : undefined;
+    const state = { ...this.#state, currentWeek: trusted };
+    if (this.options.plan) {
+      this.#summary.assumedCurrentWeek = true;
+      return trusted !== undefined && trusted >= localWeek ? trusted : localWeek;
+    }
+    if (!needsCurrentWeek(state, localWeek, this.options)) return trusted!;
+    this.#reader.requests += 1;
+    const answer = Number(String((await this.options.client.weeks.current()).currentWeek));
+    const problem = serviceWeekProblem(answer, localWeek, trusted);
+    if (problem !== undefined) {
+      throw new ResponseShapeError({ status: 200, method: 'GET', url: '/api/data/weeks/current' }, `${problem}: not trusted, so nothing was fetched or recorded (check the local clock, or run again later)`);
+    }
+    if (answer !== known) {
+      this.#state = { ...this.#state, currentWeek: answer };
+      await this.#saveState();
+    }
+    return answer;
+  }
+
+  async #saveState(): Promise<void> {
+    await this.#lake.writeState(stateText(this.#state));
+  }
+
+  async #writeRows(partition: Partition, fill: (write: (row: Row) => Promise<void>) => Promise<void>): Promise<void> {
+    await this.#lake.write(partitionPath(partition), async (out) => {
+      const writer = openParquetWriter(out, () => lakeColumns(partition.stream));
+      await fill((row) => writer.write(row));
+      await writer.end();
+    });
+  }
+
+  /** A partition of rankings, country stats or a reference table: fetched, written whole, recorded. */
+  async #writePartition(task: Task): Promise<void> {
+    const weekly = task.week !== undefined;
+    const partition: Partition = { stream: task.stream, week: task.week ?? this.#currentWeek, ...(task.partial && { partial: true }) };
+    await this.#writeRows(partition, (write) => (weekly ? this.#reader.weekly(task.stream, task.week!, write) : this.#reader.reference(task.stream, write)));
+    let state = withPartitionTaken(this.#state, task.stream, partition.week, takenText(new Date()), task.partial === true);
+    if (!weekly) state = withSnapshotDone(state, task.stream);
+    else if (!task.partial) state = withWeekDone(state, task.stream, task.week!);
+    this.#state = state;
+    await this.#saveState();
+    this.#summary.written.push(partition);
+  }
+
+  /** One week's people's links, held by the partition week they belong to until merged. */
+  async #fetchLinks(task: Task): Promise<void> {
+    const rows: Row[] = [];
+    await this.#reader.weekly('links', task.week!, async (row) => {
+      rows.push(row);
+    });
+    for (const row of rows) {
+      const week = linkWeek(row, task.week!);
+      let partition = this.#links.get(week);
+      if (!partition) this.#links.set(week, (partition = new Map<string, Row>()));
+      // The newest answer for a key wins; the rank is the finding week's, not the row's.
+      const { rank: _rank, ...link } = row;
+      if (!partition.has(linkKey(row))) this.#linksRows += 1;
+      partition.set(linkKey(row), link);
+    }
+    this.#linksWeeks.push(task);
+    if (this.#linksRows >= LINKS_BUFFER_ROWS) await this.#mergeLinks();
+  }
+
+  /**
+   * Merges the links held into their partitions: each partition's rows so far (from the store) and the
+   * new ones, one row a key, in key order, so the bytes do not depend on the order weeks were fetched.
+   * Only then are the weeks that found them recorded.
+   */
+  async #mergeLinks(): Promise<void> {
+    if (this.#linksWeeks.length === 0) return;
+    const { parse, stringify } = await import('lossless-json');
+    const taken = takenText(new Date());
+    for (const week of [...this.#links.keys()].sort((a, b) => a - b)) {
+      const storePath = `${STORE_FOLDER}/links/week=${week}.ndjson`;
+      const merged = new Map<string, Row>();
+      const old = await this.#lake.read(storePath);
+      for (const line of old?.toString('utf8').split('\n') ?? []) {
+        if (line === '') continue;
+        const row = parse(line) as Row;
+        merged.set(linkKey(row), row);
+      }
+      for (const [key, row] of this.#links.get(week)!) merged.set(key, row);
+      const rows = [...merged.keys()].sort().map((key) => merged.get(key)!);
+      await this.#lake.write(storePath, async (out) => {
+        out.write(rows.map((row) => stringify(row)).join('\n') + '\n');
       });
-    } catch (error) {
-      if (!isPartitionFailure(error)) throw error;
-      summary.failed.push({ task, error });
-      options.onTask?.(task, error);
-      continue;
+      const partial = week >= this.#currentWeek;
+      await this.#writeRows({ stream: 'links', week }, async (write) => {
+        for (const row of rows) await write(row);
+      });
+      this.#state = withPartitionTaken(this.#state, 'links', week, taken, partial);
+      this.#summary.written.push({ stream: 'links', week, ...(partial && { partial: true }) });
     }
-    if (task.week === undefined) state = withSnapshotDone(state, task.stream);
-    else if (!task.partial) state = withWeekDone(state, task.stream, task.week);
-    await saveState(dir, state);
-    summary.written.push(task);
-    options.onTask?.(task);
+    for (const task of this.#linksWeeks) {
+      if (!task.partial) this.#state = withWeekDone(this.#state, 'links', task.week!);
+    }
+    await this.#saveState();
+    for (const task of this.#linksWeeks) this.options.onTask?.(task);
+    this.#links = new Map();
+    this.#linksRows = 0;
+    this.#linksWeeks = [];
   }
-  summary.requests = reader.requests;
-  return summary;
 }

@@ -13,14 +13,13 @@
  */
 import { spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createTcpServer, connect, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import { threadId } from 'node:worker_threads';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { parse as parseLossless } from 'lossless-json';
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -62,67 +61,6 @@ export interface CliOptions {
 
 export function tempDir(prefix = 'newsstats-e2e-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
-}
-
-/** Where a home of isolatedEnv keeps the CLI's compiled code (bin/compile-cache.cjs). */
-const COMPILED_CODE = join('cache', 'newsstats', 'compile-cache');
-/** The compiled code every CLI process of this run has left so far, one folder for all test files. */
-const SHARED_COMPILED_CODE = join(tmpdir(), 'newsstats-shared-compile-cache');
-/** Homes made by processHome: what their processes compile is kept for the processes after them. */
-const processHomes = new Set<string>();
-
-/**
- * A fresh home for a CLI process, holding the code earlier processes of this run compiled (hard links,
- * folders 0700 as the CLI requires): as on a user's machine, a run finds the caches a previous run of
- * its command left. Without them each process compiled every file from source and wrote the caches
- * anew, about twice the CPU of a warm run; the tests that are about the caches make homes of their own.
- * Config, keys and the answers' cache still start empty.
- */
-export function processHome(prefix?: string): string {
-  const home = tempDir(prefix);
-  linkTree(SHARED_COMPILED_CODE, join(home, COMPILED_CODE));
-  processHomes.add(home);
-  return home;
-}
-
-/** After a process ran in a home of processHome: the caches it wrote serve the processes after it. */
-function keepCompiledCode(home: string | undefined): void {
-  if (home === undefined || !processHomes.has(home)) return;
-  linkTree(join(home, COMPILED_CODE), SHARED_COMPILED_CODE);
-}
-
-/** The mark of a link linkTree has made and not yet renamed into place. */
-const LINKING = '.link-';
-
-/** Hard-links every file under `from` into `to` (replacing another file of that name), making folders 0700. */
-function linkTree(from: string, to: string): void {
-  let entries;
-  try {
-    entries = readdirSync(from, { withFileTypes: true });
-  } catch {
-    return; // nothing compiled yet
-  }
-  mkdirSync(to, { recursive: true, mode: 0o700 });
-  for (const entry of entries) {
-    const source = join(from, entry.name);
-    const target = join(to, entry.name);
-    if (entry.isDirectory()) {
-      linkTree(source, target);
-    } else if (entry.isFile() && !entry.name.includes(LINKING)) {
-      // Another worker's link on its way in (LINKING) is not a cache, and a file may be replaced or
-      // removed between the listing and here.
-      const inode = statSync(source, { throwIfNoEntry: false })?.ino;
-      if (inode === undefined || statSync(target, { throwIfNoEntry: false })?.ino === inode) continue;
-      // Another worker may link the same name at once: a link under a name of our own, renamed over.
-      const temporary = `${target}${LINKING}${process.pid}-${threadId}`;
-      try {
-        linkSync(source, temporary);
-        renameSync(temporary, target);
-      } catch {
-        // the process removed or replaced it meanwhile: it is only a cache
-      }
-    }
-  }
 }
 
 /** Environment pointing at a sandbox, with isolated config and cache and no colour settings leaking in. */
@@ -168,7 +106,6 @@ export function spawnAndCollect(
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      keepCompiledCode(env.HOME);
       resolvePromise({ code, signal, stdout, stderr });
     });
     options.onSpawn?.(child);
@@ -179,7 +116,7 @@ export function spawnAndCollect(
 /** The built CLI in a child process: for signals, pipes, and the bin file itself. */
 export function spawnCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
   // process.execPath: the Node version running the tests is the one under test.
-  return spawnAndCollect(process.execPath, [BIN, ...args], isolatedEnv(processHome(), options.env), options);
+  return spawnAndCollect(process.execPath, [BIN, ...args], isolatedEnv(tempDir(), options.env), options);
 }
 
 /** ES2024's String.prototype.toWellFormed (Node 20 has it; the project's lib stops at ES2023, as src/ must run on Node 20). */

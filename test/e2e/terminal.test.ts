@@ -617,3 +617,54 @@ describe.concurrent('a pager at a terminal', () => {
     expect(screen.lines.join('\n')).not.toMatch(/EPIPE|Error/);
   });
 });
+
+/**
+ * #31 item 2: help wraps between words at every width from 40 up, as messages do: no line wider than
+ * the pane (tmux would break it mid-word), and the same words in the same order as the help printed
+ * to a pipe at 80 columns (continuation backslashes aside).
+ */
+describe.concurrent('help wraps between words at any width', () => {
+  const HELP = [['--help'], ['people', '--help'], ['people', 'top', '--help'], ['export', 'links', '--help'], ['help', 'weeks'], ['help', 'environment'], ['help', 'formats']];
+  const words = (text: string) => text.split(/\s+/).filter((word) => word !== '' && word !== '\\');
+
+  test.each([40, 50, 80, 120])('at %i columns', async (width) => {
+    const tmux = terminals.terminal();
+    for (const args of HELP) {
+      const piped = await runCli(args);
+      expect(piped.code).toBe(0);
+      const screen = await tmux.run(args, width, { height: 300 });
+      expect(screen.code).toBe(0);
+      // Only a single word wider than the pane (a config path) may be: there is no space to break at.
+      for (const line of screen.lines.filter((text) => /\S\s+\S/.test(text))) expect(displayWidth(line), `${args.join(' ')}: ${line}`).toBeLessThanOrEqual(width);
+      // help environment shows this pane's own config path; the rest is the same text.
+      const normalise = (text: string) => words(text).filter((word) => !word.includes(tmux.home) && !word.startsWith('/'));
+      expect(normalise(screen.lines.join('\n')), args.join(' ')).toEqual(normalise(piped.stdout));
+    }
+  });
+});
+
+/**
+ * #31 item 3: every URL printed is the URL sent. The -v line and an error's request are compared
+ * with what a server on 127.0.0.1 received, with base URLs that carry a path (a prefix, a pasted API
+ * root, both).
+ */
+describe.concurrent('the URL printed is the URL sent', () => {
+  const WEEK = JSON.stringify({ currentWeek: 202647, last4StartWeek: 202644 });
+
+  test.each(['', '/api/data', '/prefix', '/prefix/api/data', '/prefix/'])('base URL path "%s": -v shows what the server received', async (basePath) => {
+    const prefix = basePath.replace(/\/$/, '').replace(/\/api\/data$/, '');
+    const api = await fakeApi({ [`${prefix}/api/data/weeks/current`]: WEEK });
+    try {
+      const result = await runCli(['-v', '--base-url', `${api.url}${basePath}`, 'weeks', '-f', 'json'], { env: { NEWSSTATS_API_KEY: api.key } });
+      expect(result.code, result.stderr).toBe(0);
+      const shown = [...result.stderr.matchAll(/^GET (\S+) 200 /gm)].map((match) => match[1]);
+      expect(shown).toEqual(api.requests.map((path) => `${api.url}${path}`));
+      // An error names the request as it was sent too.
+      const failed = await runCli(['--base-url', `${api.url}${basePath}`, 'api', 'nothing/here'], { env: { NEWSSTATS_API_KEY: api.key } });
+      expect(failed.code).toBe(4);
+      expect(failed.stderr).toContain(`GET ${api.requests.at(-1)}`);
+    } finally {
+      await api.close();
+    }
+  });
+});

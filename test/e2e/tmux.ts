@@ -27,7 +27,7 @@ import { ReadStream, WriteStream } from 'node:tty';
 import { threadId } from 'node:worker_threads';
 import { afterAll } from 'vitest';
 import type { MainIo } from '../../src/cli/io.js';
-import { BIN, isolatedEnv, processHome, REPO, shellQuote, tempDir } from './harness.js';
+import { BIN, isolatedEnv, REPO, shellQuote, tempDir } from './harness.js';
 
 let servers = 0;
 
@@ -154,7 +154,7 @@ export class TmuxServer {
   readonly socket = `nstest-${process.pid}-${threadId}-${(servers += 1)}`;
   private sessions = 0;
   // The server's own environment; each session gets its variables with -e.
-  private readonly baseEnv = isolatedEnv(processHome('newsstats-tmux-'));
+  private readonly baseEnv = isolatedEnv(tempDir('newsstats-tmux-'));
   private control: ControlClient | undefined;
 
   /** A terminal with its own config and cache home, and `env` in every pane's environment. */

@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { isolatedEnv, processHome, shellQuote, tempDir } from '../e2e/harness.js';
+import { isolatedEnv, shellQuote, tempDir } from '../e2e/harness.js';
 import { COUNTRIES, HOSTILE_BIN, KEY, WEEK_INFO, hostileServer, json, type HostileServer } from './servers.js';
 
 let server: HostileServer;
@@ -34,7 +34,7 @@ interface ShellResult {
 function inShell(args: string[], redirect: string, stdio: 'pipe' | 'ignore' = 'pipe'): Promise<ShellResult> {
   const command = [process.execPath, HOSTILE_BIN, ...args].map(shellQuote).join(' ');
   const child = spawn('sh', ['-c', `${command} ${redirect}; echo "exit $?" >&2`], {
-    env: isolatedEnv(processHome('newsstats-hostile-'), { NEWSSTATS_BASE_URL: server.url, NEWSSTATS_API_KEY: KEY }),
+    env: isolatedEnv(tempDir('newsstats-hostile-'), { NEWSSTATS_BASE_URL: server.url, NEWSSTATS_API_KEY: KEY }),
     stdio: ['ignore', stdio, 'pipe'],
   });
   let stdout = '';

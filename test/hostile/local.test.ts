@@ -8,7 +8,7 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync,
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { cacheScope } from '../../src/cli/cache.js';
-import { expectFailure, expectSuccess, isolatedEnv, processHome, spawnAndCollect, tempDir } from '../e2e/harness.js';
+import { expectFailure, expectSuccess, isolatedEnv, spawnAndCollect, tempDir } from '../e2e/harness.js';
 import { COUNTRIES, HOSTILE_BIN, KEY, WEEK_INFO, hang, hostileServer, hugeCountries, json, ranked, run, runProcess, type HostileServer } from './servers.js';
 
 let server: HostileServer;
@@ -200,7 +200,7 @@ describe('item 10: signals and local I/O', () => {
   // A process: the real process's stdout descriptor, as a shell redirect sets it.
   test.skipIf(!existsSync('/dev/full'))('a full stdout (/dev/full) is one line naming stdout and the OS error, exit 6', async () => {
     const result = await spawnAndCollect('sh', ['-c', `"${process.execPath}" "$0" countries list -f csv --no-cache -q > /dev/full`, HOSTILE_BIN],
-      isolatedEnv(processHome(), env()), { timeoutMs: 15_000 });
+      isolatedEnv(tempDir(), env()), { timeoutMs: 15_000 });
     expect({ code: result.code, stderr: result.stderr }).toEqual({
       code: 6,
       stderr: 'error: cannot write to stdout: no space left on the device (ENOSPC)\n',

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { cacheScope } from '../../src/cli/cache.js';
 import { parse as parseCsv } from 'csv-parse/sync';
-import { expectSuccess, isolatedEnv, processHome, tempDir } from '../e2e/harness.js';
+import { expectSuccess, isolatedEnv, tempDir } from '../e2e/harness.js';
 import { COUNTRIES, HOSTILE_BIN, KEY, WEEK_INFO, hang, hostileServer, json, ranked, run, runProcess, type HostileServer, type Route } from './servers.js';
 
 const routes: Record<string, Route> = {
@@ -49,7 +49,7 @@ interface RawResult {
 
 /** The CLI with stdio as given (fds or 'pipe'); stdout and stderr collected where they are pipes. */
 function runWithStdio(args: string[], stdio: Array<number | 'pipe' | 'ignore'>, extraEnv: Record<string, string> = {}): Promise<RawResult> {
-  const child = spawn(process.execPath, [HOSTILE_BIN, ...args], { env: isolatedEnv(processHome('newsstats-hostile-'), env(extraEnv)), stdio: stdio as never });
+  const child = spawn(process.execPath, [HOSTILE_BIN, ...args], { env: isolatedEnv(tempDir('newsstats-hostile-'), env(extraEnv)), stdio: stdio as never });
   let stdout = '';
   let stderr = '';
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -90,7 +90,7 @@ describe('the runtime: a signal cannot open the inspector, stderr cannot change 
   // A process: the real process's stderr is a pipe its reader closed.
   test('item 10: a closed stderr pipe: the data is written and the exit code is 0', async () => {
     const child = spawn(process.execPath, [HOSTILE_BIN, 'countries', 'list', '-f', 'json', '--no-cache', '--verbose'], {
-      env: isolatedEnv(processHome('newsstats-hostile-'), env()),
+      env: isolatedEnv(tempDir('newsstats-hostile-'), env()),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     // Nobody reads stderr: its first write meets a closed pipe (EPIPE).

@@ -18,7 +18,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createTcpServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { BIN, isolatedEnv, processHome, runCli, runCliOnTerminal, shellQuote, spawnAndCollect, tempDir, type CliOptions, type CliResult } from '../e2e/harness.js';
+import { BIN, type CliOptions, type CliResult, isolatedEnv, runCli, runCliOnTerminal, shellQuote, spawnAndCollect, tempDir } from '../e2e/harness.js';
 
 export const HOSTILE_BIN = process.env.NEWSSTATS_HOSTILE_BIN ?? BIN;
 /** Another build under test: its code runs only in a process of its own. */
@@ -47,7 +47,7 @@ export function run(args: string[], options: RunOptions = {}): Promise<CliResult
 
 /** The built bin (or NEWSSTATS_HOSTILE_BIN) in a child process, killed after `timeoutMs` (15 s). */
 export async function runProcess(args: string[], options: RunOptions & Pick<CliOptions, 'onSpawn' | 'timeoutMs'> = {}): Promise<CliResult> {
-  const env = isolatedEnv(options.home ?? processHome('newsstats-hostile-'), terminalEnv(options));
+  const env = isolatedEnv(options.home ?? tempDir('newsstats-hostile-'), terminalEnv(options));
   if (options.terminal === undefined) return spawnAndCollect(process.execPath, [HOSTILE_BIN, ...args], env, { timeoutMs: 15_000, ...options });
   const command = [process.execPath, HOSTILE_BIN, ...args].map(shellQuote).join(' ');
   // `script` ends the session when its stdin closes, so the run gets no stdin at all.

@@ -4,7 +4,7 @@
  * caches it left.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -24,6 +24,9 @@ beforeEach(() => {
   writeFileSync(join(dist, 'cli', 'main.js'), "'use strict';\nconst { value } = require('../chunks/value.js');\nexports.answer = () => value() + require('./two.js').two;\nexports.strict = (function () { return this === undefined; })();\n");
   writeFileSync(join(dist, 'cli', 'two.js'), 'exports.two = 2;\n');
   writeFileSync(join(dist, 'chunks', 'value.js'), 'exports.value = () => 40;\n');
+  // The first run of an install writes no cache, only its folder (the next test says so): every
+  // other case starts from there.
+  run([]);
 });
 afterEach(() => {
   rmSync(base, { recursive: true, force: true });
@@ -58,11 +61,40 @@ function caches(): Record<string, { header: string; written: string }> {
 }
 
 describe('dist/ with code caches written after the run', () => {
+  it('writes no cache on the first run of an install, only the folder the next run writes into', () => {
+    rmSync(directory, { recursive: true });
+    mkdirSync(directory, { mode: 0o700 });
+    expect(run(['people', 'top'])).toBe('42 true 3');
+    expect(readdirSync(directory)).toHaveLength(1);
+    expect(caches()).toEqual({});
+    run(['people', 'top']);
+    expect(Object.keys(caches())).toHaveLength(3);
+  });
+
+  it('reads no cache through a link, nor from a folder that is a link', () => {
+    run(['people', 'top']);
+    const folder = join(directory, readdirSync(directory)[0]!);
+    const written = caches();
+    // A cache file replaced by a link to a copy of itself is not read: the file is compiled from
+    // source and its cache written again, a regular file.
+    renameSync(join(folder, 'cli+two.js'), join(base, 'two-copy'));
+    symlinkSync(join(base, 'two-copy'), join(folder, 'cli+two.js'));
+    run(['people', 'top']);
+    expect(lstatSync(join(folder, 'cli+two.js')).isSymbolicLink()).toBe(false);
+    expect(caches()['cli+two.js']!.written).not.toBe(written['cli+two.js']!.written);
+    // The folder itself a link: nothing in it is read, nothing written through it.
+    renameSync(folder, join(base, 'elsewhere'));
+    symlinkSync(join(base, 'elsewhere'), folder);
+    const before = readdirSync(join(base, 'elsewhere')).map((name) => statSync(join(base, 'elsewhere', name)).mtimeMs);
+    expect(run(['config', 'path'])).toBe('42 true 3');
+    expect(readdirSync(join(base, 'elsewhere')).map((name) => statSync(join(base, 'elsewhere', name)).mtimeMs)).toEqual(before);
+  });
+
   it('runs each file as Node runs a CommonJS module, lists it in require.cache, and caches it once', () => {
     expect(run(['people', 'top', '--weeks', 'last4'])).toBe('42 true 3');
     const first = caches();
     expect(Object.keys(first).sort()).toEqual(['chunks+value.js', 'cli+main.js', 'cli+two.js']);
-    expect(first['cli+main.js']!.header).toMatch(/^newsstats-code-cache-1 \d+:\d+:[\d.]+ people\.top$/);
+    expect(first['cli+main.js']!.header).toMatch(/^newsstats-code-cache-2 \d+:\d+:[\d.]+ people\.top [0-9a-f]{8} \d+$/);
 
     expect(run(['people', 'top'])).toBe('42 true 3');
     expect(caches()).toEqual(first); // accepted by V8, and nothing new to keep: not written again
@@ -72,7 +104,7 @@ describe('dist/ with code caches written after the run', () => {
     run(['people', 'top']);
     run(['config', 'path']);
     const both = caches();
-    expect(both['chunks+value.js']!.header).toMatch(/ people\.top,config\.path$/);
+    expect(both['chunks+value.js']!.header).toMatch(/ people\.top,config\.path [0-9a-f]{8} \d+$/);
     run(['config', 'path']);
     run(['people', 'top']);
     expect(caches()).toEqual(both);
@@ -82,7 +114,7 @@ describe('dist/ with code caches written after the run', () => {
     expect(run(['people', 'top'])).toBe('42 true 3');
     writeFileSync(join(dist, 'chunks', 'value.js'), 'exports.value = () => 50;\n');
     expect(run(['people', 'top'])).toBe('52 true 3');
-    expect(caches()['chunks+value.js']!.header).toMatch(/ people\.top$/);
+    expect(caches()['chunks+value.js']!.header).toMatch(/ people\.top [0-9a-f]{8} \d+$/);
   });
 
   it('writes no cache for a file loaded under other V8 flags than those at exit (V8 would reject it)', () => {

@@ -1,6 +1,7 @@
 import { displayWidth, STANDARD_COLUMNS, wrapToWidth } from '../../output/text.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
+import { exampleLines } from '../help-examples.js';
 import { HELP_TOPIC_NAMES, HELP_TOPICS } from '../help-topics.js';
 import { verb, type NounVerbs } from '../spec.js';
 
@@ -43,9 +44,24 @@ export function wrapHelp(text: string, width: number): string {
       out.push(line);
       continue;
     }
-    const indent = TWO_COLUMN_ROW.exec(line)?.[1] ?? /^\s*/.exec(line)![0];
+    // An example command continues after ` \`, as in --help, so it still pastes as one line.
+    if (line.startsWith('  $ ')) {
+      out.push(...exampleLines(line.slice(4), width));
+      continue;
+    }
+    const column = TWO_COLUMN_ROW.exec(line)?.[1];
+    const indent = column ?? /^\s*/.exec(line)![0];
     const hanging = ' '.repeat(displayWidth(indent));
-    const wrapped = wrapToWidth(line.slice(indent.length), Math.max(10, width - hanging.length));
+    const rest = line.slice(indent.length);
+    const wrapped = wrapToWidth(rest, Math.max(10, width - hanging.length));
+    if (column !== undefined && wrapped.some((part) => displayWidth(part) > width - hanging.length)) {
+      // A word wider than the second column (last4StartWeek..currentWeek at 40 columns): the
+      // description goes under its term, indented, rather than be broken by the terminal.
+      const termIndent = /^\s*/.exec(line)![0];
+      const under = `${termIndent}    `;
+      out.push(termIndent + column.trim(), ...wrapToWidth(rest, Math.max(10, width - under.length)).map((part) => under + part));
+      continue;
+    }
     out.push(indent + wrapped.join(`\n${hanging}`));
   }
   flush();

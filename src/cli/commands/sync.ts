@@ -3,15 +3,15 @@
  * engine's options; progress on a terminal, one summary line on stderr, exit 7 when some partitions
  * failed after retries (docs/sync.md).
  */
-import { resolve } from 'node:path';
 import { BOUNDS } from '../../api/types.js';
 import { parseWeek } from '../../weeks.js';
 import { concurrencyFlag } from '../concurrency.js';
 import type { Context } from '../context.js';
 import { IncompleteRunError, UsageError } from '../errors.js';
-import { integerFlag, parsedFlag, switchFlag, weekArgument, withDefault } from '../options.js';
+import { integerFlag, parsedFlag, switchFlag, textFlag, weekArgument, withDefault } from '../options.js';
 import { rankingFlags, rankingParams, validateRanking, type RankingFlags } from '../ranking.js';
 import { verb, type NounVerbs } from '../spec.js';
+import type { SyncSummary } from '../../sync/sync.js';
 
 const { limit: _limit, ...rankingFilters } = rankingFlags();
 
@@ -27,16 +27,44 @@ export async function syncFilters(ctx: Context, flags: RankingFlags) {
 /** The engine's own errors about the folder, its state or the plan are the user's to fix: exit 2. */
 export function asUsageError(error: unknown): unknown {
   const name = error instanceof Error ? error.name : '';
-  return ['StateError', 'PlanError', 'StreamListError', 'SingerInputError'].includes(name) ? new UsageError((error as Error).message) : error;
+  return ['StateError', 'PlanError', 'StreamListError', 'SingerInputError', 'LakeError'].includes(name) ? new UsageError((error as Error).message) : error;
 }
 
 function describeTask(task: { stream: string; week?: number }): string {
   return task.week === undefined ? task.stream : `${task.stream} week=${task.week}`;
 }
 
+/** `--plan`'s text: a line a fetch, then what it costs; nothing is sent. */
+function planText(summary: SyncSummary, where: string, top: number): string {
+  const lines = summary.planned.map((task) => {
+    if (task.week === undefined) return `fetch ${task.stream} (1 request), write ${task.stream}/week=${summary.currentWeek}/part-0.parquet`;
+    const requests = task.stream === 'rankings' ? 'the week\'s ranking' : `up to ${top} requests after the week's ranking`;
+    const writes = task.stream === 'links' ? 'merge into links/week=<mentionDate\'s week>/' : `write ${task.stream}/week=${task.week}/part-0.parquet`;
+    return `fetch ${describeTask(task)}${task.partial ? ' (partial: the current week)' : ''} (${requests}), ${writes}`;
+  });
+  const assumed = summary.assumedCurrentWeek ? ' (assumed from the state and the local clock; not asked)' : '';
+  lines.push(`plan: ${summary.planned.length} fetches, at most ${summary.plannedRequests} requests, current week ${summary.currentWeek}${assumed}, ${where}; nothing sent`);
+  return lines.join('\n') + '\n';
+}
+
+/** The machine-readable account of a run (`--summary FILE`), written whatever the outcome. */
+function summaryJson(where: string, outcome: string, summary: SyncSummary | undefined, seconds: number, error?: unknown): string {
+  return JSON.stringify({
+    lake: where,
+    outcome,
+    currentWeek: summary?.currentWeek ?? null,
+    requests: summary?.requests ?? null,
+    seconds,
+    planned: summary?.planned.map((task) => ({ stream: task.stream, week: task.week ?? null, partial: task.partial === true })) ?? [],
+    written: summary?.written.map((partition) => ({ stream: partition.stream, week: partition.week, partial: partition.partial === true })) ?? [],
+    failed: summary?.failed.map(({ task, error: failure }) => ({ stream: task.stream, week: task.week ?? null, error: failure instanceof Error ? failure.message : String(failure) })) ?? [],
+    ...(error !== undefined && { error: error instanceof Error ? error.message : String(error) }),
+  }, null, 2) + '\n';
+}
+
 const sync = verb({
   name: '',
-  summary: 'Keep a folder of weekly Parquet partitions up to date: rankings, country stats, links, reference tables',
+  summary: 'Keep a lake of weekly Parquet partitions up to date (a folder): rankings, country stats, links, reference tables',
   args: ['<dir>'],
   flags: {
     since: parsedFlag('--since <week>', 'first week to hold, YYYYWW (default: the last 12 completed weeks)', weekArgument(parseWeek)),
@@ -47,12 +75,15 @@ const sync = verb({
     refresh: parsedFlag('--refresh <week>', 'fetch this week again and rewrite its partitions', weekArgument(parseWeek)),
     includeCurrent: switchFlag('--include-current', 'also write the current, partial week (rewritten by every run, never recorded as done)'),
     concurrency: concurrencyFlag,
+    plan: switchFlag('--plan', 'say what would be fetched and written, with request counts, and send nothing'),
+    summary: textFlag('--summary <file>', 'write a JSON account of the run there (what was planned, written and failed), whatever the outcome'),
     ...rankingFilters,
   },
   examples: [
     'sync ./lake --streams rankings,people',
     'sync ./lake --since 202640 --streams rankings,country_stats --top 10',
     'sync ./lake --streams rankings --refresh 202645',
+    'sync ./lake --plan',
   ],
   prints: 'nothing',
   validate: ({ args: [dir], flags }) => {
@@ -60,18 +91,35 @@ const sync = verb({
     return { dir, flags };
   },
   async run(ctx: Context, { dir, flags }) {
-    const [{ runSync }, { parseStreamList, STREAM_NAMES }] = await Promise.all([import('../../sync/sync.js'), import('../../sync/streams.js')]);
+    const [{ runSync }, { parseStreamList, STREAM_NAMES }, { destinationOf }] = await Promise.all([import('../../sync/sync.js'), import('../../sync/streams.js'), import('../../sync/destinations/index.js')]);
     const started = performance.now();
-    const target = resolve(ctx.io.cwd, dir);
+    const seconds = () => (performance.now() - started) / 1000;
+    let lakeName = dir;
+    let summary: SyncSummary | undefined;
+    let written = 0;
+    const writeSummary = async (outcome: string, error?: unknown) => {
+      if (flags.summary === undefined) return;
+      const [fs, path] = await Promise.all([import('node:fs/promises'), import('node:path')]);
+      await fs.writeFile(path.resolve(ctx.io.cwd, flags.summary), summaryJson(lakeName, outcome, summary, Number(seconds().toFixed(1)), error));
+    };
+    // A signal ends the run through the lifecycle's clean-ups: one line says what the lake kept.
+    ctx.lifecycle.onCleanup(async (reason) => {
+      if (reason !== 'interrupted') return;
+      ctx.report.note(`sync: interrupted: ${written} partitions written and recorded this run are kept in ${lakeName}; the next run fetches the rest`, { evenQuiet: true });
+      await writeSummary('interrupted').catch(() => undefined);
+    });
     try {
       const streams = parseStreamList(flags.streams ?? STREAM_NAMES.join(','));
+      const lake = await destinationOf(dir, ctx.io.cwd);
+      lakeName = lake.where;
       await ctx.lifecycle.tuneV8('--optimize-for-size');
       const client = await ctx.deps.client({ concurrency: flags.concurrency });
       let progress = { tick() {}, done() {} };
-      const summary = await runSync({
+      summary = await runSync({
         client,
-        dir: target,
+        lake,
         streams,
+        plan: flags.plan === true,
         since: flags.since,
         refresh: flags.refresh,
         includeCurrent: flags.includeCurrent === true,
@@ -81,25 +129,31 @@ const sync = verb({
         concurrency: flags.concurrency,
         filters: await syncFilters(ctx, flags),
         onPlan: (tasks) => {
-          if (tasks.length > 0) progress = ctx.report.progress('sync', tasks.length);
+          if (tasks.length > 0 && flags.plan !== true) progress = ctx.report.progress('sync', tasks.length);
         },
         onTask: (task, error) => {
           progress.tick();
           if (error) ctx.report.note(`sync: ${describeTask(task)} failed: ${error instanceof Error ? error.message : String(error)}`);
+          else written += 1;
         },
       });
       progress.done();
-      const seconds = ((performance.now() - started) / 1000).toFixed(1);
-      const weeks = [...new Set(summary.written.flatMap((task) => (task.week === undefined ? [] : [task.week])))];
+      if (flags.plan === true) {
+        await writeSummary('plan');
+        return { text: planText(summary, lake.where, flags.top) };
+      }
+      const weeks = [...new Set(summary.written.map((partition) => partition.week))].sort((a, b) => a - b);
       const what = summary.written.length === 0
         ? 'up to date'
         : `wrote ${summary.written.length} partitions (${weeks.length} weeks${weeks.length > 0 ? ` ${weeks[0]}..${weeks.at(-1)}` : ''})`;
       const failed = summary.failed.length > 0 ? `, ${summary.failed.length} failed` : '';
-      ctx.report.note(`sync: ${what}${failed}, ${summary.requests} requests, ${seconds} s, ${target}`);
+      ctx.report.note(`sync: ${what}${failed}, ${summary.requests} requests, ${seconds().toFixed(1)} s, ${lake.where}`);
+      await writeSummary(summary.failed.length > 0 ? 'incomplete' : 'ok');
       if (summary.failed.length > 0) {
         throw new IncompleteRunError(`${summary.failed.length} partitions failed after retries (${summary.failed.map(({ task }) => describeTask(task)).join(', ')}); what landed is recorded: run sync again to fetch what is missing`);
       }
     } catch (error) {
+      if (!(error instanceof IncompleteRunError)) await writeSummary('failed', error).catch(() => undefined);
       throw asUsageError(error);
     }
   },

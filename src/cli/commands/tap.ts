@@ -3,14 +3,15 @@
  * optionally a state and a catalog), prints SCHEMA, RECORD and STATE messages on stdout, one JSON value
  * a line, numbers with every digit. `--discover` prints the catalog. docs/sync.md has the details.
  */
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { BOUNDS } from '../../api/types.js';
+import { InputFileError, readInputFile } from '../../shared/input-file.js';
 import { openRowSink, renderView, type RenderOptions } from '../../output/index.js';
 import { parseWeek } from '../../weeks.js';
 import { DEFAULT_CONCURRENCY } from '../concurrency.js';
 import type { Context } from '../context.js';
 import { IncompleteRunError, UsageError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
 import { parseInteger, switchFlag, textFlag } from '../options.js';
 import type { RankingFlags } from '../ranking.js';
 import { verb, type NounVerbs } from '../spec.js';
@@ -19,18 +20,39 @@ import { asUsageError, SYNC_DEFAULTS, syncFilters } from './sync.js';
 /** Machine output: no terminal niceties, whatever stdout is. */
 const MESSAGES: RenderOptions = { format: 'ndjson', header: true, color: false, isTTY: false, width: 80, unicode: false };
 
-async function readJsonFile(flag: string, path: string, cwd: string): Promise<unknown> {
+/** No config, state or catalog of a tap comes near this (a full catalog is about 30 KiB). */
+export const MAX_TAP_FILE_BYTES = 8 * 1024 * 1024;
+
+/**
+ * A tap's input file as JSON: read by the one reader of user files (shared/input-file.ts), so a FIFO,
+ * /dev/zero or /dev/urandom is refused at once and no file is read past MAX_TAP_FILE_BYTES; a BOM is
+ * skipped. Every failure is one usage line naming the flag and the file (exit 2).
+ */
+function readJsonFile(flag: string, path: string, cwd: string): unknown {
   let text: string;
   try {
-    text = await readFile(resolve(cwd, path), 'utf8');
+    text = readInputFile(resolve(cwd, path), { maxBytes: MAX_TAP_FILE_BYTES, label: `${flag} ${path}`, strictUtf8: true });
   } catch (error) {
-    throw new UsageError(`cannot read ${flag} ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    if (error instanceof InputFileError) throw new UsageError(error.message);
+    throw error;
   }
   try {
     return JSON.parse(text) as unknown;
   } catch {
     throw new UsageError(`${flag} ${path} is not JSON`);
   }
+}
+
+/** The config's `streams`: a list of names, or one comma-separated string; anything else named. */
+function configStreams(config: TapConfig): string | string[] | undefined {
+  const value = config.streams;
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'string') return value;
+  if (!Array.isArray(value)) throw new UsageError(`config key streams must be a list of stream names or one comma-separated string, not ${JSON.stringify(value)}`);
+  value.forEach((item: unknown, index) => {
+    if (typeof item !== 'string') throw new UsageError(`config key streams[${index}] must be a stream name, not ${JSON.stringify(item)}`);
+  });
+  return value as string[];
 }
 
 /** The config keys a tap takes, each with how it is read (the same bounds as the sync flags). */
@@ -44,7 +66,7 @@ type TapConfig = Partial<Record<(typeof CONFIG_KEYS)[number], unknown>>;
 function configText(config: TapConfig, key: keyof TapConfig): string | undefined {
   const value = config[key];
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') throw new UsageError(`config key ${key} must be a string or a number`);
+  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') throw new UsageError(`config key ${key} must be a string or a number, not ${JSON.stringify(value)}`);
   return String(value);
 }
 
@@ -88,7 +110,7 @@ const tap = verb({
     'tap --discover > catalog.json',
     'tap --config tap-config.json --state state.json | target-csv',
   ],
-  prints: 'nothing',
+  prints: 'messages',
   validate: ({ flags }) => {
     if (!flags.discover && flags.config === undefined) throw new UsageError('tap needs --config FILE (or --discover)', 'a config can be as small as {"start_week": 202601}');
     return flags;
@@ -101,15 +123,16 @@ const tap = verb({
       return;
     }
     try {
-      const config = (await readJsonFile('--config', flags.config!, ctx.io.cwd)) as TapConfig;
+      const config = readJsonFile('--config', flags.config!, ctx.io.cwd) as TapConfig;
       if (typeof config !== 'object' || config === null || Array.isArray(config)) throw new UsageError(`--config ${flags.config} is not a JSON object`);
       const unknown = Object.keys(config).filter((key) => !(CONFIG_KEYS as readonly string[]).includes(key));
       if (unknown.length > 0) throw new UsageError(`unknown config key ${unknown.join(', ')}; the keys are ${CONFIG_KEYS.join(', ')}`);
-      const state = flags.state === undefined ? undefined : await readJsonFile('--state', flags.state, ctx.io.cwd);
+      const state = flags.state === undefined ? undefined : singer.checkState(readJsonFile('--state', flags.state, ctx.io.cwd));
       const { parseStreamList, STREAM_NAMES } = await import('../../sync/streams.js');
-      const streams = flags.catalog !== undefined
-        ? singer.selectedStreams(await readJsonFile('--catalog', flags.catalog, ctx.io.cwd))
-        : parseStreamList(Array.isArray(config.streams) ? (config.streams as string[]) : (configText(config, 'streams') ?? STREAM_NAMES.join(',')));
+      const catalog = flags.catalog === undefined ? undefined : singer.parseCatalog(readJsonFile('--catalog', flags.catalog, ctx.io.cwd));
+      const streams = catalog?.streams ?? parseStreamList(configStreams(config) ?? STREAM_NAMES.join(','));
+      if (streams.length === 0) throw new UsageError(`--catalog ${flags.catalog} selects no stream; mark one with "selected": true in its breadcrumb [] metadata`);
+      for (const note of catalog?.notes ?? []) ctx.report.note(note);
       const startText = configText(config, 'start_week');
       // The config's connection comes first, as a flag and the key variable would: else the usual sources.
       const baseUrl = configText(config, 'base_url');
@@ -127,16 +150,37 @@ const tap = verb({
       const ranking = rankingFlagsOf(config);
       const client = await ctx.deps.client({ concurrency: query.concurrency });
       const sink = await openRowSink(ctx.io.stdout, MESSAGES, { fields: [] });
+      const metrics = new singer.MetricWriter(ctx.io.stderr);
+      ctx.deps.onRequestEvent((event) => metrics.request(event));
+      // What a stopped run kept: the last STATE sent holds every partition before it.
+      let kept = { partitions: 0, state: undefined as unknown };
+      const keptLine = () => `the last STATE sent ${kept.state === undefined ? '(none yet) holds nothing: run again with the same state' : `holds ${kept.partitions} partition${kept.partitions === 1 ? '' : 's'} (${bookmarksText(kept.state)}): run again with it`}`;
+      ctx.lifecycle.onCleanup((reason) => {
+        if (reason === 'interrupted') ctx.io.stderr.write(`tap: stopped by ${ctx.lifecycle.signal ?? 'a signal'}; ${keptLine()}\n`);
+      });
+      // The target stopped reading: it has failed, and the orchestrator must see it (exit 6, as any
+      // stdout that could not be written), told what the target may have kept.
+      ctx.lifecycle.onClosedPipe(() => {
+        ctx.io.stderr.write(`tap: stdout closed (the target stopped reading); ${keptLine()}\n`);
+        return EXIT.outputFailed;
+      });
       const summary = await singer.runTap({
         ...query,
         client,
         streams,
+        fields: catalog?.fields,
         state,
         filters: await syncFilters(ctx, ranking),
         write: (message) => sink.write(message),
+        log: (line) => ctx.report.note(line),
+        metric: (metric) => metrics.write(metric),
+        onState: (value, partitions) => {
+          kept = { partitions, state: value };
+        },
       });
       await sink.end();
-      ctx.report.note(`tap: ${summary.written.length} partitions, ${summary.requests} requests${summary.failed.length > 0 ? `, ${summary.failed.length} failed` : ''}`);
+      const skipped = summary.skipped.nullKey + summary.skipped.duplicate;
+      ctx.report.note(`tap: ${summary.written.length} partitions, ${summary.records} records, ${summary.requests} requests${skipped > 0 ? `, ${skipped} rows skipped (above)` : ''}${summary.failed.length > 0 ? `, ${summary.failed.length} failed` : ''}`);
       if (summary.failed.length > 0) {
         throw new IncompleteRunError(`${summary.failed.length} partitions failed after retries; the STATE messages stop before them: run the tap again with its last state`);
       }
@@ -145,6 +189,13 @@ const tap = verb({
     }
   },
 });
+
+/** A state's bookmarks in a few words: `rankings 202646, links 202645`. */
+function bookmarksText(state: unknown): string {
+  const bookmarks = (state as { bookmarks?: Record<string, { week?: number }> }).bookmarks ?? {};
+  const shown = Object.entries(bookmarks).map(([stream, bookmark]) => `${stream} ${bookmark.week ?? '?'}`);
+  return shown.length === 0 ? 'no bookmark' : shown.join(', ');
+}
 
 const tapNoun: NounVerbs = { verbs: [tap] };
 

@@ -1,3 +1,4 @@
+/** bin/code-cache.cjs: the folder its caches live in (the user's own, 0700, no links), and the ways to turn it off. */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -5,25 +6,24 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-interface CompileCache {
-  compileCacheDirectory: (env: NodeJS.ProcessEnv, uid: number) => string | undefined;
+interface CodeCache {
+  codeCacheDirectory: (env: NodeJS.ProcessEnv, uid: number) => string | undefined;
   cacheDirectory: (env: NodeJS.ProcessEnv, uid: number | undefined) => string | undefined;
-  enableCompileCache: (module: { enableCompileCache?: (directory: string) => unknown }, directory: string | undefined) => unknown;
 }
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const { cacheDirectory, compileCacheDirectory, enableCompileCache } = createRequire(import.meta.url)(join(ROOT, 'bin', 'compile-cache.cjs')) as CompileCache;
+const { cacheDirectory, codeCacheDirectory: compileCacheDirectory } = createRequire(import.meta.url)(join(ROOT, 'bin', 'code-cache.cjs')) as CodeCache;
 const uid = process.getuid!();
 
 let base: string;
 beforeEach(() => {
-  base = mkdtempSync(join(tmpdir(), 'newsstats-compile-cache-'));
+  base = mkdtempSync(join(tmpdir(), 'newsstats-code-cache-folder-'));
 });
 afterEach(() => {
   rmSync(base, { recursive: true, force: true });
 });
 
-describe('the compile cache folder', () => {
+describe('the code cache folder', () => {
   it('is $XDG_CACHE_HOME/newsstats/compile-cache, created 0700 from newsstats/ down', () => {
     const directory = compileCacheDirectory({ XDG_CACHE_HOME: base }, uid);
     expect(directory).toBe(join(base, 'newsstats', 'compile-cache'));
@@ -69,40 +69,24 @@ describe('the compile cache folder', () => {
   });
 });
 
-describe('turning the compile cache on', () => {
-  const recorder = () => {
-    const calls: string[] = [];
-    return { calls, module: { enableCompileCache: (directory: string) => calls.push(directory) } };
-  };
-
-  it('hands Node the checked folder', () => {
-    const { calls, module } = recorder();
-    enableCompileCache(module, cacheDirectory({ XDG_CACHE_HOME: base }, uid));
-    expect(calls).toEqual([join(base, 'newsstats', 'compile-cache')]);
-  });
-
-  it('has no folder when the user turned caching off or chose a folder of their own, or without a uid to check', () => {
+describe('turning the code cache off', () => {
+  it('has no folder when the user turned caching off or chose a folder for Node\'s own, or without a uid to check', () => {
     for (const [env, id] of [
       [{ XDG_CACHE_HOME: base, NODE_DISABLE_COMPILE_CACHE: '1' }, uid],
+      [{ XDG_CACHE_HOME: base, NEWSSTATS_NO_STARTUP_MACHINERY: '1' }, uid],
       [{ XDG_CACHE_HOME: base, NODE_COMPILE_CACHE: join(base, 'mine') }, uid],
       [{ XDG_CACHE_HOME: base }, undefined],
     ] as const) {
       expect(cacheDirectory(env, id)).toBeUndefined();
-      const { calls, module } = recorder();
-      enableCompileCache(module, cacheDirectory(env, id));
-      expect(calls).toEqual([]);
     }
     expect(existsSync(join(base, 'newsstats'))).toBe(false);
+    expect(cacheDirectory({ XDG_CACHE_HOME: base }, uid)).toBe(join(base, 'newsstats', 'compile-cache'));
   });
 
-  it('does nothing on a Node without one (Node 20)', () => {
-    expect(enableCompileCache({}, join(base, 'any'))).toBeUndefined();
-  });
-
-  it('is where bin/newsstats.cjs keeps a code cache of each file of dist/ it ran (bin/code-cache.cjs), on every Node', () => {
-    const { NODE_COMPILE_CACHE: _chosen, NODE_DISABLE_COMPILE_CACHE: _off, ...env } = process.env;
+  it('is where bin/newsstats.cjs keeps a code cache of each file of dist/ it ran, from the second run on', () => {
+    const { NODE_COMPILE_CACHE: _chosen, NODE_DISABLE_COMPILE_CACHE: _off, NEWSSTATS_NO_STARTUP_MACHINERY: _plain, ...env } = process.env;
     // Not --version, nor a piped --help: the bin answers those before loading anything (dist/help/).
-    execFileSync(process.execPath, [join(ROOT, 'bin', 'newsstats.cjs'), 'config', 'path'], { env: { ...env, XDG_CACHE_HOME: base } });
+    for (const _run of [1, 2]) execFileSync(process.execPath, [join(ROOT, 'bin', 'newsstats.cjs'), 'config', 'path'], { env: { ...env, XDG_CACHE_HOME: base } });
     const folder = join(base, 'newsstats', 'compile-cache');
     const [codeFolder] = readdirSync(folder).filter((name) => name.startsWith('code-'));
     expect(statSync(join(folder, codeFolder!)).mode & 0o777).toBe(0o700);

@@ -1,0 +1,10 @@
+import { DuckDBInstance } from '@duckdb/node-api';
+const c = await (await DuckDBInstance.create(':memory:')).connect();
+const d = '/tmp/lk/lake';
+const run = async (sql) => { try { const r = await c.runAndReadAll(sql); console.log(JSON.stringify(r.getRowObjectsJson()).slice(0,400)); } catch (e) { console.log('ERR', e.message.slice(0,300)); } };
+await run(`COPY (SELECT 1 AS rank, 'a' AS personHash) TO '${d}/rankings/week=202601/part-0.parquet'`);
+await run(`COPY (SELECT 2 AS rank, 'b' AS personHash) TO '${d}/rankings/week=202602/part-0.parquet'`);
+await run(`COPY (SELECT 7 AS countryId, 'DE' AS iso) TO '${d}/countries/week=202647/part-0.parquet'`);
+await run(`SELECT * FROM read_parquet('${d}/**/*.parquet', hive_partitioning=true, union_by_name=true)`);
+await run(`SELECT * FROM read_parquet('${d}/**/*.parquet', hive_partitioning=true)`);
+await run(`SELECT * FROM read_parquet('${d}/*/*/*.parquet', hive_partitioning=true, union_by_name=true, filename=true)`);

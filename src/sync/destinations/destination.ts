@@ -1,0 +1,50 @@
+/**
+ * Where a lake lives: a local folder (local.ts) or an object store (s3.ts). The engine (sync.ts) only
+ * ever names files relative to the lake's root (`rankings/week=202647/part-0.parquet`) and asks for
+ * them whole: a destination publishes each file whole or not at all, and keeps one writer per lake.
+ */
+
+/** Where the engine keeps the links rows by partition, to merge new ones by key: a `_` hides it from readers. */
+export const STORE_FOLDER = '_newsstats';
+
+/** Produces a file's bytes into a stream; the destination publishes them only once this resolves. */
+export type Produce = (out: NodeJS.WritableStream) => Promise<void>;
+
+export interface Destination {
+  /** As the user named it, for messages: a folder's path or `s3://bucket/prefix`. */
+  readonly where: string;
+  /**
+   * Checks that the lake is ours alone, takes the one-writer lock and removes what a killed run of
+   * ours left behind. A lake that is not ours, or busy, is refused here, before any request.
+   */
+  open(): Promise<void>;
+  /** Releases the lock; safe to call twice, and on a destination never opened. */
+  close(): Promise<void>;
+  /** The state's text, or undefined when the lake has none yet. */
+  readState(): Promise<string | undefined>;
+  /** Replaces the state, after every file it records has landed. */
+  writeState(text: string): Promise<void>;
+  /** A file's bytes, or undefined when it is absent. */
+  read(path: string): Promise<Buffer | undefined>;
+  /** Writes a file whole: readers see the old one or the new one, never a part. */
+  write(path: string, produce: Produce): Promise<void>;
+}
+
+/** A lake the user must fix before it is synced (exit 2): not a folder, not theirs alone, a link in it. */
+export class LakeError extends Error {
+  override name = 'LakeError';
+}
+
+/** Collects what a producer writes: partitions are small (compressed Parquet), and written in one go. */
+export async function produceBytes(produce: Produce): Promise<Buffer> {
+  const { Writable } = await import('node:stream');
+  const chunks: Buffer[] = [];
+  const out = new Writable({
+    write(chunk: Buffer | string, _encoding, callback) {
+      chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+      callback();
+    },
+  });
+  await produce(out);
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,293 @@
+/**
+ * A lake in a local folder. The folder must be ours alone, as the cache folders must (cli/cache.ts):
+ * owned by us and writable by nobody else, and so every folder in it. Inside it nothing is ever
+ * followed: files are created with O_EXCL | O_NOFOLLOW under a name only this program uses, renamed
+ * over their final name (a link planted there is replaced, never written through), and a folder that
+ * is a link is refused. One writer at a time: a lock file holding the writer's pid and start time, so a
+ * lock left by a crashed run is recognised and taken over. The clean-up removes only our own
+ * temporary files, and only in the lake's own folders.
+ */
+import { constants, readFileSync, unlinkSync } from 'node:fs';
+import { lstat, mkdir, open, readdir, readFile, realpath, rename, stat, unlink, link } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { OutputWriteError } from '../../output/write-error.js';
+import { isSystemError } from '../../shared/system-error.js';
+import { STREAM_NAMES } from '../streams.js';
+import { LakeError, STORE_FOLDER, produceBytes, type Destination, type Produce } from './destination.js';
+import { MAX_STATE_BYTES, STATE_FILE } from '../state.js';
+
+/** The lock's name: a leading `_`, so readers' globs pass it over. */
+export const LOCK_FILE = '_newsstats_sync.lock';
+
+
+/** Our temporary files: `.NAME.newsstats-sync-PID-RANDOM.tmp`, a name no other program makes. */
+const TEMPORARY = /^\..+\.newsstats-sync-\d+-[0-9a-f]{12}\.tmp$/;
+
+const OPEN_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+const OPEN_READ = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+async function temporaryName(path: string): Promise<string> {
+  const { randomBytes } = await import('node:crypto');
+  return join(dirname(path), `.${basename(path)}.newsstats-sync-${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
+}
+
+/** Why a folder in the lake may not be used, or undefined when it is ours alone. */
+function folderProblem(path: string, stats: Awaited<ReturnType<typeof lstat>>): string | undefined {
+  if (stats.isSymbolicLink()) return `${path} is a symbolic link; a lake holds no links: remove it`;
+  if (!stats.isDirectory()) return `${path} is not a folder`;
+  const uid = process.getuid?.();
+  if (uid !== undefined && stats.uid !== uid) return `${path} belongs to another user (uid ${stats.uid}); a lake must be yours alone`;
+  if ((Number(stats.mode) & 0o022) !== 0) return `${path} is writable by group or others (mode ${(Number(stats.mode) & 0o777).toString(8)}); a lake must be yours alone: chmod go-w it`;
+  return undefined;
+}
+
+/** The start time of a process (clock ticks after boot, Linux's /proc/PID/stat field 22), if known. */
+async function processStart(pid: number | 'self'): Promise<string | undefined> {
+  try {
+    const text = await readFile(`/proc/${pid}/stat`, 'utf8');
+    return text.slice(text.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+interface LockHolder {
+  pid: number;
+  start?: string;
+  host: string;
+  since: string;
+}
+
+/** Reads a small file of the lake without following a link or blocking on a FIFO; undefined when absent. */
+async function readBounded(path: string, limit: number): Promise<Buffer | undefined> {
+  let handle;
+  try {
+    handle = await open(path, OPEN_READ);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ELOOP') throw new LakeError(`${path} is a symbolic link; a lake holds no links: remove it`);
+    throw error;
+  }
+  try {
+    const stats = await handle.stat();
+    if (stats.isDirectory()) throw new LakeError(`${path} is a folder, not a file: remove it`);
+    if (!stats.isFile()) throw new LakeError(`${path} is not a regular file: remove it`);
+    const uid = process.getuid?.();
+    if (uid !== undefined && stats.uid !== uid) throw new LakeError(`${path} belongs to another user (uid ${stats.uid}); a lake must be yours alone`);
+    if (stats.size > limit) throw new LakeError(`${path} is ${stats.size} bytes, more than a newsstats file there can be (${limit}): remove it`);
+    const buffer = Buffer.alloc(stats.size);
+    const { bytesRead } = await handle.read(buffer, 0, stats.size, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+export class LocalLake implements Destination {
+  #root: string | undefined;
+  readonly #vetted = new Set<string>();
+  #lockText: string | undefined;
+  readonly #releaseOnExit = () => this.#releaseSync();
+
+  constructor(readonly where: string) {}
+
+  get root(): string {
+    if (this.#root === undefined) throw new Error('the lake is not open');
+    return this.#root;
+  }
+
+  async open(): Promise<void> {
+    const existing = await stat(this.where).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw new OutputWriteError(this.where, error);
+    });
+    if (existing && !existing.isDirectory()) throw new LakeError(`${this.where} is not a folder`);
+    if (!existing) await mkdir(this.where, { recursive: true, mode: 0o755 }).catch((error: unknown) => Promise.reject(new OutputWriteError(this.where, error)));
+    // The folder named may be a link the user made (/data/lake -> /mnt/big/lake): what it names is vetted.
+    this.#root = await realpath(this.where);
+    const problem = folderProblem(this.#root, await lstat(this.#root));
+    if (problem !== undefined) throw new LakeError(problem);
+    this.#vetted.add(this.#root);
+    await this.#lock();
+    await this.#removeLeftovers();
+  }
+
+  async #lock(): Promise<void> {
+    const path = join(this.root, LOCK_FILE);
+    const holder: LockHolder = { pid: process.pid, start: await processStart('self'), host: hostname(), since: new Date().toISOString() };
+    const text = JSON.stringify(holder) + '\n';
+    for (let attempt = 0; attempt < 5; attempt++) {
+      try {
+        const handle = await open(path, OPEN_NEW, 0o644);
+        try {
+          await handle.writeFile(text);
+        } finally {
+          await handle.close();
+        }
+        this.#lockText = text;
+        process.once('exit', this.#releaseOnExit);
+        return;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw isSystemError(error) ? new OutputWriteError(path, error) : error;
+      }
+      const found = (await readBounded(path, 4096))?.toString('utf8');
+      if (found === undefined) continue;
+      const other = lockHolder(found);
+      if (other !== undefined && (await holdsLock(other))) {
+        throw new OutputWriteError(this.where, undefined, `it is being synced by process ${other.pid} on ${other.host} since ${other.since}; wait for it to end, or remove ${path} if no sync is running there`);
+      }
+      await this.#takeOver(path, found);
+    }
+    throw new OutputWriteError(this.where, undefined, `its lock ${path} keeps changing; another sync is starting there`);
+  }
+
+  /** Moves a stale lock aside and deletes it, unless what was moved is not the stale one (then it is put back). */
+  async #takeOver(path: string, stale: string): Promise<void> {
+    const aside = await temporaryName(path);
+    try {
+      await rename(path, aside);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw error;
+    }
+    const moved = (await readBounded(aside, 4096))?.toString('utf8');
+    if (moved !== stale) await link(aside, path).catch(() => undefined);
+    await unlink(aside).catch(() => undefined);
+  }
+
+  #releaseSync(): void {
+    // On exit (a signal's process.exit): only a lock that is still ours is removed.
+    if (this.#lockText === undefined) return;
+    try {
+      const path = join(this.root, LOCK_FILE);
+      if (readFileSync(path, 'utf8') === this.#lockText) unlinkSync(path);
+    } catch {
+      // already gone
+    }
+    this.#lockText = undefined;
+  }
+
+  async close(): Promise<void> {
+    if (this.#lockText === undefined) return;
+    process.off('exit', this.#releaseOnExit);
+    const path = join(this.root, LOCK_FILE);
+    const found = await readBounded(path, 4096).catch(() => undefined);
+    if (found?.toString('utf8') === this.#lockText) await unlink(path).catch(() => undefined);
+    this.#lockText = undefined;
+  }
+
+  /** Our temporary files a killed run left: in the lake's own folders only, never through a link. */
+  async #removeLeftovers(): Promise<void> {
+    const folders = [this.root];
+    const streamFolders = [...STREAM_NAMES.map((name) => join(this.root, name)), ...STREAM_NAMES.map((name) => join(this.root, STORE_FOLDER, name))];
+    for (const folder of streamFolders) {
+      const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
+      folders.push(folder);
+      for (const entry of entries) if (entry.isDirectory() && /^week=\d{6}$/.test(entry.name)) folders.push(join(folder, entry.name));
+    }
+    for (const folder of folders) {
+      const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
+      for (const entry of entries) {
+        if (entry.isFile() && TEMPORARY.test(entry.name)) await unlink(join(folder, entry.name)).catch(() => undefined);
+      }
+    }
+  }
+
+  /** Creates the folders of a path inside the lake one by one, each vetted: no link, ours alone. */
+  async #folder(relative: string): Promise<string> {
+    let path = this.root;
+    for (const part of relative.split('/').filter((item) => item !== '' && item !== '.')) {
+      path = join(path, part);
+      if (this.#vetted.has(path)) continue;
+      try {
+        await mkdir(path, { mode: 0o755 });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new OutputWriteError(path, error);
+      }
+      const problem = folderProblem(path, await lstat(path));
+      if (problem !== undefined) throw new LakeError(problem);
+      this.#vetted.add(path);
+    }
+    return path;
+  }
+
+  async readState(): Promise<string | undefined> {
+    return (await readBounded(join(this.root, STATE_FILE), MAX_STATE_BYTES))?.toString('utf8');
+  }
+
+  async writeState(text: string): Promise<void> {
+    await this.write(STATE_FILE, async (out) => {
+      out.write(text);
+    });
+  }
+
+  async read(path: string): Promise<Buffer | undefined> {
+    return readBounded(join(this.root, path), 1024 * 1024 * 1024);
+  }
+
+  async write(path: string, produce: Produce): Promise<void> {
+    const bytes = await produceBytes(produce);
+    const folder = await this.#folder(dirname(path));
+    const target = join(folder, basename(path));
+    const temporary = await temporaryName(target);
+    try {
+      const handle = await open(temporary, OPEN_NEW, 0o644);
+      try {
+        await handle.writeFile(bytes);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      // rename() replaces whatever is at the name, a planted link included, and never follows it.
+      await rename(temporary, target);
+    } catch (error) {
+      await unlink(temporary).catch(() => undefined);
+      throw isSystemError(error) ? new OutputWriteError(target, error) : error;
+    }
+    await syncFolder(folder);
+  }
+}
+
+/** Makes a rename durable; not every platform can open a folder, so best effort. */
+async function syncFolder(folder: string): Promise<void> {
+  try {
+    const handle = await open(folder, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // The data is fsynced; only the folder entry's durability is lost.
+  }
+}
+
+function lockHolder(text: string): LockHolder | undefined {
+  try {
+    const value = JSON.parse(text) as Partial<LockHolder>;
+    if (typeof value.pid !== 'number' || !Number.isSafeInteger(value.pid) || value.pid <= 0 || typeof value.host !== 'string') return undefined;
+    return { pid: value.pid, start: typeof value.start === 'string' ? value.start : undefined, host: value.host, since: String(value.since) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the process a lock names still runs: same host, alive, and the same start (a pid is reused). */
+async function holdsLock(holder: LockHolder): Promise<boolean> {
+  if (holder.host !== hostname()) return true;
+  if (!isAlive(holder.pid)) return false;
+  if (holder.start === undefined) return true;
+  const start = await processStart(holder.pid);
+  return start === undefined || start === holder.start;
+}

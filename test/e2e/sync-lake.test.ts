@@ -1,0 +1,144 @@
+/**
+ * The lake as a data engineer's tools see it (#33): read whole by DuckDB with one glob; a links row in
+ * exactly one partition (its mentionDate's week), once, whatever order weeks are synced in; streams
+ * added over time with their own options, a changed query refused with the way out; --plan sends
+ * nothing; --summary and the state say what was taken and when.
+ */
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../src/sandbox/server.js';
+import { planTasks } from '../../src/sync/plan.js';
+import { emptyState, withPartitionTaken } from '../../src/sync/state.js';
+import { addWeeks, isoWeekOf } from '../../src/weeks.js';
+import { duckRows, sqlText } from '../duckdb.js';
+import { readLog, runCli, sandbox, sandboxEnv, spawnCli, tempDir } from './harness.js';
+
+const NOW = new Date();
+const CURRENT = isoWeekOf(NOW);
+const LAST = addWeeks(CURRENT, -1);
+const SINCE = addWeeks(LAST, -3);
+const OPTIONS = ['--depth', '6', '--top', '2', '--links-limit', '4'];
+
+let server: RunningSandbox;
+let env: Record<string, string>;
+let log: string;
+beforeAll(async () => {
+  log = join(tempDir('newsstats-log-'), 'requests.jsonl');
+  server = await sandbox({ now: NOW, logFile: log });
+  env = sandboxEnv(server);
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+function files(dir: string, under = ''): Map<string, Buffer> {
+  const found = new Map<string, Buffer>();
+  const walk = (path: string) => {
+    for (const name of readdirSync(path)) {
+      const child = join(path, name);
+      if (statSync(child).isDirectory()) walk(child);
+      else found.set(relative(dir, child), readFileSync(child));
+    }
+  };
+  walk(join(dir, under));
+  return found;
+}
+
+async function sync(dir: string, ...args: string[]) {
+  const result = await runCli(['sync', dir, ...args], { env });
+  expect(result.code, result.stderr).toBe(0);
+  return result;
+}
+
+describe('the lake', () => {
+  it('is read whole by DuckDB with one glob, and a links row is in one partition only: its mentionDate\'s week', async () => {
+    const dir = join(tempDir(), 'lake');
+    await sync(dir, '--since', String(SINCE), ...OPTIONS);
+    const all = await duckRows(`SELECT regexp_extract(filename, '/([a-z_]+)/week=', 1) AS stream, count(*) AS n FROM read_parquet(${sqlText(join(dir, '**', '*.parquet'))}, hive_partitioning = true, union_by_name = true, filename = true) GROUP BY ALL ORDER BY stream`);
+    expect(all.map((row) => row.stream)).toEqual(['countries', 'country_stats', 'links', 'people', 'rankings', 'sources']);
+    const links = sqlText(join(dir, 'links', '*', '*.parquet'));
+    const repeated = await duckRows(`SELECT personHash, articleHash, count(*) AS n FROM read_parquet(${links}, hive_partitioning = true) GROUP BY ALL HAVING count(*) > 1`);
+    expect(repeated).toEqual([]);
+    const elsewhere = await duckRows(`SELECT week, mentionDate FROM read_parquet(${links}, hive_partitioning = true) WHERE week <> yearweek(mentionDate)::BIGINT AND mentionDate IS NOT NULL`);
+    expect(elsewhere).toEqual([]);
+    const total = await duckRows(`SELECT count(*) AS n FROM read_parquet(${links})`);
+    expect(Number(total[0]!.n)).toBeGreaterThan(0);
+  });
+
+  it('backfills in any order hold the same links, once each, byte for byte', async () => {
+    const forward = join(tempDir(), 'lake');
+    await sync(forward, '--since', String(SINCE), '--streams', 'links', ...OPTIONS);
+    const shuffled = join(tempDir(), 'lake');
+    await sync(shuffled, '--since', String(LAST), '--streams', 'links', ...OPTIONS);
+    await sync(shuffled, '--since', String(addWeeks(SINCE, 2)), '--streams', 'links', ...OPTIONS);
+    await sync(shuffled, '--since', String(SINCE), '--streams', 'links', ...OPTIONS);
+    await sync(shuffled, '--since', String(SINCE), '--streams', 'links', '--refresh', String(addWeeks(SINCE, 1)), ...OPTIONS);
+    const want = files(forward, 'links');
+    const got = files(shuffled, 'links');
+    expect([...got.keys()].sort()).toEqual([...want.keys()].sort());
+    for (const [path, bytes] of want) expect(got.get(path)!.equals(bytes), path).toBe(true);
+  });
+
+  it('streams are added over time with their own options; a changed query is refused with the way out', async () => {
+    const dir = join(tempDir(), 'lake');
+    await sync(dir, '--since', String(LAST), '--streams', 'rankings', '--depth', '12');
+    await sync(dir, '--since', String(LAST), '--streams', 'links', '--top', '3', '--links-limit', '2');
+    const before = (await readLog(log)).length;
+    const changed = await runCli(['sync', dir, '--since', String(LAST), '--streams', 'links', '--top', '4', '--links-limit', '2'], { env });
+    expect(changed.code).toBe(2);
+    expect(changed.stderr.trim()).toMatch(/holds links with top 3 \(now 4\): give the same options, leave those streams out \(--streams\), or sync into a new folder$/);
+    expect((await readLog(log)).length).toBe(before);
+    const state = JSON.parse(readFileSync(join(dir, '_newsstats_sync.json'), 'utf8')) as { streams: Record<string, { query: Record<string, unknown>; taken: Record<string, string> }> };
+    expect(state.streams.rankings!.query).toEqual({ depth: 12 });
+    expect(state.streams.links!.query).toEqual({ linksLimit: 2, top: 3 });
+    for (const taken of Object.values(state.streams.rankings!.taken)) expect(taken).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+  });
+
+  it('--plan says what would be fetched, with request counts, and sends nothing; --summary tells what a run did', async () => {
+    const dir = join(tempDir(), 'lake');
+    const before = (await readLog(log)).length;
+    const plan = await sync(dir, '--since', String(SINCE), '--streams', 'rankings,country_stats', '--plan', ...OPTIONS);
+    expect((await readLog(log)).length).toBe(before);
+    expect(plan.stdout).toContain(`fetch rankings week=${SINCE} (the week's ranking), write rankings/week=${SINCE}/part-0.parquet`);
+    expect(plan.stdout).toMatch(/^plan: 8 fetches, at most 12 requests, current week \d{6} \(assumed from the state and the local clock; not asked\), .*; nothing sent$/m);
+    const summaryFile = join(tempDir(), 'summary.json');
+    await sync(dir, '--since', String(SINCE), '--streams', 'rankings,country_stats', '--summary', summaryFile, ...OPTIONS);
+    const summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as { outcome: string; written: unknown[]; requests: number; currentWeek: number };
+    expect(summary).toMatchObject({ outcome: 'ok', currentWeek: CURRENT });
+    expect(summary.written).toHaveLength(8);
+    expect(summary.requests).toBeGreaterThan(0);
+  });
+
+  it('SIGTERM ends a run with one line saying what was kept, the lock removed, exit 143', async () => {
+    const slow = await sandbox({ now: NOW, latencyMs: 150 });
+    const dir = join(tempDir(), 'lake');
+    try {
+      // A process of its own: the signal is the point.
+      const result = await spawnCli(['sync', dir, '--since', String(SINCE), '--streams', 'rankings', '--depth', '3', '--concurrency', '1'], {
+        env: sandboxEnv(slow),
+        onSpawn: (child) => {
+          const poll = setInterval(() => {
+            const state = existsSync(join(dir, '_newsstats_sync.json')) ? readFileSync(join(dir, '_newsstats_sync.json'), 'utf8') : '';
+            if (/"\d{6}": "\d{4}-/.test(state)) {
+              clearInterval(poll);
+              child.kill('SIGTERM');
+            }
+          }, 5);
+          child.on('close', () => clearInterval(poll));
+        },
+      });
+      expect(result.code, result.stderr).toBe(143);
+      expect(result.stderr.trim()).toMatch(/^sync: interrupted: \d+ partitions written and recorded this run are kept in .*; the next run fetches the rest$/);
+      expect(existsSync(join(dir, '_newsstats_sync.lock'))).toBe(false);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('a partial week written with --include-current is fetched whole once the week has ended', () => {
+    const state = withPartitionTaken(emptyState({ depth: 6 }), 'rankings', CURRENT, '2026-01-01T00:00:00Z', true);
+    const tasks = planTasks(state, addWeeks(CURRENT, 1), { streams: ['rankings'], since: addWeeks(CURRENT, 1) });
+    expect(tasks).toEqual([{ stream: 'rankings', week: CURRENT }]);
+  });
+});
