@@ -18,9 +18,12 @@ function typed(type: string, nullable: boolean, extra: JsonSchema = {}): JsonSch
   return { type: nullable ? ['null', type] : type, ...extra };
 }
 
-/** The Singer schema of one field; `key` makes it non-null whatever the schema's tolerance allows. */
-export function singerFieldSchema(spec: FieldSpec, options: { key?: boolean } = {}): JsonSchema {
-  const nullable = options.key !== true && mayBeMissing(spec);
+/**
+ * The Singer schema of one field: nullable as the tolerance rule says (or as `nullable` says), except
+ * a `key`, which never is.
+ */
+export function singerFieldSchema(spec: FieldSpec, options: { key?: boolean; nullable?: boolean } = {}): JsonSchema {
+  const nullable = options.key !== true && (options.nullable ?? mayBeMissing(spec));
   const described = { description: spec.description };
   switch (spec.type) {
     case 'string':
@@ -54,8 +57,12 @@ export function singerSchemaOf(fields: Fields, keys: readonly string[] = []): Js
   };
 }
 
-/** The Singer schema of a field known by name anywhere in the contract; undefined for one it does not name. */
+/**
+ * The Singer schema of a field known by name anywhere in the contract (a stream's column); undefined
+ * for one it does not name. A name required in one record (countryId of a country) may be missing in
+ * another (a link's context), so by name only a `key` is non-null.
+ */
 export function singerSchemaOfField(name: string, options: { key?: boolean } = {}): JsonSchema | undefined {
   const spec = fieldSpec(name);
-  return spec === undefined ? undefined : singerFieldSchema(spec, options);
+  return spec === undefined ? undefined : singerFieldSchema(spec, { key: options.key === true, nullable: options.key !== true });
 }
