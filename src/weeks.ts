@@ -97,9 +97,11 @@ export type WeekSpec =
   | { kind: 'last4' }
   /** N weeks ending at currentWeek. */
   | { kind: 'last'; count: number }
+  /** The N complete weeks before currentWeek: what a file meant to hold whole weeks asks for (#31). */
+  | { kind: 'complete'; count: number }
   | { kind: 'range'; startWeek: number; endWeek: number };
 
-export const WEEK_SPEC_GRAMMAR = 'current, last4, lastN (N weeks to the current one), YYYYWW or YYYYWW..YYYYWW';
+export const WEEK_SPEC_GRAMMAR = 'current, last4, lastN (N weeks to the current one), completeN (the N complete weeks before it), YYYYWW or YYYYWW..YYYYWW';
 
 /** Longest lastN accepted: ten years of weeks is already more than any ranking needs. */
 export const MAX_LAST_WEEKS = 520;
@@ -115,6 +117,14 @@ export function parseWeekSpec(text: string): WeekSpec {
       throw new WeekError(`"${text}": lastN takes N from 1 to ${MAX_LAST_WEEKS}`);
     }
     return { kind: 'last', count };
+  }
+  const complete = /^complete(\d+)$/.exec(spec);
+  if (complete) {
+    const count = Number(complete[1]);
+    if (count < 1 || count > MAX_LAST_WEEKS) {
+      throw new WeekError(`"${text}": completeN takes N from 1 to ${MAX_LAST_WEEKS}`);
+    }
+    return { kind: 'complete', count };
   }
   const range = /^(\d+)\.\.(\d+)$/.exec(spec);
   if (range) {
@@ -140,10 +150,10 @@ export function parseWeekSpec(text: string): WeekSpec {
  * and each side of a range the same way.
  */
 function specWrittenOtherwise(spec: string): string | undefined {
-  const last = /^last\s+(\d+)$/.exec(spec);
+  const last = /^(last|complete)[\s-]+(\d+)$/.exec(spec);
   const sides = spec.split('..');
   const weeks = sides.map((side) => (/^\d{6}$/.test(side) ? side : weekWrittenOtherwise(side)));
-  const meant = last ? `last${last[1]}` : sides.length <= 2 && weeks.every((week) => week !== undefined) ? weeks.join('..') : undefined;
+  const meant = last ? `${last[1]}${last[2]}` : sides.length <= 2 && weeks.every((week) => week !== undefined) ? weeks.join('..') : undefined;
   if (meant === undefined) return undefined;
   try {
     parseWeekSpec(meant);
@@ -189,6 +199,8 @@ export function resolveWeekWindow(
       return { startWeek: info.last4StartWeek, endWeek: info.currentWeek };
     case 'last':
       return { startWeek: addWeeks(info.currentWeek, -(spec.count - 1)), endWeek: info.currentWeek };
+    case 'complete':
+      return { startWeek: addWeeks(info.currentWeek, -spec.count), endWeek: addWeeks(info.currentWeek, -1) };
   }
 }
 

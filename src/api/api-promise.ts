@@ -29,15 +29,22 @@ export function requestIdOf(headers: Readonly<Record<string, string>>): string |
 }
 
 /**
- * A Promise of the data; `withResponse()` gives the data with its response. Awaited, caught, or
- * passed where a Promise is wanted, it behaves as the Promise of the data it is.
+ * A Promise of the data (`instanceof Promise` holds); `withResponse()` gives the data with its
+ * response. Awaited, caught, or passed where a Promise is wanted, it behaves as the Promise of the data
+ * it is. As in the Stainless SDKs, the Promise it extends is a placeholder: then() is the data's.
  */
-export class APIPromise<T> implements Promise<T> {
+export class APIPromise<T> extends Promise<T> {
   readonly #responsePromise: Promise<WithResponse<T>>;
   #dataPromise: Promise<T> | undefined;
 
   constructor(responsePromise: Promise<WithResponse<T>>) {
+    super((resolve) => resolve(undefined as T));
     this.#responsePromise = responsePromise;
+  }
+
+  /** then(), catch() and finally() give plain Promises, not APIPromises (which need a response). */
+  static override get [Symbol.species](): PromiseConstructor {
+    return Promise;
   }
 
   /** The data together with the response's status, headers, request id and attempts. */
@@ -45,20 +52,20 @@ export class APIPromise<T> implements Promise<T> {
     return this.#responsePromise;
   }
 
-  readonly [Symbol.toStringTag] = 'APIPromise';
+  override readonly [Symbol.toStringTag] = 'APIPromise';
 
-  then<Fulfilled = T, Rejected = never>(
+  override then<Fulfilled = T, Rejected = never>(
     onfulfilled?: ((value: T) => Fulfilled | PromiseLike<Fulfilled>) | null,
     onrejected?: ((reason: unknown) => Rejected | PromiseLike<Rejected>) | null,
   ): Promise<Fulfilled | Rejected> {
     return this.#data().then(onfulfilled, onrejected);
   }
 
-  catch<Rejected = never>(onrejected?: ((reason: unknown) => Rejected | PromiseLike<Rejected>) | null): Promise<T | Rejected> {
+  override catch<Rejected = never>(onrejected?: ((reason: unknown) => Rejected | PromiseLike<Rejected>) | null): Promise<T | Rejected> {
     return this.#data().catch(onrejected);
   }
 
-  finally(onfinally?: (() => void) | null): Promise<T> {
+  override finally(onfinally?: (() => void) | null): Promise<T> {
     return this.#data().finally(onfinally);
   }
 

@@ -13,7 +13,12 @@ export class NewsStatsError extends Error {
 }
 
 /** A configuration value is absent or unusable. Which one, and why, is in the fields. */
-export type ConfigurationSetting = 'baseUrl' | 'apiKey' | 'proxy';
+export type ConfigurationSetting = 'baseUrl' | 'apiKey' | 'proxy' | NumericClientOption | 'onEvent' | 'fetch' | 'numbers';
+
+/** The client's options that take a number: each refused, naming it, when out of its range. */
+export type NumericClientOption =
+  | 'timeoutMs' | 'totalTimeoutMs' | 'maxRetries' | 'maxConnections' | 'maxRequestsPerSecond'
+  | 'retryBaseDelayMs' | 'maxRetryDelayMs' | 'maxRetryAfterMs' | 'maxResponseBytes';
 export type ConfigurationProblem = 'missing' | 'invalid' | 'insecure';
 
 export class ConfigurationError extends NewsStatsError {

@@ -30,46 +30,46 @@ export interface HttpClientOptions {
   baseUrl: string;
   apiKey: string;
   /** One deadline per attempt, from DNS and connecting (TLS, a proxy's CONNECT) to the end of the body. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /**
    * One deadline for the whole call: every attempt and every wait between them. Without it a call may
    * take up to (maxRetries + 1) × timeoutMs plus the waits. A retry that could not start before it is
    * not waited for: the call fails at once with the error of its last attempt. Default: none.
    */
-  totalTimeoutMs?: number;
+  totalTimeoutMs?: number | undefined;
   /**
    * Most attempts this client starts in a second, over all its calls (their starts are spaced evenly).
    * Default: no limit. Whatever it is, a 429 slows every call of the client (see README, "Pacing").
    */
-  maxRequestsPerSecond?: number;
+  maxRequestsPerSecond?: number | undefined;
   /** Retries after the first attempt; 0 disables retrying. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /**
    * Most sockets open to the service at once; further requests wait for a free one. Without a cap,
    * undici opens a new socket when a request starts in the same tick another one finishes, so N
    * workers end up holding up to 2N connections.
    */
-  maxConnections?: number;
+  maxConnections?: number | undefined;
   /** Sent as User-Agent; default `newsstats/<version>`. */
-  userAgent?: string;
+  userAgent?: string | undefined;
   /** Allow a plain http:// base URL that is not loopback (the key then crosses the network in clear text). */
-  allowInsecureHttp?: boolean;
-  onEvent?: (event: RequestEvent) => void;
+  allowInsecureHttp?: boolean | undefined;
+  onEvent?: ((event: RequestEvent) => void) | undefined;
   /** The first backoff ceiling; it doubles with each retry. */
-  retryBaseDelayMs?: number;
+  retryBaseDelayMs?: number | undefined;
   /** The largest backoff ceiling. */
-  maxRetryDelayMs?: number;
+  maxRetryDelayMs?: number | undefined;
   /** A server's Retry-After is honoured up to this long. */
-  maxRetryAfterMs?: number;
+  maxRetryAfterMs?: number | undefined;
   /** A response body larger than this is abandoned (ResponseTooLargeError) rather than buffered. */
-  maxResponseBytes?: number;
+  maxResponseBytes?: number | undefined;
   /** A caller-owned undici dispatcher (tests, custom TLS); the client then never closes it. */
-  dispatcher?: Dispatcher;
+  dispatcher?: Dispatcher | undefined;
   /**
    * Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY (either case) are read; default `process.env`. A program
    * that runs with an environment of its own, as the CLI's main() does in-process, passes it here.
    */
-  env?: Readonly<Record<string, string | undefined>>;
+  env?: Readonly<Record<string, string | undefined>> | undefined;
 }
 
 /**

@@ -109,14 +109,14 @@ export const ENDPOINT_SHAPES = ENDPOINT_SPECS;
 // Query parameters, as the contract names them.
 
 export interface PeopleSearchParams {
-  q?: string;
-  personHash?: string;
-  fullName?: string;
-  exactName?: boolean;
-  countryId?: IdentifierInput;
-  gender?: number;
+  q?: string | undefined;
+  personHash?: string | undefined;
+  fullName?: string | undefined;
+  exactName?: boolean | undefined;
+  countryId?: IdentifierInput | undefined;
+  gender?: number | undefined;
   /** 1-100 */
-  limit?: number;
+  limit?: number | undefined;
 }
 
 /**
@@ -131,34 +131,34 @@ export type SearchTerm = { q: string } | { personHash: string } | { fullName: st
 export type SortBy = 'mentions' | 'dominance';
 
 export interface WeekRange {
-  startWeek?: number;
-  endWeek?: number;
+  startWeek?: number | undefined;
+  endWeek?: number | undefined;
 }
 
 export interface PeopleTopParams extends WeekRange {
-  limit?: number;
-  fresh?: boolean;
-  countryId?: IdentifierInput;
-  fromCountryId?: IdentifierInput;
-  gender?: number;
-  minAge?: number;
-  maxAge?: number;
-  newsCategory?: string;
-  sortBy?: SortBy;
+  limit?: number | undefined;
+  fresh?: boolean | undefined;
+  countryId?: IdentifierInput | undefined;
+  fromCountryId?: IdentifierInput | undefined;
+  gender?: number | undefined;
+  minAge?: number | undefined;
+  maxAge?: number | undefined;
+  newsCategory?: string | undefined;
+  sortBy?: SortBy | undefined;
 }
 
 export interface PersonLinksParams {
   /** 1-250 */
-  limit?: number;
+  limit?: number | undefined;
   /** default true */
-  includeContext?: boolean;
+  includeContext?: boolean | undefined;
 }
 
 export interface ArticlesRecentParams {
   /** 1-500 */
-  limit?: number;
+  limit?: number | undefined;
   /** default true */
-  includeSourceContext?: boolean;
+  includeSourceContext?: boolean | undefined;
 }
 
 /** Every endpoint lives under this path of the base URL. */

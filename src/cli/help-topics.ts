@@ -44,6 +44,7 @@ ${twoColumns([
   ['current', 'the service\'s current week'],
   ['last4', 'the service\'s own last-4 window: last4StartWeek..currentWeek'],
   ['lastN', `N weeks ending at the current week, N from 1 to ${MAX_LAST_WEEKS} (last12: 12 weeks)`],
+  ['completeN', `the N complete weeks before the current one (complete4: the 4 weeks ending last Sunday), N from 1 to ${MAX_LAST_WEEKS}`],
   ['YYYYWW', 'one week, e.g. 202647'],
   ['YYYYWW..YYYYWW', 'first to last week, both included, e.g. 202550..202603 (may cross a year)'],
 ])}
@@ -51,14 +52,17 @@ ${twoColumns([
 --start YYYYWW --end YYYYWW is the same window as --weeks START..END; the two go together and
 cannot be combined with --weeks.
 
-current, last4 and lastN are resolved against the current week the service reports (see
+current, last4, lastN and completeN are resolved against the current week the service reports (see
 \`newsstats weeks\`), never the local clock, so every client asks for the service's weeks. With no
 week flag, people top pins last4 and people trend last12; people countries and countries focus
 send no weeks and the service applies its default window (the answer says which); --per-week
-panels need a window. The current week is partial until Sunday ends: captions mark it.
+panels need a window. The current week is partial until Sunday ends: captions mark it, and a file
+or pipe that gets it is told on stderr. Exports, and people top with --output, default to complete4:
+what is written is whole weeks unless a window that holds the current week is asked for.
 
 Examples:
   $ newsstats people top --weeks last4
+  $ newsstats export country-stats --top 200 --weeks complete4 --output cs.csv
   $ newsstats people trend chiamaka-okafor-6303 --weeks last12
   $ newsstats people top --weeks 202552..202603
   $ newsstats people countries chiamaka-okafor-6303 --start 202601 --end 202613

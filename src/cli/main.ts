@@ -270,7 +270,7 @@ async function runVerb(path: string, verbSpec: AnyVerbSpec, invocation: VerbInvo
   const output = await run(ctx);
   if (!output) return;
   if ('text' in output) io.stdout.write(output.text);
-  else await writeOutput(ctx, plan, spec, output);
+  else await writeOutput(ctx, plan, spec, output, path);
   ctx.report.routeNotes(undefined);
   await state.pager?.finish();
   if ('failure' in output && output.failure !== undefined) throw output.failure;
@@ -331,7 +331,7 @@ function refuseOutputFlags(path: string, prints: 'text' | 'messages' | 'nothing'
   );
 }
 
-async function writeOutput(ctx: Context, plan: OutputPlan, verbSpec: Pick<AnyVerbSpec, 'view'>, output: CommandData | CommandStream): Promise<void> {
+async function writeOutput(ctx: Context, plan: OutputPlan, verbSpec: Pick<AnyVerbSpec, 'view'>, output: CommandData | CommandStream, path: string): Promise<void> {
   const [{ renderView, openRowSink, rowsOf }, { writeToDestination }] = await Promise.all([import('../output/index.js'), import('../output/destination.js')]);
   const view = { ...verbSpec.view, ...output.view, fields: output.view?.fields ?? verbSpec.view?.fields ?? [] };
   // Hidden columns and empty results are told on stderr, dim like gh's notes, never among the data.
@@ -364,6 +364,10 @@ async function writeOutput(ctx: Context, plan: OutputPlan, verbSpec: Pick<AnyVer
   if (plan.outputPath && ctx.io.stderrIsTTY) {
     ctx.report.note(`wrote ${rowCount.toLocaleString('en-US')} ${rowCount === 1 ? 'row' : 'rows'} to ${ctx.globals.output ?? plan.outputPath}`);
   }
+  // A file gets no caption: a partial current week in it is said on stderr instead. An export is a
+  // file whatever it is written to (a redirect, a pipe into a loader); other verbs piped stay quiet.
+  if (plan.outputPath) ctx.report.notePartialWeek(ctx.globals.output ?? plan.outputPath);
+  else if (!plan.render.isTTY && path.startsWith('export ')) ctx.report.notePartialWeek('the export');
 }
 
 export { processIo, type MainIo } from './io.js';

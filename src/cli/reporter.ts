@@ -4,6 +4,7 @@
  */
 import { redactSecret } from '../api/redact.js';
 import { wrapToWidth } from '../output/text.js';
+import { weeksBetween, type WeekWindow } from '../weeks.js';
 import { printable } from '../shared/printable.js';
 import { startProgress, type Progress, type ProgressBar } from './progress.js';
 import type { GlobalOptions } from './registry.js';
@@ -14,6 +15,8 @@ const NO_PROGRESS: Progress = { tick() {}, done() {} };
 export class Reporter {
   /** The progress bar on the screen, if any: notes go around it, and the run's end erases it. */
   #bar: ProgressBar | undefined;
+  /** The current week, when a window this run resolved holds it: its counts are still growing. */
+  #partialWeek: { window: WeekWindow; currentWeek: number } | undefined;
   /** Where notes go instead of stderr while a pager may show the output (run/pager.ts): in order with it. */
   #notes: NodeJS.WritableStream | undefined;
 
@@ -78,6 +81,23 @@ export class Reporter {
     const bar = this.#bar;
     this.#bar = undefined;
     bar?.done();
+  }
+
+  /** A window resolved against the service's week (week-window.ts): remembered when it holds the current week. */
+  windowResolved(window: WeekWindow, currentWeek: number): void {
+    if (window.startWeek <= currentWeek && currentWeek <= window.endWeek) this.#partialWeek ??= { window, currentWeek };
+  }
+
+  /**
+   * Data that left for a file or a pipe, where no caption marks the partial week (#31): said once on
+   * stderr, with the spec that asks for complete weeks instead.
+   */
+  notePartialWeek(destination: string): void {
+    const partial = this.#partialWeek;
+    if (!partial) return;
+    const { window, currentWeek } = partial;
+    const count = weeksBetween(window.startWeek, window.endWeek) + 1;
+    this.note(`${destination} holds week ${currentWeek}, which is not over: its counts are partial (--weeks complete${count} gives the ${count === 1 ? 'last complete week' : `${count} complete weeks before it`})`);
   }
 
   /** Notes and --verbose detail go to `stream` (a pager's), or back to stderr when undefined. */

@@ -29,6 +29,11 @@ export function weekInfoOnce(client: () => Promise<NewsStatsClient<'lossless'>>)
   return () => (info ??= client().then(weekInfo));
 }
 
+/** Told each window resolved against the service's week: the reporter, which says when a file gets a partial week. */
+export interface WindowWitness {
+  windowResolved(window: WeekWindow, currentWeek: number): void;
+}
+
 /**
  * The window the flags ask for, or undefined when they ask for none (the service then applies its
  * own default). `client` is asked for only when a relative spec needs the service's week; `info`,
@@ -38,10 +43,13 @@ export async function resolveWindow(
   flags: WeekWindowFlags,
   client: () => Promise<NewsStatsClient<'lossless'>>,
   info: () => Promise<WeekInfoNumbers> = async () => weekInfo(await client()),
+  seen?: WindowWitness,
 ): Promise<WeekWindow | undefined> {
   if (flags.weeks) {
     const known = needsWeekInfo(flags.weeks) ? await info() : undefined;
-    return resolveWeekWindow(flags.weeks, known);
+    const window = resolveWeekWindow(flags.weeks, known);
+    if (known) seen?.windowResolved(window, known.currentWeek);
+    return window;
   }
   if (flags.start !== undefined || flags.end !== undefined) {
     if (flags.start === undefined || flags.end === undefined) {

@@ -64,16 +64,16 @@ export interface SandboxModelOptions {
 }
 
 /** Country filters as the sandbox reads them: its countries are numbered 1 to 60. */
-type CountryFilters = { countryId?: number; fromCountryId?: number };
+type CountryFilters = { countryId?: number | undefined; fromCountryId?: number | undefined };
 
 /** The contract's search parameters, with the server's defaults filled in. */
-export type PeopleSearchQuery = Omit<PeopleSearchParams, 'countryId'> & Pick<CountryFilters, 'countryId'> & Required<Pick<PeopleSearchParams, 'exactName' | 'limit'>>;
+export type PeopleSearchQuery = Omit<PeopleSearchParams, 'countryId'> & Pick<CountryFilters, 'countryId'> & { exactName: boolean; limit: number };
 
 /** The contract's ranking parameters, with the window resolved and the server's defaults filled in. */
 export type PeopleTopQuery = Omit<PeopleTopParams, keyof WeekWindow | keyof CountryFilters> &
   CountryFilters &
   WeekWindow &
-  Required<Pick<PeopleTopParams, 'limit' | 'fresh' | 'sortBy'>>;
+  { limit: number; fresh: boolean; sortBy: NonNullable<PeopleTopParams['sortBy']> };
 
 export interface SandboxModel {
   weekInfo(): WeekInfo;

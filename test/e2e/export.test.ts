@@ -69,22 +69,22 @@ describe('export country-stats', () => {
     for (const entry of stats) expect(entry.query).toEqual({ startWeek: '202644', endWeek: '202647' });
   });
 
-  it('ranks with the people-top filters and pins the last-4 window when no --weeks is given', async () => {
+  it('ranks with the people-top filters and pins the four complete weeks before the current one when no --weeks is given (#31)', async () => {
     const countries = (await apiGet(logged.server, '/countries')) as Json[];
     const germany = text(countries.find((country) => country.countryIso === 'DE')!.countryId);
     const { result, entries } = await logOf(logged.log, () =>
       runCli(['export', 'country-stats', '--top', '4', '--country', 'DE', '--sort', 'dominance', '-f', 'csv'], { env: logged.env }),
     );
     expect(result.code).toBe(0);
-    const { rows } = await expectedCountryStats(logged.server, 4, { startWeek: 202644, endWeek: 202647 }, { countryId: germany, sortBy: 'dominance' });
+    const { rows } = await expectedCountryStats(logged.server, 4, { startWeek: 202643, endWeek: 202646 }, { countryId: germany, sortBy: 'dominance' });
     expect(rows.length).toBeGreaterThan(0);
     expect(pick(csvRecords(result.stdout), STATS_COMPARED)).toEqual(rows);
 
     expect(countPath(entries, '/api/data/weeks/current')).toBe(1);
     const [top] = entries.filter((entry) => entry.path === '/api/data/people/top');
-    expect(top!.query).toEqual({ startWeek: '202644', endWeek: '202647', limit: '4', countryId: germany, sortBy: 'dominance' });
+    expect(top!.query).toEqual({ startWeek: '202643', endWeek: '202646', limit: '4', countryId: germany, sortBy: 'dominance' });
     for (const entry of entries.filter((e) => e.path.endsWith('/country-stats'))) {
-      expect(entry.query).toEqual({ startWeek: '202644', endWeek: '202647' });
+      expect(entry.query).toEqual({ startWeek: '202643', endWeek: '202646' });
     }
   });
 
@@ -226,7 +226,7 @@ describe('export under faults', () => {
     const faultyLog = logFilePath();
     const [clean, faulty] = await Promise.all([sandbox({ seed: 7 }), sandbox({ seed: 7, failRate: 0.2, logFile: faultyLog })]);
     try {
-      const args = ['export', 'country-stats', '--top', '30', '--weeks', 'last4', '--retries', '10', '-f', 'csv'];
+      const args = ['export', 'country-stats', '--top', '30', '--weeks', 'complete4', '--retries', '10', '-f', 'csv'];
       const [reference, retried] = await Promise.all([
         runCli(args, { env: sandboxEnv(clean) }),
         runCli(args, { env: sandboxEnv(faulty), timeoutMs: 60_000 }),

@@ -2,6 +2,7 @@
  * --output FILE is atomic: a successful run leaves the complete file (parsed back here), a failed or
  * interrupted run leaves an existing target byte-identical, and neither leaves a temporary file.
  */
+import { addWeeks } from '../../src/weeks.js';
 import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -52,7 +53,10 @@ describe.concurrent('a successful run writes the complete file', () => {
     const dir = tempDir('newsstats-e2e-output-');
     const path = join(dir, 'x.csv');
     expectSuccess(await run(['people', 'top', '--limit', '25', '-o', path]));
-    const raw = await rawJson<any[]>(server, 'people/top?limit=25');
+    // A file gets the four complete weeks before the current one by default (#31).
+    const { currentWeek } = await rawJson<{ currentWeek: number }>(server, 'weeks/current');
+    const [startWeek, endWeek] = [addWeeks(Number(currentWeek), -4), addWeeks(Number(currentWeek), -1)];
+    const raw = await rawJson<any[]>(server, `people/top?limit=25&startWeek=${startWeek}&endWeek=${endWeek}`);
     const records = parse(readFileSync(path, 'utf8'), { columns: true }) as Array<Record<string, string>>;
     expect(records.map((record) => record.personHash)).toEqual(raw.map((row) => row.personHash));
     expect(records.map((record) => record.mentionCount)).toEqual(raw.map((row) => String(row.mentionCount)));

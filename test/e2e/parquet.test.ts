@@ -20,7 +20,7 @@ function asCsvText(value: unknown, type: string): string {
 describe('parquet output', () => {
   it('export links -o links.parquet: every value matches the csv export, articleHash exact', async () => {
     const dir = tempDir();
-    const args = ['export', 'links', '--top', '4', '--weeks', 'last4', '--limit', '20'];
+    const args = ['export', 'links', '--top', '4', '--weeks', 'complete4', '--limit', '20'];
     const [parquet, csv] = await Promise.all([
       runCli([...args, '--output', join(dir, 'links.parquet')], { env: logged.env }),
       runCli([...args, '--format', 'csv'], { env: logged.env }),

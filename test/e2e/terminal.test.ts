@@ -668,3 +668,54 @@ describe.concurrent('the URL printed is the URL sent', () => {
     }
   });
 });
+
+/**
+ * #31 item 4: complete weeks by default where a file is written, and a word on stderr when a file
+ * or pipe gets the current, partial week (no caption marks it there).
+ */
+describe.concurrent('complete weeks in files', () => {
+  let server: RunningSandbox;
+  let currentWeek: number;
+  beforeAll(async () => {
+    server = await sandbox();
+    currentWeek = Number(((await rawJson(server, 'weeks/current')) as unknown as { currentWeek: number }).currentWeek);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  const csvWeeks = (path: string, column: string) => {
+    const [header, ...rows] = readFileSync(path, 'utf8').trim().split('\n');
+    const at = header!.split(',').indexOf(column);
+    return new Set(rows.map((row) => Number(row.split(',')[at])));
+  };
+
+  test('an export of last4 into a file says the current week is partial; complete4 and the default hold whole weeks', async () => {
+    const dir = tempDir();
+    const partial = await runCli(['export', 'country-stats', '--top', '3', '--weeks', 'last4', '-o', join(dir, 'cs.csv')], { env: sandboxEnv(server) });
+    expect(partial.code).toBe(0);
+    expect(partial.stderr).toContain(`cs.csv holds week ${currentWeek}, which is not over: its counts are partial (--weeks complete4 gives the 4 complete weeks before it)`);
+    expect(csvWeeks(join(dir, 'cs.csv'), 'endWeek')).toEqual(new Set([currentWeek]));
+    for (const weeks of [['--weeks', 'complete4'], []]) {
+      const whole = await runCli(['export', 'country-stats', '--top', '3', ...weeks, '-o', join(dir, 'whole.csv')], { env: sandboxEnv(server) });
+      expect(whole.code).toBe(0);
+      expect(whole.stderr).not.toContain('partial');
+      const ends = [...csvWeeks(join(dir, 'whole.csv'), 'endWeek')];
+      expect(ends).toHaveLength(1);
+      expect(ends[0]).toBeLessThan(currentWeek);
+    }
+  });
+
+  test('people top: -o file defaults to complete4, a terminal table to last4 with its partial week in the caption', async () => {
+    const dir = tempDir();
+    const file = await runCli(['people', 'top', '--limit', '3', '--fields', 'rank,startWeek,endWeek', '-o', join(dir, 'top.csv')], { env: sandboxEnv(server) });
+    expect(file.code).toBe(0);
+    expect(file.stderr).not.toContain('partial');
+    expect([...csvWeeks(join(dir, 'top.csv'), 'endWeek')][0]).toBeLessThan(currentWeek);
+    const piped = await runCli(['export', 'country-stats', '--top', '2', '--weeks', 'last2', '-f', 'csv'], { env: sandboxEnv(server) });
+    expect(piped.stderr).toContain(`the export holds week ${currentWeek}, which is not over: its counts are partial (--weeks complete2`);
+    const tmux = terminals.terminal(sandboxEnv(server));
+    const screen = await tmux.run(['people', 'top', '--limit', '3'], 80);
+    expect(screen.lines.join(' ')).toContain(`${currentWeek} so far (partial)`);
+    expect(screen.lines.join(' ')).not.toContain('which is not over');
+  });
+});

@@ -29,7 +29,7 @@ function asCsvText(cell: ExcelJS.Cell): string {
 describe('xlsx', () => {
   it('export links: every cell matches the csv export, articleHash digit for digit as text', async () => {
     const dir = tempDir();
-    const args = ['export', 'links', '--top', '8', '--weeks', 'last4', '--limit', '40'];
+    const args = ['export', 'links', '--top', '8', '--weeks', 'complete4', '--limit', '40'];
     const [xlsx, csv] = await Promise.all([
       runCli([...args, '--output', join(dir, 'links.xlsx')], { env: logged.env }),
       runCli([...args, '--output', join(dir, 'links.csv')], { env: logged.env }),

@@ -118,3 +118,16 @@ describe('resolveWeekWindow', () => {
     expect(() => resolveWeekWindow({ kind: 'current' })).toThrow(WeekError);
   });
 });
+
+describe('completeN: the N complete weeks before the current one (#31)', () => {
+  const info = { currentWeek: 202602, last4StartWeek: 202551 };
+  it('ends the week before the current one, across a year end', () => {
+    expect(parseWeekSpec('complete4')).toEqual({ kind: 'complete', count: 4 });
+    expect(resolveWeekWindow(parseWeekSpec('complete4'), info)).toEqual({ startWeek: 202550, endWeek: 202601 });
+    expect(resolveWeekWindow(parseWeekSpec('Complete1'), info)).toEqual({ startWeek: 202601, endWeek: 202601 });
+  });
+  it('bounds and slips as lastN has them', () => {
+    expect(() => parseWeekSpec('complete0')).toThrow('completeN takes N from 1 to 520');
+    expect(() => parseWeekSpec('complete 4')).toThrow('did you mean complete4?');
+  });
+});

@@ -6,7 +6,7 @@
  * when an attempt may start and when the call is over.
  */
 import type { Dispatcher } from 'undici';
-import { AbortError, ConfigurationError, ConnectionError, type ConnectionErrorInit, TimeoutError } from '../errors.js';
+import { AbortError, ConfigurationError, ConnectionError, type ConnectionErrorInit, InvalidParameterError, type NumericClientOption, TimeoutError } from '../errors.js';
 import type { NumberMode } from '../json.js';
 import { HTTP_DEFAULTS, TEST_HOOKS, type InternalClientOptions, type RequestEvent } from '../options.js';
 import { VERSION } from '../../version.js';
@@ -95,21 +95,21 @@ export class HttpClient {
     }
     this.#apiKey = apiKey;
     this.#userAgent = options.userAgent ?? `newsstats/${VERSION}`;
-    this.#timeoutMs = nonNegative('timeoutMs', options.timeoutMs ?? HTTP_DEFAULTS.timeoutMs);
-    this.#maxRetries = Math.floor(nonNegative('maxRetries', options.maxRetries ?? HTTP_DEFAULTS.maxRetries));
-    const maxConnections = Math.max(1, Math.floor(nonNegative('maxConnections', options.maxConnections ?? HTTP_DEFAULTS.maxConnections)));
+    const setting = (name: NumericClientOption, fallback: number): number => checkOption(name, options[name] ?? fallback, ConfigurationError);
+    this.#timeoutMs = setting('timeoutMs', HTTP_DEFAULTS.timeoutMs);
+    this.#maxRetries = setting('maxRetries', HTTP_DEFAULTS.maxRetries);
+    const maxConnections = setting('maxConnections', HTTP_DEFAULTS.maxConnections);
     this.#maxConnections = maxConnections;
-    this.#retryBaseDelayMs = nonNegative('retryBaseDelayMs', options.retryBaseDelayMs ?? HTTP_DEFAULTS.retryBaseDelayMs);
-    this.#maxRetryDelayMs = nonNegative('maxRetryDelayMs', options.maxRetryDelayMs ?? HTTP_DEFAULTS.maxRetryDelayMs);
-    this.#maxRetryAfterMs = nonNegative('maxRetryAfterMs', options.maxRetryAfterMs ?? HTTP_DEFAULTS.maxRetryAfterMs);
-    const maxResponseBytes = nonNegative('maxResponseBytes', options.maxResponseBytes ?? HTTP_DEFAULTS.maxResponseBytes);
-    this.#totalTimeoutMs = options.totalTimeoutMs === undefined ? undefined : nonNegative('totalTimeoutMs', options.totalTimeoutMs);
-    const maxRequestsPerSecond = options.maxRequestsPerSecond;
-    if (maxRequestsPerSecond !== undefined && !(Number.isFinite(maxRequestsPerSecond) && maxRequestsPerSecond > 0)) {
-      throw new RangeError(`maxRequestsPerSecond must be a positive number (got ${maxRequestsPerSecond})`);
+    this.#retryBaseDelayMs = setting('retryBaseDelayMs', HTTP_DEFAULTS.retryBaseDelayMs);
+    this.#maxRetryDelayMs = setting('maxRetryDelayMs', HTTP_DEFAULTS.maxRetryDelayMs);
+    this.#maxRetryAfterMs = setting('maxRetryAfterMs', HTTP_DEFAULTS.maxRetryAfterMs);
+    const maxResponseBytes = setting('maxResponseBytes', HTTP_DEFAULTS.maxResponseBytes);
+    this.#totalTimeoutMs = options.totalTimeoutMs === undefined ? undefined : setting('totalTimeoutMs', 0);
+    this.#pacer = new Pacer(options.maxRequestsPerSecond === undefined ? undefined : setting('maxRequestsPerSecond', 0));
+    if (options.onEvent !== undefined && typeof options.onEvent !== 'function') {
+      throw new ConfigurationError('onEvent', 'invalid', 'onEvent must be a function');
     }
-    this.#pacer = new Pacer(maxRequestsPerSecond);
-    this.#onEvent = options.onEvent;
+    this.#onEvent = options.onEvent === undefined ? undefined : guardedHook(options.onEvent);
     const hooks = options[TEST_HOOKS];
     this.#random = hooks?.random ?? Math.random;
     this.#sleep = hooks?.sleep;
@@ -131,9 +131,9 @@ export class HttpClient {
     const url = `${this.address.pathPrefix}${path}${buildQueryString(options.query)}`;
     const method = 'GET';
     const headers = { ...callHeaders(options.headers), 'x-api-key': this.#apiKey, accept: 'application/json', 'user-agent': this.#userAgent };
-    const timeoutMs = options.timeoutMs === undefined ? this.#timeoutMs : nonNegative('timeoutMs', options.timeoutMs);
-    const totalTimeoutMs = options.totalTimeoutMs === undefined ? this.#totalTimeoutMs : nonNegative('totalTimeoutMs', options.totalTimeoutMs);
-    const maxRetries = options.maxRetries === undefined ? this.#maxRetries : Math.floor(nonNegative('maxRetries', options.maxRetries));
+    const timeoutMs = options.timeoutMs === undefined ? this.#timeoutMs : checkOption('timeoutMs', options.timeoutMs, InvalidParameterError);
+    const totalTimeoutMs = options.totalTimeoutMs === undefined ? this.#totalTimeoutMs : checkOption('totalTimeoutMs', options.totalTimeoutMs, InvalidParameterError);
+    const maxRetries = options.maxRetries === undefined ? this.#maxRetries : checkOption('maxRetries', options.maxRetries, InvalidParameterError);
     const scope = new CallScope(options.signal, totalTimeoutMs, this.#now());
     const sleep = this.#sleep ?? cancellableSleep(scope);
     // The error of the latest attempt: what a call whose deadline leaves no room for a retry ends with.
@@ -259,7 +259,66 @@ function withAttempts(error: ConnectionError, attempts: number): ConnectionError
     : new ConnectionError(init);
 }
 
-function nonNegative(name: string, value: number): number {
-  if (!Number.isFinite(value) || value < 0) throw new RangeError(`${name} must be a non-negative number (got ${value})`);
-  return value;
+/**
+ * The longest delay a timer can hold (2^31 - 1 ms, about 24.8 days): Node runs a longer one after
+ * 1 ms (with a TimeoutOverflowWarning), so `timeoutMs: 2 ** 40` would time every attempt out at once.
+ */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Each numeric option's range: the timers' bound for the durations, whole numbers for the counts. */
+const OPTION_RANGES: Readonly<Record<NumericClientOption, { min: number; max: number; integer?: true; what: string }>> = {
+  timeoutMs: { min: Number.MIN_VALUE, max: MAX_TIMER_MS, what: 'milliseconds' },
+  totalTimeoutMs: { min: Number.MIN_VALUE, max: MAX_TIMER_MS, what: 'milliseconds' },
+  retryBaseDelayMs: { min: 0, max: MAX_TIMER_MS, what: 'milliseconds' },
+  maxRetryDelayMs: { min: 0, max: MAX_TIMER_MS, what: 'milliseconds' },
+  maxRetryAfterMs: { min: 0, max: MAX_TIMER_MS, what: 'milliseconds' },
+  maxRetries: { min: 0, max: 1000, integer: true, what: 'retries' },
+  maxConnections: { min: 1, max: 10_000, integer: true, what: 'connections' },
+  maxResponseBytes: { min: 1, max: Number.MAX_SAFE_INTEGER, integer: true, what: 'bytes' },
+  maxRequestsPerSecond: { min: Number.MIN_VALUE, max: 1_000_000, what: 'requests a second' },
+};
+
+/**
+ * `value` when it is in the option's range; otherwise the error naming the option (a ConfigurationError
+ * for the client's options, an InvalidParameterError for one call's).
+ */
+function checkOption(
+  name: NumericClientOption,
+  value: unknown,
+  ErrorClass: typeof ConfigurationError | typeof InvalidParameterError,
+): number {
+  const range = OPTION_RANGES[name];
+  const fits = typeof value === 'number' && Number.isFinite(value) && value >= range.min && value <= range.max &&
+    (!range.integer || Number.isInteger(value));
+  if (fits) return value;
+  const low = range.min === Number.MIN_VALUE ? 'above 0' : `from ${range.min}`;
+  const message = `${name} must be ${range.integer ? 'a whole number of' : 'a number of'} ${range.what} ${low} to ${range.max}` +
+    `${range.max === MAX_TIMER_MS ? ' (about 24.8 days, the longest a timer can wait)' : ''} (got ${typeof value === 'number' ? String(value) : typeof value})`;
+  if (ErrorClass === InvalidParameterError) throw new InvalidParameterError(name, message);
+  throw new ConfigurationError(name, 'invalid', message);
+}
+
+/**
+ * onEvent is the caller's code, run inside a call: an exception thrown there is the caller's bug and
+ * must not fail the request it reports on (it would turn a success into a failure, or replace the real
+ * error). It is reported where unexpected errors go, once per hook, and the call goes on.
+ */
+function guardedHook(hook: (event: RequestEvent) => void): (event: RequestEvent) => void {
+  let reported = false;
+  return (event) => {
+    try {
+      hook(event);
+    } catch (error) {
+      if (reported) return;
+      reported = true;
+      queueMicrotask(() => {
+        // A warning, not a crash: process.emitWarning where there is one, console.warn elsewhere.
+        const proc = (globalThis as { process?: { emitWarning?: (warning: Error) => void } }).process;
+        const warning = new Error(`newsstats: the onEvent hook threw (ignored, the call went on): ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+        warning.name = 'NewsStatsHookWarning';
+        if (proc?.emitWarning) proc.emitWarning(warning);
+        else console.warn(warning.message);
+      });
+    }
+  };
 }

@@ -14,7 +14,7 @@ import { APIResource, checkBound, type CallOptions } from './base.js';
 
 export class ArticlesResource<M extends NumberMode> extends APIResource<M> {
   /** With source context (the default), every context field is there; with includeSourceContext false, none is. */
-  recent(params?: ArticlesRecentParams & { includeSourceContext?: true }, options?: CallOptions): APIPromise<Parsed<M, ArticleWithSourceContext[]>>;
+  recent(params?: ArticlesRecentParams & { includeSourceContext?: true | undefined }, options?: CallOptions): APIPromise<Parsed<M, ArticleWithSourceContext[]>>;
   recent(params: ArticlesRecentParams & { includeSourceContext: false }, options?: CallOptions): APIPromise<Parsed<M, ArticleBase[]>>;
   recent(params?: ArticlesRecentParams, options?: CallOptions): APIPromise<Parsed<M, Article[]>>;
   recent(params: ArticlesRecentParams = {}, options?: CallOptions): APIPromise<Parsed<M, Article[]>> {

@@ -31,18 +31,18 @@ export interface ExportParams<M extends NumberMode> extends Omit<PeopleTopParams
   /** How many people, from the top of the ranking (1-10,000). */
   top: number;
   /** Requests in flight at once; default 4. */
-  concurrency?: number;
+  concurrency?: number | undefined;
   /** Bytes of finished answers that may wait behind a slower one; default 32 MiB. */
-  maxBufferedBytes?: number;
+  maxBufferedBytes?: number | undefined;
   /** Called once the ranking is read, before the first result: who the export covers, over which weeks. */
-  onRanking?: (ranking: { people: Array<Parsed<M, PersonStats>>; window: ExportWindow }) => void;
+  onRanking?: ((ranking: { people: Array<Parsed<M, PersonStats>>; window: ExportWindow }) => void) | undefined;
 }
 
 export interface LinksExportParams<M extends NumberMode> extends ExportParams<M> {
   /** Links per person, 1-250. */
-  limit?: number;
+  limit?: number | undefined;
   /** Default true: every link carries its article, source and country. */
-  includeContext?: boolean;
+  includeContext?: boolean | undefined;
 }
 
 export interface CountryStatsExportItem<M extends NumberMode> {
@@ -75,7 +75,7 @@ export class ExportResource<M extends NumberMode> {
   }
 
   /** Article links of the top `top` people, newest first per person, one item a person, in rank order. */
-  links(params: LinksExportParams<M> & { includeContext?: true }, options?: CallOptions): AsyncGenerator<LinksExportItem<M, PersonLinkWithContext>, void, undefined>;
+  links(params: LinksExportParams<M> & { includeContext?: true | undefined }, options?: CallOptions): AsyncGenerator<LinksExportItem<M, PersonLinkWithContext>, void, undefined>;
   links(params: LinksExportParams<M> & { includeContext: false }, options?: CallOptions): AsyncGenerator<LinksExportItem<M, PersonLinkBase>, void, undefined>;
   links(params: LinksExportParams<M>, options?: CallOptions): AsyncGenerator<LinksExportItem<M>, void, undefined>;
   async *links(params: LinksExportParams<M>, options: CallOptions = {}): AsyncGenerator<LinksExportItem<M>, void, undefined> {
@@ -128,6 +128,6 @@ async function* untilAborted<T>(results: AsyncGenerator<T, void, undefined>, sig
   }
 }
 
-function concurrencyOf(params: { concurrency?: number }): number {
+function concurrencyOf(params: { concurrency?: number | undefined }): number {
   return checkBound('concurrency', params.concurrency, { min: 1, max: 64 }) ?? EXPORT_DEFAULT_CONCURRENCY;
 }

@@ -81,7 +81,7 @@ export class PeopleResource<M extends NumberMode> extends APIResource<M> {
   }
 
   /** With context (the default), every context field is there; with includeContext false, none is. */
-  links(personHash: string, params?: PersonLinksParams & { includeContext?: true }, options?: CallOptions): APIPromise<Parsed<M, PersonLinkWithContext[]>>;
+  links(personHash: string, params?: PersonLinksParams & { includeContext?: true | undefined }, options?: CallOptions): APIPromise<Parsed<M, PersonLinkWithContext[]>>;
   links(personHash: string, params: PersonLinksParams & { includeContext: false }, options?: CallOptions): APIPromise<Parsed<M, PersonLinkBase[]>>;
   links(personHash: string, params?: PersonLinksParams, options?: CallOptions): APIPromise<Parsed<M, PersonLink[]>>;
   links(personHash: string, params: PersonLinksParams = {}, options?: CallOptions): APIPromise<Parsed<M, PersonLink[]>> {

@@ -39,9 +39,10 @@ describe('maxRequestsPerSecond', () => {
     expect(sleeps).toEqual([250, 250, 250, 250]);
   });
 
-  it('is refused unless positive', () => {
+  it('is refused unless positive, by a ConfigurationError naming it', () => {
     for (const bad of [0, -1, Number.NaN, Infinity]) {
-      expect(() => new NewsStatsClient({ baseUrl: 'https://stats.example.com', apiKey: 'k', maxRequestsPerSecond: bad }), String(bad)).toThrow(RangeError);
+      expect(() => new NewsStatsClient({ baseUrl: 'https://stats.example.com', apiKey: 'k', maxRequestsPerSecond: bad }), String(bad))
+        .toThrow(expect.objectContaining({ name: 'ConfigurationError', setting: 'maxRequestsPerSecond' }));
     }
   });
 });

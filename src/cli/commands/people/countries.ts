@@ -27,7 +27,7 @@ const countries = verb({
   },
   async run(ctx, { args: [personHash], flags }) {
     const info = weekInfoOnce(() => ctx.deps.client());
-    const window = await resolveWindow(flags, () => ctx.deps.client(), info);
+    const window = await resolveWindow(flags, () => ctx.deps.client(), info, ctx.report);
     const client = await ctx.deps.client();
     const [data, currentWeek] = await Promise.all([
       aboutPerson(personHash, () => client.people.countryStats(personHash, window ?? {})),

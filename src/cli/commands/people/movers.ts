@@ -83,7 +83,7 @@ const movers = verb({
     const client = () => ctx.deps.client();
     // Both windows may be relative (--weeks last4 --vs last8): the week info is asked for once.
     const info = weekInfoOnce(client);
-    const window = (await resolveWindow(flags, client, info)) ?? (await resolveWindow({ weeks: { kind: 'last4' } }, client, info))!;
+    const window = (await resolveWindow(flags, client, info, ctx.report)) ?? (await resolveWindow({ weeks: { kind: 'last4' } }, client, info, ctx.report))!;
     const comparison = flags.vs === 'previous' ? previousWindow(window) : (await resolveWindow({ weeks: flags.vs }, client, info))!;
     const params = { ...(await rankingParams(ctx, flags, undefined)), limit: flags.depth };
     const people = (await client()).people;

@@ -19,7 +19,7 @@ export async function weeklyWindows(
   fallback: string,
   info?: () => Promise<WeekInfoNumbers>,
 ): Promise<number[]> {
-  const window = await resolveWindow(flags, () => ctx.deps.client(), info);
+  const window = await resolveWindow(flags, () => ctx.deps.client(), info, ctx.report);
   if (!window) throw new UsageError(`this needs a week window`, `add --weeks, e.g. --weeks ${fallback}`);
   const weeks = listWeeks(window.startWeek, window.endWeek);
   if (weeks.length > MAX_WEEKLY_WEEKS) {

@@ -15,6 +15,7 @@ const panelFields = ['week', ...rankedFields];
 
 /** The window a ranking without --weeks is pinned to, as the exports do: the contract's typical 4 weeks. */
 const DEFAULT_RANKING_WEEKS = 'last4';
+const DEFAULT_FILE_WEEKS = 'complete4';
 
 /**
  * What a ranking is, for the line above its terminal table:
@@ -69,8 +70,10 @@ const top = verb({
       // The filters first: a country that matches nothing is refused before the week is asked for.
       const filters = await rankingParams(ctx, flags, undefined);
       // Pinned when not given, so the caption and a file can say which weeks they are.
-      const window: CaptionWindow = (await resolveWindow(flags, () => ctx.deps.client(), info))
-        ?? { ...(await resolveWindow({ weeks: parseWeekSpec(DEFAULT_RANKING_WEEKS) }, () => ctx.deps.client(), info))!, defaulted: `default ${DEFAULT_RANKING_WEEKS}` };
+      // A file written with --output gets whole weeks by default (#31); a terminal table the last four, its partial week marked.
+      const defaultWeeks = ctx.globals.output === undefined ? DEFAULT_RANKING_WEEKS : DEFAULT_FILE_WEEKS;
+      const window: CaptionWindow = (await resolveWindow(flags, () => ctx.deps.client(), info, ctx.report))
+        ?? { ...(await resolveWindow({ weeks: parseWeekSpec(defaultWeeks) }, () => ctx.deps.client(), info, ctx.report))!, defaulted: `default ${defaultWeeks}` };
       const [data, currentWeek] = await Promise.all([
         client.people.top({ ...filters, startWeek: window.startWeek, endWeek: window.endWeek }),
         captionCurrentWeek(ctx.io, ctx.globals.output, info),
