@@ -18,7 +18,8 @@ export const LAYERS = [
   { name: 'sandbox', paths: ['sandbox/'], mayImport: ['api', 'schema', 'shared'] },
   { name: 'library', paths: ['index'], mayImport: ['api', 'sandbox', 'schema', 'shared'] },
   { name: 'sync', paths: ['sync/'], mayImport: ['api', 'output', 'schema', 'shared'] },
-  { name: 'cli', paths: ['cli/'], mayImport: ['api', 'config', 'output', 'sandbox', 'schema', 'shared', 'sync'] },
+  { name: 'mcp', paths: ['mcp/'], mayImport: ['api', 'output', 'schema', 'shared'] },
+  { name: 'cli', paths: ['cli/'], mayImport: ['api', 'config', 'mcp', 'output', 'sandbox', 'schema', 'shared', 'sync'] },
 ];
 
 const SOURCE_ROOT = resolve(import.meta.dirname, '..', 'src');

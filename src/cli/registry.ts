@@ -25,6 +25,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'export', summary: 'Bulk exports over the top N people: country stats, article links', load: () => import('./commands/export.js') },
   { name: 'sync', summary: 'Keep a folder of weekly Parquet partitions up to date (incremental, resumable)', load: () => import('./commands/sync.js') },
   { name: 'tap', summary: 'A Singer tap: SCHEMA, RECORD and STATE messages of the sync streams on stdout', load: () => import('./commands/tap.js') },
+  { name: 'mcp', summary: 'Serve the statistics as tools for AI assistants (MCP over stdio), read-only', load: () => import('./commands/mcp.js') },
   { name: 'api', summary: 'Raw GET of any /api/data path, JSON out', load: () => import('./commands/api.js') },
   { name: 'auth', summary: 'Log in with an API key, show status, log out', load: () => import('./commands/auth.js') },
   { name: 'config', summary: 'Read and write profile settings', load: () => import('./commands/config.js') },
