@@ -75,7 +75,9 @@ const common = {
   // inside node_modules and Node would print a deprecation warning on every xlsx export. It is loaded
   // only for -f xlsx, and is not installed with newsstats (src/output/exceljs.ts says why).
   // jq-web (--jq) reads jq.wasm from its own folder, so it too is loaded from node_modules.
-  external: ['exceljs', 'exceljs/*', 'jq-web'],
+  // The AWS SDK's S3 client (sync s3://) is an optional peer dependency too: 22 MB that no other run
+  // uses (src/sync/destinations/s3.ts, docs/sync.md "Object storage").
+  external: ['exceljs', 'exceljs/*', 'jq-web', '@aws-sdk/client-s3'],
 };
 
 /**

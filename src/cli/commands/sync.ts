@@ -12,6 +12,7 @@ import { integerFlag, parsedFlag, switchFlag, textFlag, weekArgument, withDefaul
 import { rankingFlags, rankingParams, validateRanking, type RankingFlags } from '../ranking.js';
 import { verb, type NounVerbs } from '../spec.js';
 import type { SyncSummary } from '../../sync/sync.js';
+import type { Destination } from '../../sync/destinations/destination.js';
 
 const { limit: _limit, ...rankingFilters } = rankingFlags();
 
@@ -97,6 +98,7 @@ const sync = verb({
     let lakeName = dir;
     let summary: SyncSummary | undefined;
     let written = 0;
+    let lake: Destination | undefined;
     const writeSummary = async (outcome: string, error?: unknown) => {
       if (flags.summary === undefined) return;
       const [fs, path] = await Promise.all([import('node:fs/promises'), import('node:path')]);
@@ -105,12 +107,13 @@ const sync = verb({
     // A signal ends the run through the lifecycle's clean-ups: one line says what the lake kept.
     ctx.lifecycle.onCleanup(async (reason) => {
       if (reason !== 'interrupted') return;
+      await lake?.close().catch(() => undefined);
       ctx.report.note(`sync: interrupted: ${written} partitions written and recorded this run are kept in ${lakeName}; the next run fetches the rest`, { evenQuiet: true });
       await writeSummary('interrupted').catch(() => undefined);
     });
     try {
       const streams = parseStreamList(flags.streams ?? STREAM_NAMES.join(','));
-      const lake = await destinationOf(dir, ctx.io.cwd);
+      lake = await destinationOf(dir, ctx.io.cwd);
       lakeName = lake.where;
       await ctx.lifecycle.tuneV8('--optimize-for-size');
       const client = await ctx.deps.client({ concurrency: flags.concurrency });

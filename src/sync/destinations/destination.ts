@@ -7,6 +7,9 @@
 /** Where the engine keeps the links rows by partition, to merge new ones by key: a `_` hides it from readers. */
 export const STORE_FOLDER = '_newsstats';
 
+/** The one-writer lock beside the state: a leading `_`, so readers' globs pass it over. */
+export const LOCK_FILE = '_newsstats_sync.lock';
+
 /** Produces a file's bytes into a stream; the destination publishes them only once this resolves. */
 export type Produce = (out: NodeJS.WritableStream) => Promise<void>;
 

@@ -12,6 +12,7 @@ export async function destinationOf(target: string, cwd: string): Promise<Destin
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(target)?.[1];
   if (scheme !== undefined) {
     if (scheme.toLowerCase() === 's3') {
+      // The S3 client is loaded only for an s3:// lake (destinations/s3.ts).
       const { S3Lake } = await import('./s3.js');
       return S3Lake.fromAddress(target);
     }

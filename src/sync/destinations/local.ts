@@ -14,11 +14,9 @@ import { basename, dirname, join } from 'node:path';
 import { OutputWriteError } from '../../output/write-error.js';
 import { isSystemError } from '../../shared/system-error.js';
 import { STREAM_NAMES } from '../streams.js';
-import { LakeError, STORE_FOLDER, produceBytes, type Destination, type Produce } from './destination.js';
+import { LOCK_FILE, LakeError, STORE_FOLDER, produceBytes, type Destination, type Produce } from './destination.js';
 import { MAX_STATE_BYTES, STATE_FILE } from '../state.js';
 
-/** The lock's name: a leading `_`, so readers' globs pass it over. */
-export const LOCK_FILE = '_newsstats_sync.lock';
 
 
 /** Our temporary files: `.NAME.newsstats-sync-PID-RANDOM.tmp`, a name no other program makes. */

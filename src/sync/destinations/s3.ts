@@ -1,8 +1,228 @@
-/** Object storage as a lake: not in this version yet; refused in one line rather than writing a folder `s3:`. */
-import { LakeError, type Destination } from './destination.js';
+/**
+ * A lake in object storage: `s3://bucket/prefix`, on S3 or an S3-compatible store (MinIO, R2, GCS's
+ * interoperability endpoint). Through AWS's own SDK (@aws-sdk/client-s3, an optional peer dependency
+ * loaded only here: docs/sync.md says why), configured exactly as AWS's tools are, with no setting of
+ * ours: AWS_PROFILE, AWS_REGION, AWS_ENDPOINT_URL_S3 / AWS_ENDPOINT_URL, the shared config and
+ * credentials files, container and instance metadata.
+ *
+ * Each file is one PUT, so it is published whole. The state is written with a conditional PUT
+ * (If-Match on the ETag read, If-None-Match: * when there was none), so two syncs never clobber each
+ * other's state; and one writer per lake: a lock object created with If-None-Match: *, holding a lease
+ * the run renews, so a lock left by a crashed run is taken over (conditionally) once its lease is out.
+ */
+import { hostname } from 'node:os';
+import { OutputWriteError } from '../../output/write-error.js';
+import { MAX_STATE_BYTES, STATE_FILE } from '../state.js';
+import { LOCK_FILE, LakeError, produceBytes, type Destination, type Produce } from './destination.js';
 
-export const S3Lake = {
-  fromAddress(address: string): Destination {
-    throw new LakeError(`${address}: writing a lake to S3 is not supported by this version of newsstats; sync into a local folder`);
-  },
-};
+type S3Module = typeof import('@aws-sdk/client-s3');
+type S3Client = import('@aws-sdk/client-s3').S3Client;
+
+/** The version range newsstats is tested with. */
+export const S3_SDK = '@aws-sdk/client-s3@3';
+
+export const S3_SDK_MISSING =
+  `sync to s3:// needs the AWS SDK's S3 client, which is not installed with newsstats: run \`npm install -g ${S3_SDK}\` ` +
+  '(beside a global newsstats; in a project, `npm install @aws-sdk/client-s3`)';
+
+/** How long a lock holds without being renewed: a crashed run's lock is taken over after this. */
+export const LEASE_MS = 10 * 60_000;
+const RENEW_MS = LEASE_MS / 3;
+
+function isSdkMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return (code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND') && /@aws-sdk\/client-s3/.test((error as Error).message);
+}
+
+async function loadSdk(): Promise<S3Module> {
+  // On Node 20 the SDK prints a 9-line warning about its releases after January 2027 on every run;
+  // stderr carries one line a run (docs/sync.md says which Nodes the SDK supports). Yours wins if set.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  try {
+    return await import('@aws-sdk/client-s3');
+  } catch (error) {
+    if (isSdkMissing(error)) throw new LakeError(S3_SDK_MISSING);
+    throw error;
+  }
+}
+
+interface SdkError {
+  name?: string;
+  $metadata?: { httpStatusCode?: number };
+  message?: string;
+}
+
+function status(error: unknown): number | undefined {
+  return (error as SdkError | undefined)?.$metadata?.httpStatusCode;
+}
+
+function isMissing(error: unknown): boolean {
+  const name = (error as SdkError | undefined)?.name;
+  return name === 'NoSuchKey' || name === 'NotFound' || status(error) === 404;
+}
+
+function isPreconditionFailed(error: unknown): boolean {
+  return status(error) === 412 || (error as SdkError | undefined)?.name === 'PreconditionFailed';
+}
+
+export class S3Lake implements Destination {
+  #sdk: S3Module | undefined;
+  #client: S3Client | undefined;
+  /** The state's ETag as last read or written: the next write is conditional on it. */
+  #stateTag: string | undefined;
+  #lockTag: string | undefined;
+  #renew: NodeJS.Timeout | undefined;
+
+  private constructor(readonly where: string, readonly bucket: string, readonly prefix: string) {}
+
+  static fromAddress(address: string): S3Lake {
+    const match = /^s3:\/\/([^/]+)\/?(.*)$/i.exec(address);
+    if (!match || match[1] === '') throw new LakeError(`${address} is not s3://bucket/prefix`);
+    const prefix = match[2]!.replace(/\/+$/, '');
+    return new S3Lake(`s3://${match[1]}${prefix === '' ? '' : `/${prefix}`}`, match[1]!, prefix);
+  }
+
+  #key(path: string): string {
+    return this.prefix === '' ? path : `${this.prefix}/${path}`;
+  }
+
+  get #s3(): { sdk: S3Module; client: S3Client } {
+    if (!this.#sdk || !this.#client) throw new Error('the lake is not open');
+    return { sdk: this.#sdk, client: this.#client };
+  }
+
+  /** An SDK failure as one line naming the object (exit 6), or the error as it is when it is ours. */
+  #failure(path: string, error: unknown): unknown {
+    if (error instanceof LakeError || error instanceof OutputWriteError) return error;
+    const detail = (error as SdkError | undefined)?.message ?? String(error);
+    return new OutputWriteError(`${this.where}/${path}`, undefined, `${(error as SdkError | undefined)?.name ?? 'S3'}: ${detail.split('\n')[0]}`);
+  }
+
+  async open(): Promise<void> {
+    this.#sdk = await loadSdk();
+    // Region, endpoint, credentials and retries as AWS's own tools read them: nothing of ours.
+    this.#client = new this.#sdk.S3Client({});
+    await this.#lock();
+  }
+
+  #lockBody(): string {
+    return JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString(), until: new Date(Date.now() + LEASE_MS).toISOString() }) + '\n';
+  }
+
+  async #lock(): Promise<void> {
+    const { sdk, client } = this.#s3;
+    const Key = this.#key(LOCK_FILE);
+    try {
+      const put = await client.send(new sdk.PutObjectCommand({ Bucket: this.bucket, Key, Body: this.#lockBody(), IfNoneMatch: '*' }));
+      this.#lockTag = put.ETag;
+    } catch (error) {
+      if (!isPreconditionFailed(error)) throw this.#failure(LOCK_FILE, error);
+      const held = await client.send(new sdk.GetObjectCommand({ Bucket: this.bucket, Key })).catch((failure: unknown) => Promise.reject(this.#failure(LOCK_FILE, failure)));
+      const text = await held.Body!.transformToString();
+      const holder = parseHolder(text);
+      if (holder !== undefined && Date.parse(holder.until) > Date.now()) {
+        throw new OutputWriteError(this.where, undefined, `it is being synced by process ${holder.pid} on ${holder.host} since ${holder.since}; wait for it to end, or delete ${this.where}/${LOCK_FILE} if no sync is running (its lease ends ${holder.until})`);
+      }
+      // A lease run out: a crashed run's. Taken over only if nobody else took it first.
+      try {
+        const put = await client.send(new sdk.PutObjectCommand({ Bucket: this.bucket, Key, Body: this.#lockBody(), IfMatch: held.ETag }));
+        this.#lockTag = put.ETag;
+      } catch (failure) {
+        if (isPreconditionFailed(failure)) throw new OutputWriteError(this.where, undefined, 'another sync took its lock just now; wait for it to end');
+        throw this.#failure(LOCK_FILE, failure);
+      }
+    }
+    this.#renew = setInterval(() => void this.#renewLease(), RENEW_MS);
+    this.#renew.unref();
+  }
+
+  async #renewLease(): Promise<void> {
+    const { sdk, client } = this.#s3;
+    try {
+      const put = await client.send(new sdk.PutObjectCommand({ Bucket: this.bucket, Key: this.#key(LOCK_FILE), Body: this.#lockBody(), IfMatch: this.#lockTag }));
+      this.#lockTag = put.ETag;
+    } catch {
+      // Lost the lock (taken over after a stall): the state's conditional write still guards it.
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#renew) clearInterval(this.#renew);
+    this.#renew = undefined;
+    if (this.#lockTag === undefined || !this.#client) return;
+    const { sdk, client } = this.#s3;
+    const Key = this.#key(LOCK_FILE);
+    try {
+      const head = await client.send(new sdk.HeadObjectCommand({ Bucket: this.bucket, Key }));
+      if (head.ETag === this.#lockTag) await client.send(new sdk.DeleteObjectCommand({ Bucket: this.bucket, Key }));
+    } catch {
+      // Gone already, or unreachable: its lease runs out.
+    }
+    this.#lockTag = undefined;
+  }
+
+  async #get(path: string, limit: number): Promise<{ bytes: Buffer; tag: string | undefined } | undefined> {
+    const { sdk, client } = this.#s3;
+    try {
+      const answer = await client.send(new sdk.GetObjectCommand({ Bucket: this.bucket, Key: this.#key(path) }));
+      if ((answer.ContentLength ?? 0) > limit) throw new LakeError(`${this.where}/${path} is ${answer.ContentLength} bytes, more than a newsstats file there can be (${limit}): remove it`);
+      return { bytes: Buffer.from(await answer.Body!.transformToByteArray()), tag: answer.ETag };
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw this.#failure(path, error);
+    }
+  }
+
+  async readState(): Promise<string | undefined> {
+    const found = await this.#get(STATE_FILE, MAX_STATE_BYTES);
+    this.#stateTag = found?.tag;
+    return found?.bytes.toString('utf8');
+  }
+
+  async writeState(text: string): Promise<void> {
+    const { sdk, client } = this.#s3;
+    try {
+      const put = await client.send(new sdk.PutObjectCommand({
+        Bucket: this.bucket,
+        Key: this.#key(STATE_FILE),
+        Body: text,
+        ContentType: 'application/json',
+        ...(this.#stateTag === undefined ? { IfNoneMatch: '*' } : { IfMatch: this.#stateTag }),
+      }));
+      this.#stateTag = put.ETag;
+    } catch (error) {
+      if (isPreconditionFailed(error)) throw new OutputWriteError(`${this.where}/${STATE_FILE}`, undefined, 'another sync changed it meanwhile, so this run stops without overwriting it; run again');
+      throw this.#failure(STATE_FILE, error);
+    }
+  }
+
+  async read(path: string): Promise<Buffer | undefined> {
+    return (await this.#get(path, 1024 * 1024 * 1024))?.bytes;
+  }
+
+  async write(path: string, produce: Produce): Promise<void> {
+    const bytes = await produceBytes(produce);
+    const { sdk, client } = this.#s3;
+    try {
+      await client.send(new sdk.PutObjectCommand({ Bucket: this.bucket, Key: this.#key(path), Body: bytes }));
+    } catch (error) {
+      throw this.#failure(path, error);
+    }
+  }
+}
+
+interface Holder {
+  pid: number;
+  host: string;
+  since: string;
+  until: string;
+}
+
+function parseHolder(text: string): Holder | undefined {
+  try {
+    const value = JSON.parse(text) as Partial<Holder>;
+    return typeof value.until === 'string' ? { pid: Number(value.pid), host: String(value.host), since: String(value.since), until: value.until } : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * A local S3-compatible store for the object-storage tests: s3rver (npm) on 127.0.0.1 port 0, behind
+ * a small front that adds what s3rver predates, S3's conditional writes (If-None-Match: * and If-Match
+ * on PUT, answered 412 as S3 does since 2024), by asking s3rver for the object's ETag first. The
+ * front serialises PUTs, so its check and the write are one step, as S3's are.
+ */
+import { mkdtempSync } from 'node:fs';
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface LocalS3 {
+  /** The endpoint, as AWS_ENDPOINT_URL_S3 takes it. */
+  url: string;
+  /** AWS's variables for it, and nothing of newsstats's own. */
+  env: Record<string, string>;
+  /** Every request's method and path, in arrival order. */
+  requests: string[];
+  close(): Promise<void>;
+}
+
+export async function localS3(bucket: string): Promise<LocalS3> {
+  // s3rver ships no types: the little of it used here, typed by hand.
+  // @ts-expect-error -- no declaration file
+  const { default: S3rver } = (await import('s3rver')) as unknown as { default: new (options: Record<string, unknown>) => { run(): Promise<AddressInfo>; close(): Promise<void> } };
+  const store = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: mkdtempSync(join(tmpdir(), 'newsstats-s3-')), configureBuckets: [{ name: bucket }] });
+  const backend = await store.run();
+  const forward = (request: IncomingMessage, body: Buffer, response: ServerResponse, method = request.method): Promise<number> =>
+    new Promise((resolve, reject) => {
+      const upstream = httpRequest({ host: '127.0.0.1', port: backend.port, method, path: request.url, headers: request.headers }, (answer) => {
+        if (response.headersSent || response.writableEnded) {
+          answer.resume();
+          resolve(answer.statusCode ?? 0);
+          return;
+        }
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(response);
+        answer.on('end', () => resolve(answer.statusCode ?? 0));
+      });
+      upstream.on('error', reject);
+      upstream.end(body);
+    });
+  const etagOf = (request: IncomingMessage): Promise<string | undefined> =>
+    new Promise((resolve, reject) => {
+      const { 'if-none-match': _none, 'if-match': _match, ...headers } = request.headers;
+      const head = httpRequest({ host: '127.0.0.1', port: backend.port, method: 'HEAD', path: request.url, headers: { ...headers, 'content-length': '0' } }, (answer) => {
+        answer.resume();
+        resolve(answer.statusCode === 200 ? String(answer.headers.etag) : undefined);
+      });
+      head.on('error', reject);
+      head.end();
+    });
+  const requests: string[] = [];
+  let puts = Promise.resolve();
+  const front = createServer((request, response) => {
+    requests.push(`${request.method} ${request.url}`);
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const noneMatch = request.headers['if-none-match'];
+      const match = request.headers['if-match'];
+      if (request.method !== 'PUT' || (noneMatch === undefined && match === undefined)) {
+        void forward(request, body, response).catch(() => response.destroy());
+        return;
+      }
+      puts = puts.then(async () => {
+        const tag = await etagOf(request);
+        const refused = (noneMatch === '*' && tag !== undefined) || (match !== undefined && match !== tag);
+        if (refused) {
+          response.writeHead(412, { 'content-type': 'application/xml' });
+          response.end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>PreconditionFailed</Code><Message>At least one of the pre-conditions you specified did not hold</Message></Error>');
+          return;
+        }
+        await forward(request, body, response);
+      }).catch(() => {
+        response.destroy();
+      });
+    });
+  });
+  await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
+  return {
+    url,
+    env: {
+      AWS_ENDPOINT_URL_S3: url,
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'S3RVER',
+      AWS_SECRET_ACCESS_KEY: 'S3RVER',
+      AWS_EC2_METADATA_DISABLED: 'true',
+      AWS_CONFIG_FILE: '/nonexistent/aws-config',
+      AWS_SHARED_CREDENTIALS_FILE: '/nonexistent/aws-credentials',
+    },
+    requests,
+    close: async () => {
+      front.closeAllConnections();
+      await new Promise<void>((resolve) => front.close(() => resolve()));
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,140 @@
+/**
+ * A lake in object storage (#33 item 1): `sync s3://bucket/prefix` against a local S3-compatible store
+ * (s3rver from npm, on 127.0.0.1 port 0), configured only by AWS's own variables. The objects are the
+ * same files a local lake holds, byte for byte, and DuckDB reads them whole; a second run asks nothing;
+ * a lake another run holds is refused; unknown schemes are refused in one line.
+ */
+import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../src/sandbox/server.js';
+import { addWeeks, isoWeekOf } from '../../src/weeks.js';
+import { duckRows, sqlText } from '../duckdb.js';
+import { readLog, runCli, sandbox, sandboxEnv, spawnCli, tempDir } from './harness.js';
+import { localS3, type LocalS3 } from './s3-server.js';
+
+const NOW = new Date();
+const LAST = addWeeks(isoWeekOf(NOW), -1);
+const SMALL = ['--since', String(addWeeks(LAST, -1)), '--depth', '5', '--top', '2', '--links-limit', '3'];
+
+let server: RunningSandbox;
+let s3: LocalS3;
+let env: Record<string, string>;
+let log: string;
+let client: S3Client;
+beforeAll(async () => {
+  log = join(tempDir('newsstats-log-'), 'requests.jsonl');
+  server = await sandbox({ now: NOW, logFile: log });
+  s3 = await localS3('lake');
+  env = { ...sandboxEnv(server), ...s3.env };
+  client = new S3Client({ region: 'us-east-1', endpoint: s3.url, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+});
+afterAll(async () => {
+  client?.destroy();
+  await s3?.close();
+  await server?.close();
+});
+
+/** Every object under a prefix, downloaded into a folder by its key less the prefix. */
+async function download(prefix: string): Promise<{ dir: string; files: Map<string, Buffer> }> {
+  const dir = tempDir();
+  const files = new Map<string, Buffer>();
+  const listed = await client.send(new ListObjectsV2Command({ Bucket: 'lake', Prefix: `${prefix}/` }));
+  for (const object of listed.Contents ?? []) {
+    const name = object.Key!.slice(prefix.length + 1);
+    const body = Buffer.from(await (await client.send(new GetObjectCommand({ Bucket: 'lake', Key: object.Key }))).Body!.transformToByteArray());
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), body);
+    files.set(name, body);
+  }
+  return { dir, files };
+}
+
+function localFiles(dir: string): Map<string, Buffer> {
+  const found = new Map<string, Buffer>();
+  const walk = (path: string) => {
+    for (const name of readdirSync(path)) {
+      const child = join(path, name);
+      if (statSync(child).isDirectory()) walk(child);
+      else found.set(relative(dir, child), readFileSync(child));
+    }
+  };
+  walk(dir);
+  return found;
+}
+
+describe('sync to object storage', () => {
+  it('writes the same lake as a local sync, read whole by DuckDB; a second run asks nothing', async () => {
+    // A process of its own: the AWS SDK reads AWS's variables from the real environment.
+    const remote = await spawnCli(['sync', 's3://lake/team/newsstats', ...SMALL], { env });
+    expect(remote.code, remote.stderr).toBe(0);
+    expect(remote.stderr).toMatch(/^sync: wrote \d+ partitions .* s3:\/\/lake\/team\/newsstats$/m);
+    const local = join(tempDir(), 'lake');
+    const result = await runCli(['sync', local, ...SMALL], { env });
+    expect(result.code, result.stderr).toBe(0);
+
+    const { dir, files } = await download('team/newsstats');
+    const want = localFiles(local);
+    const parquet = (map: Map<string, Buffer>) => [...map.keys()].filter((key) => !key.startsWith('_newsstats_sync')).sort();
+    expect(parquet(files)).toEqual(parquet(want));
+    for (const key of parquet(want)) expect(files.get(key)!.equals(want.get(key)!), key).toBe(true);
+    expect(files.has('_newsstats_sync.lock')).toBe(false);
+    const streams = await duckRows(`SELECT DISTINCT regexp_extract(filename, '/([a-z_]+)/week=', 1) AS stream FROM read_parquet(${sqlText(join(dir, '**', '*.parquet'))}, hive_partitioning = true, union_by_name = true, filename = true) ORDER BY stream`);
+    expect(streams.map((row) => row.stream)).toEqual(['countries', 'country_stats', 'links', 'people', 'rankings', 'sources']);
+
+    const before = (await readLog(log)).length;
+    const again = await spawnCli(['sync', 's3://lake/team/newsstats', ...SMALL], { env });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/^sync: up to date, 0 requests, /m);
+    expect((await readLog(log)).length).toBe(before);
+  });
+
+  it('a lake another run holds (its lease not out) is refused in one line; an expired lease is taken over', async () => {
+    const until = new Date(Date.now() + 60_000).toISOString();
+    await client.send(new PutObjectCommand({ Bucket: 'lake', Key: 'held/_newsstats_sync.lock', Body: JSON.stringify({ pid: 4242, host: 'elsewhere', since: '2026-11-27T10:00:00.000Z', until }) }));
+    const held = await spawnCli(['sync', 's3://lake/held', ...SMALL, '--streams', 'rankings'], { env });
+    expect(held.code).toBe(6);
+    expect(held.stderr.trim()).toMatch(/^error: cannot write to s3:\/\/lake\/held: it is being synced by process 4242 on elsewhere since .*; wait for it to end, or delete s3:\/\/lake\/held\/_newsstats_sync\.lock if no sync is running/);
+
+    await client.send(new PutObjectCommand({ Bucket: 'lake', Key: 'stale/_newsstats_sync.lock', Body: JSON.stringify({ pid: 4242, host: 'elsewhere', since: '2026-11-27T10:00:00.000Z', until: '2026-11-27T10:10:00.000Z' }) }));
+    const stale = await spawnCli(['sync', 's3://lake/stale', ...SMALL, '--streams', 'rankings'], { env });
+    expect(stale.code, stale.stderr).toBe(0);
+  });
+
+  it('a state changed by another run meanwhile is never overwritten (a conditional write)', async () => {
+    const first = await spawnCli(['sync', 's3://lake/raced', ...SMALL, '--streams', 'rankings'], { env });
+    expect(first.code, first.stderr).toBe(0);
+    // Two runs without the lock between them would both read this state: the slower one's write must fail.
+    const { S3Lake } = await import('../../src/sync/destinations/s3.js');
+    const saved = { ...process.env };
+    Object.assign(process.env, s3.env);
+    try {
+    const one = S3Lake.fromAddress('s3://lake/raced');
+    const two = S3Lake.fromAddress('s3://lake/raced');
+    await one.open();
+    const text = (await one.readState())!;
+    await one.close();
+    await two.open();
+    expect(await two.readState()).toBe(text);
+    await two.writeState(text.replace('"version": 2', '"version": 2 '));
+    await two.close();
+    await one.open();
+      await expect(one.writeState(text)).rejects.toThrow(/another sync changed it meanwhile/);
+      await one.close();
+    } finally {
+      for (const key of Object.keys(s3.env)) if (saved[key] === undefined) delete process.env[key];
+    }
+  });
+
+  it('unknown schemes are refused in one line, and nothing named after them is created', async () => {
+    const cwd = tempDir();
+    for (const address of ['gs://bucket/lake', 'abfs://container@account.dfs.core.windows.net/lake', 'file:///tmp/lake']) {
+      const result = await runCli(['sync', address, ...SMALL], { env, cwd });
+      expect(result.code, address).toBe(2);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(result.stderr).toMatch(/is not a destination sync writes to; give a local folder or s3:\/\/bucket\/prefix/);
+    }
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+});
