@@ -10,15 +10,15 @@ import { dirname, relative, resolve, sep } from 'node:path';
  * extension. Imports within a layer are free; across layers only those in `mayImport`.
  */
 export const LAYERS = [
-  { name: 'shared', paths: ['shared/', 'types/', 'numbers', 'slug', 'suggest', 'version'], mayImport: [] },
+  { name: 'shared', paths: ['shared/'], mayImport: [] },
   { name: 'schema', paths: ['schema/'], mayImport: ['shared'] },
-  { name: 'api', paths: ['api/', 'weeks'], mayImport: ['schema', 'shared'] },
+  { name: 'api', paths: ['api/'], mayImport: ['schema', 'shared'] },
   { name: 'output', paths: ['output/'], mayImport: ['api', 'schema', 'shared'] },
   { name: 'config', paths: ['config/'], mayImport: ['api', 'schema', 'shared'] },
   { name: 'sandbox', paths: ['sandbox/'], mayImport: ['api', 'schema', 'shared'] },
   { name: 'library', paths: ['index'], mayImport: ['api', 'sandbox', 'schema', 'shared'] },
   { name: 'sync', paths: ['sync/'], mayImport: ['api', 'output', 'schema', 'shared'] },
-  { name: 'mcp', paths: ['mcp/'], mayImport: ['api', 'output', 'schema', 'shared'] },
+  { name: 'mcp', paths: ['mcp/'], mayImport: ['api', 'config', 'output', 'sandbox', 'schema', 'shared', 'sync'] },
   { name: 'cli', paths: ['cli/'], mayImport: ['api', 'config', 'mcp', 'output', 'sandbox', 'schema', 'shared', 'sync'] },
 ];
 

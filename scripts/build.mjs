@@ -195,7 +195,7 @@ export const builds = [
   {
     step: 'the CLI and the sandbox (dist/cli, dist/sandbox, dist/chunks)',
     entryPoints: [
-      src('cli/main.ts'), // what bin/newsstats.cjs loads
+      { in: src('cli/run/main.ts'), out: 'cli/main' }, // dist/cli/main.js: what bin/newsstats.cjs loads
       src('sandbox/server.ts'), // bench/sandbox.mjs starts the sandbox directly
       src('sandbox/data/index.ts'),
     ],

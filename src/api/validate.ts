@@ -14,7 +14,7 @@ import { ENDPOINT_SPECS, ENDPOINTS, type Endpoint, type ResponseShape } from '..
 import { mayBeMissing, type Fields, type FieldSpec } from '../schema/spec.js';
 import { isIntegerText } from '../shared/exact-json/identifier.js';
 import { parseTimestamp } from '../shared/timestamp.js';
-import { isValidWeek, weeksBetween } from '../weeks.js';
+import { isValidWeek, weeksBetween } from '../shared/weeks.js';
 
 /** Values that are well-typed but impossible, by endpoint. Each returns the reason, or undefined when fine. */
 const VALUE_CHECKS: Readonly<Partial<Record<Endpoint, (record: Record<string, unknown>) => string | undefined>>> = {

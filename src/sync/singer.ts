@@ -19,7 +19,7 @@ import type { RequestEvent } from '../api/options.js';
 import type { ParquetColumn } from '../output/parquet.js';
 import { singerSchemaOfField } from '../schema/singer.js';
 import type { Row } from '../output/view.js';
-import { addWeeks, isValidWeek, listWeeks } from '../weeks.js';
+import { addWeeks, isValidWeek, listWeeks } from '../shared/weeks.js';
 import { isPartitionFailure } from './failures.js';
 import { planTasks, type Task } from './plan.js';
 import { StreamReader, queryRecord, type StreamQuery } from './read.js';

@@ -6,7 +6,7 @@ import { isLosslessNumber, parse, type LosslessNumber } from 'lossless-json';
 import { Agent, request } from 'undici';
 import { expect } from 'vitest';
 import type { FieldSchema, FieldSpec } from '../../src/api/types.js';
-import { isValidWeek } from '../../src/weeks.js';
+import { isValidWeek } from '../../src/shared/weeks.js';
 
 export interface Response {
   status: number;

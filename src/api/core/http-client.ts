@@ -9,7 +9,7 @@ import type { Dispatcher } from 'undici';
 import { AbortError, ConfigurationError, ConnectionError, type ConnectionErrorInit, InvalidParameterError, type NumericClientOption, TimeoutError } from '../errors.js';
 import type { NumberMode } from '../json.js';
 import { HTTP_DEFAULTS, TEST_HOOKS, type InternalClientOptions, type RequestEvent } from '../options.js';
-import { VERSION } from '../../version.js';
+import { VERSION } from '../../shared/version.js';
 import { buildQueryString, callHeaders, resolveServiceAddress, type Query, type ServiceAddress } from './address.js';
 import { CallScope, cancellableSleep, type Cancellation } from './cancel.js';
 import { monotonicMs } from './clock.js';
