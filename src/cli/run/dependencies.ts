@@ -168,7 +168,7 @@ export class Dependencies {
     if ((after === 'notFound' && this.#answered) || !this.#client) return undefined;
     const client = await this.#client.catch(() => undefined);
     if (!client) return undefined;
-    const { NotFoundError, ResponseFormatError } = await import('../api/errors.js');
+    const { NotFoundError, ResponseFormatError } = await import('../../api/errors.js');
     try {
       await client.weeks.current();
       return undefined;

@@ -133,7 +133,7 @@ async function report(error: unknown, state: RunState): Promise<void> {
   const after = state.context && (await answersLikeNotTheApi(error));
   if (after) {
     const verdict = await state.context!.deps.isNotTheApi(after);
-    if (verdict) error = new (await import('./errors.js')).NotTheApiError(verdict.baseUrl, error as InstanceType<typeof import('../api/errors.js').ApiError>);
+    if (verdict) error = new (await import('./errors.js')).NotTheApiError(verdict.baseUrl, error as InstanceType<typeof import('../../api/errors.js').ApiError>);
   }
   // Commander's refusals are reported here, as one line, with what the slip most likely meant.
   if (isCommanderRefusal(error)) error = (await explainCommanderRefusal(error, state.args)) ?? error;
@@ -163,7 +163,7 @@ async function report(error: unknown, state: RunState): Promise<void> {
  * as such (exit 5 naming the field).
  */
 async function answersLikeNotTheApi(error: unknown): Promise<'notFound' | 'misshapen' | undefined> {
-  const { NotFoundError, ResponseFormatError } = await import('../api/errors.js');
+  const { NotFoundError, ResponseFormatError } = await import('../../api/errors.js');
   if (error instanceof NotFoundError && error.problem === undefined) return 'notFound';
   return error instanceof ResponseFormatError ? 'misshapen' : undefined;
 }
