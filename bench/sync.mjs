@@ -18,6 +18,7 @@
 //   npm run bench:sync [-- --weeks 52 --depth 200 --top 100 --wire-weeks 25 --runs 3]
 //   npx -y node@24 bench/sync.mjs ...   (the whole bench, its children included, on another Node)
 import { spawn, spawnSync } from 'node:child_process';
+import { URLSearchParams } from 'node:url';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { bin, benchEnv, home, KEY, median, numberFlag, repo, timed } from './lib.mjs';
