@@ -10,7 +10,7 @@ import api from 'undici/lib/api/index.js';
 import { setFlagsFromString } from 'node:v8';
 
 Object.assign(Dispatcher.prototype, api);
-// As the CLI runs undici (src/cli/dependencies.ts): its WebAssembly parser is not optimised in the
+// As the CLI runs undici (src/cli/run/dependencies.ts): its WebAssembly parser is not optimised in the
 // background, which would cost more than the rest of the query.
 setFlagsFromString('--wasm-tiering-budget=2147483647');
 const [url, key] = process.argv.slice(2);

@@ -1,12 +1,12 @@
 #!/usr/bin/env node
-// Thin on purpose: load the built entry and run it against this process. Everything else lives in src/cli/main.ts.
+// Thin on purpose: load the built entry and run it against this process. Everything else lives in src/cli/run/main.ts.
 // CommonJS, as dist/ is: an ES module here would start Node's ES module loader (about 4 ms) for nothing.
 'use strict';
 
 // Two answers need nothing of dist/cli and are given here, before anything loads, written to fd 1
 // directly (creating process.stdout, a stream over the pipe or terminal, costs more than the answer):
 // - `newsstats --version`: package.json holds the version (test/unit/api/version.test.ts keeps
-//   src/version.ts equal to it);
+//   src/shared/version.ts equal to it);
 // - `newsstats`, `newsstats --help` and `newsstats NOUN [VERB] --help` when stdout is no terminal:
 //   the text commander would print, written into dist/help/ by the build (scripts/static-help.mjs;
 //   test/build/static-help.test.ts keeps it equal to main()'s). Commander, the command tree and the
@@ -28,7 +28,7 @@ function answered(words) {
 /**
  * stdout is /dev/null open for reading and writing: what Node leaves where the shell closed it (`>&-`),
  * and the write would succeed with the answer lost. main() tells that from a parent program's discarded
- * stdout and says so (src/cli/closed-stdout.ts). A pipe, a file or a terminal costs the one fstat.
+ * stdout and says so (src/cli/run/closed-stdout.ts). A pipe, a file or a terminal costs the one fstat.
  */
 function mayBeClosedStdout(stat) {
   const fs = require('node:fs');

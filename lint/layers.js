@@ -10,15 +10,16 @@ import { dirname, relative, resolve, sep } from 'node:path';
  * extension. Imports within a layer are free; across layers only those in `mayImport`.
  */
 export const LAYERS = [
-  { name: 'shared', paths: ['shared/', 'types/', 'numbers', 'slug', 'suggest', 'version'], mayImport: [] },
-  { name: 'api', paths: ['api/', 'weeks'], mayImport: ['shared'] },
-  { name: 'output', paths: ['output/'], mayImport: ['api', 'shared'] },
-  { name: 'config', paths: ['config/'], mayImport: ['api', 'shared'] },
-  { name: 'sandbox', paths: ['sandbox/'], mayImport: ['api', 'shared'] },
-  { name: 'library', paths: ['index'], mayImport: ['api', 'sandbox', 'shared'] },
-  { name: 'sync', paths: ['sync/'], mayImport: ['api', 'output', 'shared'] },
-  { name: 'mcp', paths: ['mcp/'], mayImport: ['api', 'output', 'shared'] },
-  { name: 'cli', paths: ['cli/'], mayImport: ['api', 'config', 'mcp', 'output', 'sandbox', 'shared', 'sync'] },
+  { name: 'shared', paths: ['shared/'], mayImport: [] },
+  { name: 'schema', paths: ['schema/'], mayImport: ['shared'] },
+  { name: 'api', paths: ['api/'], mayImport: ['schema', 'shared'] },
+  { name: 'output', paths: ['output/'], mayImport: ['api', 'schema', 'shared'] },
+  { name: 'config', paths: ['config/'], mayImport: ['api', 'schema', 'shared'] },
+  { name: 'sandbox', paths: ['sandbox/'], mayImport: ['api', 'schema', 'shared'] },
+  { name: 'library', paths: ['index'], mayImport: ['api', 'sandbox', 'schema', 'shared'] },
+  { name: 'sync', paths: ['sync/'], mayImport: ['api', 'output', 'schema', 'shared'] },
+  { name: 'mcp', paths: ['mcp/'], mayImport: ['api', 'config', 'output', 'sandbox', 'schema', 'shared', 'sync'] },
+  { name: 'cli', paths: ['cli/'], mayImport: ['api', 'config', 'mcp', 'output', 'sandbox', 'schema', 'shared', 'sync'] },
 ];
 
 const SOURCE_ROOT = resolve(import.meta.dirname, '..', 'src');

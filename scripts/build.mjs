@@ -23,14 +23,16 @@
 // file by file, each import() becoming a require() in a resolved promise; a package.json in each
 // CommonJS folder says so.
 //
-// The library is built twice because bundlers need the ES modules: from CommonJS they keep every
-// chunk (a require() is always followed) and, bundling to ES modules, cannot run a require() of
-// node:net at all. Its ES build keeps import() as import(), so a consumer's bundle leaves the
-// sandbox out; the require()s of undici's CommonJS files get Node's built-ins through
-// process.getBuiltinModule, which every bundler leaves alone, and startSandbox() imports
-// `newsstats/sandbox` by a name no bundler follows (sandboxOutsideBundles). Both library builds leave
-// lossless-json outside (a dependency), so the LosslessNumber a client returns is the class a user
-// imports.
+// The library is one set of ES modules, one file per source file (dist/esm, not bundled): a consumer's
+// bundler keeps only the modules a program imports ("sideEffects": false), so a program importing
+// `stringify` alone carries no client. Its dependencies (undici, lossless-json) stay imports, resolved
+// from node_modules. dist/cjs is a CommonJS face over the same modules (`module.exports =
+// require('../esm/index.js')`, Node's require of ES modules, 20.19 and later), so `require` and
+// `import` share one copy of each class and `instanceof` holds across them. The transport a client
+// uses by default is imported as `#newsstats/default-transport`, which package.json "imports" resolves
+// to undici's on Node and to fetch's on Deno, Bun, Workers and browsers: their bundles never hold
+// undici or Node's built-ins. startSandbox() imports `newsstats/sandbox` by a name no bundler follows
+// (hideSandboxImport).
 //
 // Any warning from esbuild fails the build: a warning is code that will not do what it says
 // (`import.meta.dirname` in CommonJS is undefined).
@@ -81,6 +83,15 @@ const common = {
 };
 
 /**
+ * A bundler follows every import() whose argument is a string, so a consumer's bundle of dist/esm would
+ * carry the sandbox (about 110 KB) whether or not it calls startSandbox(). In dist/esm, startSandbox()
+ * imports the package's own `newsstats/sandbox` by a name computed at run time: Node resolves it to
+ * dist/esm/sandbox/server.js, the same modules as the entry's; a bundle leaves it to Node at run time
+ * (a bundle that calls startSandbox imports it from 'newsstats/sandbox' instead: docs/library.md).
+ */
+const SANDBOX_ENTRY = 'newsstats/sandbox';
+
+/**
  * Bundled CommonJS (undici) requires Node's built-ins; in an ES module there is no require(), and
  * esbuild's stand-in throws "Dynamic require of node:net is not supported", in our build and in any
  * bundle made of it. process.getBuiltinModule (Node 20.16) returns a built-in synchronously, as
@@ -103,31 +114,14 @@ const builtinsWithoutRequire = {
   },
 };
 
-/**
- * A bundler follows every import() whose argument is a string, so a consumer's bundle of dist/esm would
- * carry the sandbox (about 110 KB) whether or not it calls startSandbox(). In dist/esm, startSandbox()
- * imports the package's own `newsstats/sandbox` by a name computed at run time: Node resolves it to
- * dist/esm/sandbox/server.js, the same modules as the entry's; a bundle leaves it to Node at run time
- * (a bundle that calls startSandbox imports it from 'newsstats/sandbox' instead: README, "The library").
- */
-const SANDBOX_ENTRY = 'newsstats/sandbox';
-const sandboxOutsideBundles = {
-  name: 'sandbox-outside-bundles',
-  setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /^\.\/sandbox\/server\.js$/ }, ({ importer, kind }) => {
-      if (kind !== 'dynamic-import' || importer !== src('index.ts')) return undefined;
-      return { path: SANDBOX_ENTRY, external: true };
-    });
-  },
-};
+/** The specifier of the default transport in dist/esm, resolved by package.json "imports". */
+const DEFAULT_TRANSPORT = '#newsstats/default-transport';
 
-/** The literal import("newsstats/sandbox") esbuild wrote, as an argument no bundler evaluates. */
-function hideSandboxImport(step, outputFiles) {
-  const literal = `import(${JSON.stringify(SANDBOX_ENTRY)})`;
-  const found = outputFiles.filter(({ text }) => text.includes(literal));
-  if (found.length !== 1) throw new BuildWarningError(`${step}: expected one ${literal} in the output, found ${found.length}: did startSandbox() change?`);
-  const hidden = `import(/* webpackIgnore: true */ /* @vite-ignore */ ${JSON.stringify(SANDBOX_ENTRY.split('/'))}.join("/"))`;
-  return outputFiles.map((file) => (file === found[0] ? { path: file.path, text: file.text.replace(literal, hidden) } : file));
+/** `from` replaced by `to` in exactly one output file, or a BuildWarningError saying what changed. */
+function replaceOnce(step, outputFiles, from, to) {
+  const found = outputFiles.filter(({ text }) => text.includes(from));
+  if (found.length !== 1) throw new BuildWarningError(`${step}: expected one ${from} in the output, found ${found.length}: did the source change?`);
+  return outputFiles.map((file) => (file === found[0] ? { path: file.path, text: file.text.replace(from, to) } : file));
 }
 
 /** Writes each output file, turned into CommonJS when `commonjs` (import() becoming a resolved require()). */
@@ -195,7 +189,7 @@ export const builds = [
   {
     step: 'the CLI and the sandbox (dist/cli, dist/sandbox, dist/chunks)',
     entryPoints: [
-      src('cli/main.ts'), // what bin/newsstats.cjs loads
+      { in: src('cli/run/main.ts'), out: 'cli/main' }, // dist/cli/main.js: what bin/newsstats.cjs loads
       src('sandbox/server.ts'), // bench/sandbox.mjs starts the sandbox directly
       src('sandbox/data/index.ts'),
     ],
@@ -203,23 +197,47 @@ export const builds = [
     commonjs: true,
     plugins: [withoutHttp2],
   },
-  {
-    step: 'the library as ES modules (dist/esm)',
-    entryPoints: [src('index.ts'), src('sandbox/server.ts')],
-    outdir: join(dist, 'esm'),
-    commonjs: false,
-    external: ['lossless-json'],
-    plugins: [builtinsWithoutRequire, sandboxOutsideBundles],
-    rewrite: hideSandboxImport,
-  },
-  {
-    step: 'the library as CommonJS (dist/cjs)',
-    entryPoints: [src('index.ts'), src('sandbox/server.ts')],
-    outdir: join(dist, 'cjs'),
-    commonjs: true,
-    external: ['lossless-json'],
-  },
 ];
+
+/**
+ * The library: every source file that src/index.ts, the sandbox's entry and the fetch transport's
+ * default reach, each transpiled to one ES module in dist/esm (see the top of this file), and
+ * dist/cjs's CommonJS face over them.
+ */
+export async function buildLibrary() {
+  const step = 'the library (dist/esm, dist/cjs)';
+  const entries = ['index.ts', 'sandbox/server.ts', 'api/core/default-transport-fetch.ts'].map(src);
+  // Which source files the library reaches: a bundling pass that writes nothing, packages left out.
+  const probe = await build({
+    entryPoints: entries, outdir: join(dist, 'esm'), bundle: true, write: false, metafile: true, packages: 'external', platform: 'node', format: 'esm', target,
+    logLevel: 'silent', absWorkingDir: repo,
+  });
+  await failOnWarnings(step, probe.warnings);
+  const files = Object.keys(probe.metafile.inputs).filter((input) => input.startsWith('src/') && input.endsWith('.ts')).map((input) => join(repo, input));
+  const result = await build({
+    entryPoints: files, outdir: join(dist, 'esm'), outbase: join(repo, 'src'), bundle: false, format: 'esm', platform: 'neutral', target,
+    write: false, logLevel: 'silent',
+  });
+  await failOnWarnings(step, result.warnings);
+  let outputs = replaceOnce(step, result.outputFiles, 'from "./default-transport.js"', `from ${JSON.stringify(DEFAULT_TRANSPORT)}`);
+  outputs = replaceOnce(step, outputs, 'import("./sandbox/server.js")',
+    `import(/* webpackIgnore: true */ /* @vite-ignore */ ${JSON.stringify(SANDBOX_ENTRY.split('/'))}.join("/"))`);
+  await writeOutputs(step, outputs, { commonjs: false });
+  // undici, bundled into the one module that imports it (src/api/core/undici.ts says why).
+  const undici = await build({
+    ...common, splitting: false, entryPoints: [src('api/core/undici.ts')], outdir: join(dist, 'esm', 'api', 'core'), plugins: [builtinsWithoutRequire],
+  });
+  await failOnWarnings(`${step}: undici`, undici.warnings);
+  if (undici.outputFiles.some(({ text }) => text.includes('Dynamic require of'))) {
+    throw new BuildWarningError(`${step}: a require() is left in dist/esm/api/core/undici.js, which would throw "Dynamic require" when run`);
+  }
+  await writeOutputs(`${step}: undici`, undici.outputFiles, { commonjs: false });
+  const faces = { 'index.js': '../esm/index.js', 'sandbox/server.js': '../../esm/sandbox/server.js' };
+  for (const [file, target_] of Object.entries(faces)) {
+    await mkdir(dirname(join(dist, 'cjs', file)), { recursive: true });
+    await writeFile(join(dist, 'cjs', file), `'use strict';\n// The library's ES modules, required (Node 20.19 and later): one copy of each class for require and import.\nmodule.exports = require(${JSON.stringify(target_)});\n`);
+  }
+}
 
 /** The folder of the package a bundled file came from, e.g. node_modules/@colors/colors. */
 function packageFolder(input) {
@@ -269,6 +287,7 @@ async function main() {
   rmSync(dist, { recursive: true, force: true });
   const metafiles = [];
   for (const options of builds) metafiles.push(await buildOne(options));
+  await buildLibrary();
   const commonjs = `${JSON.stringify({ type: 'commonjs' })}\n`;
   for (const folder of ['cli', 'sandbox', 'chunks', 'cjs']) await writeFile(join(dist, folder, 'package.json'), commonjs);
   await writeFile(join(dist, 'THIRD-PARTY-NOTICES.md'), thirdPartyNotices(metafiles));

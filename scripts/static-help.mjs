@@ -27,7 +27,7 @@ export async function loadCli(repo) {
     const outfile = join(folder, 'cli.cjs');
     await build({
       stdin: {
-        contents: "export { main } from './src/cli/main.ts'; export { COMMANDS, loadNoun } from './src/cli/registry.ts';",
+        contents: "export { main } from './src/cli/run/main.ts'; export { COMMANDS, loadNoun } from './src/cli/run/registry.ts';",
         resolveDir: repo,
         loader: 'ts',
       },

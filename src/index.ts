@@ -40,8 +40,8 @@ export {
   WeekError,
   type WeekSpec,
   type WeekWindow,
-} from './weeks.js';
-export { VERSION } from './version.js';
+} from './shared/weeks.js';
+export { VERSION } from './shared/version.js';
 // The class of every number a client in 'lossless' mode returns. lossless-json is a dependency, not
 // bundled, so `instanceof LosslessNumber` holds whether it is imported from here or from 'lossless-json'.
 export { LosslessNumber, isLosslessNumber } from 'lossless-json';

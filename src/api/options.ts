@@ -2,7 +2,6 @@
  * The request core's options and their defaults, stated once. Kept apart from core/ (which loads undici) so the CLI can
  * show the defaults in its help without loading undici.
  */
-import type { Dispatcher } from 'undici';
 
 /** One attempt of one request, reported for `--verbose`. Never holds the API key. */
 export interface RequestEvent {
@@ -23,6 +22,13 @@ export interface RequestEvent {
   retryAfter?: boolean;
   /** A successful answer held bytes that are not UTF-8: they were read as U+FFFD (�). */
   invalidUtf8?: boolean;
+}
+
+/** An undici Dispatcher as far as the client uses one; any undici Agent, Pool or MockAgent is one. */
+export interface UndiciDispatcher {
+  dispatch(options: object, handler: object): boolean;
+  close(): Promise<void>;
+  destroy(): Promise<void>;
 }
 
 export interface HttpClientOptions {
@@ -63,8 +69,17 @@ export interface HttpClientOptions {
   maxRetryAfterMs?: number | undefined;
   /** A response body larger than this is abandoned (ResponseTooLargeError) rather than buffered. */
   maxResponseBytes?: number | undefined;
-  /** A caller-owned undici dispatcher (tests, custom TLS); the client then never closes it. */
-  dispatcher?: Dispatcher | undefined;
+  /**
+   * The fetch to make requests with instead of undici: for a runtime's own (Deno, Bun, Workers pick
+   * theirs without it) or an instrumented one. Redirects must not be followed by it (the client asks
+   * `redirect: 'manual'`). Node uses undici unless this is given.
+   */
+  fetch?: ((input: string, init: RequestInit) => Promise<Response>) | undefined;
+  /**
+   * A caller-owned undici dispatcher (an Agent, Pool or MockAgent: tests, custom TLS); the client then
+   * never closes it. Node only; undici is bundled into the library, so this is the caller's own undici.
+   */
+  dispatcher?: UndiciDispatcher | undefined;
   /**
    * Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY (either case) are read; default `process.env`. A program
    * that runs with an environment of its own, as the CLI's main() does in-process, passes it here.

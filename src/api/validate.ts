@@ -8,7 +8,7 @@
 import { isLosslessNumber } from 'lossless-json';
 import { ResponseShapeError } from './errors.js';
 import { ENDPOINT_SHAPES, ENDPOINTS, isIdentifierKind, type Endpoint, type FieldKind, type FieldSchema, type ResponseShape } from './types.js';
-import { isValidWeek, weeksBetween } from '../weeks.js';
+import { isValidWeek, weeksBetween } from '../shared/weeks.js';
 
 /** Values that are well-typed but impossible, by endpoint. Each returns the reason, or undefined when fine. */
 const VALUE_CHECKS: Readonly<Partial<Record<Endpoint, (record: Record<string, unknown>) => string | undefined>>> = {

@@ -5,7 +5,7 @@
  */
 import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { closest, didYouMean } from '../suggest.js';
+import { closest, didYouMean } from '../shared/suggest.js';
 import { ConfigFileError, configFilePath, parseConfigText, readConfigText, type Profile } from './store.js';
 import { fromEnvironment, helpWithDefault, isProfileKey, parseSetting, precedence, PROFILE_SETTINGS, SETTINGS, SettingError, type SettingName, type SettingSpec, type SettingValue } from './settings.js';
 

@@ -1,7 +1,7 @@
 /**
  * The settings table: every setting a run reads, written once with where it may come from (a global
  * flag, an environment variable, a profile key), how its text is parsed and bounded, its default and
- * its help text. The global flags (cli/registry.ts), `config set/get/list` and the profile keys
+ * its help text. The global flags (cli/run/registry.ts), `config set/get/list` and the profile keys
  * (store.ts), the reading of the environment and the profile (resolve.ts) and the help's defaults all
  * derive from it, so a bound or a default is never written twice.
  *
@@ -9,11 +9,11 @@
  * setting takes; each caller names where the text came from (the flag, the key, the config file).
  */
 import { HTTP_DEFAULTS } from '../api/options.js';
-import { parseIntegerText } from '../numbers.js';
+import { parseIntegerText } from '../shared/numbers.js';
 
 /**
  * A setting's value refused, naming the setting and what it takes. The config layer's own error (it
- * never throws the CLI's); exit 2, as a usage error (cli/exit-codes.ts).
+ * never throws the CLI's); exit 2, as a usage error (cli/run/exit-codes.ts).
  */
 export class SettingError extends Error {
   override name = 'SettingError';

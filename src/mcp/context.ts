@@ -6,7 +6,7 @@
  */
 import type { NewsStatsClient } from '../api/client.js';
 import type { CallOptions } from '../api/resources/base.js';
-import type { WeekWindow } from '../weeks.js';
+import type { WeekWindow } from '../shared/weeks.js';
 
 /** One row of `people movers`, as the CLI's join makes it (src/cli/movers.ts). */
 export interface MoverRecord {

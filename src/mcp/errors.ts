@@ -7,7 +7,7 @@ import {
   AbortError, ApiError, AuthenticationError, BadRequestError, ConfigurationError, ConnectionError, ForbiddenError,
   InvalidParameterError, NotFoundError, RateLimitError, ResponseShapeError, ServerError,
 } from '../api/errors.js';
-import { WeekError } from '../weeks.js';
+import { WeekError } from '../shared/weeks.js';
 
 /** An argument the model can fix: the message names the argument and what it takes. */
 export class ToolInputError extends Error {

@@ -12,7 +12,7 @@ import { describeToolError } from './errors.js';
 import { IDENTIFIER_FIELDS } from './exact.js';
 import { WEEK_INFO_TEXT } from './tools/weeks.js';
 import { weekInfo } from './window.js';
-import { addWeeks, mondayOf } from '../weeks.js';
+import { addWeeks, mondayOf } from '../shared/weeks.js';
 
 /** What a field means, where the contract or the service's own naming says; metrics as the service names them. */
 export const FIELD_MEANINGS: Readonly<Record<string, string>> = {

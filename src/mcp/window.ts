@@ -5,7 +5,7 @@
  * is still being counted.
  */
 import type { NewsStatsClient } from '../api/client.js';
-import { listWeeks, parseWeekSpec, resolveWeekWindow, weeksBetween, WEEK_SPEC_GRAMMAR, type WeekWindow } from '../weeks.js';
+import { listWeeks, parseWeekSpec, resolveWeekWindow, weeksBetween, WEEK_SPEC_GRAMMAR, type WeekWindow } from '../shared/weeks.js';
 import type { ToolCall } from './context.js';
 import { ToolInputError } from './errors.js';
 

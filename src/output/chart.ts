@@ -9,9 +9,8 @@
  * Positive bars use eighth blocks (▏▎▍▌▋▊▉█) for sub-cell precision when unicode is on, else '#';
  * negative bars use whole cells, as there are no right-aligned eighth blocks to end them with.
  */
-import { captionLines } from './caption.js';
 import { cellText, numericValue } from './flatten.js';
-import { displayWidth, padToWidth, truncateToWidth } from './text.js';
+import { captionLines, displayWidth, padToWidth, truncateToWidth } from './text.js';
 import { printable } from '../shared/printable.js';
 import { OutputUsageError } from './errors.js';
 import { lineChartLines, multiLineChartLines, seriesOf } from './line-chart.js';

@@ -24,7 +24,7 @@ export { isSpecialTarget, openAtomicFile, type AtomicFile } from './atomic.js';
 export { BINARY_FORMATS, OUTPUT_FORMATS, formatFromPath, isOutputFormat, outputExtensions, type OutputFormat } from './formats.js';
 export { installEpipeGuard } from './pipe.js';
 export { rowsOf } from './view.js';
-export type { RenderOptions, Row, RowSink, RowSinkSpec, View } from './view.js';
+export type { RenderOptions, Row, RowSink, RowSinkSpec, View, ViewSpec } from './view.js';
 
 /**
  * --fields checked against a view's fields: names trimmed, empty names and repeats dropped, the

@@ -13,13 +13,12 @@
  * and a piped export holds no rows in memory.
  */
 import type Table from 'cli-table3';
-import { captionLines } from './caption.js';
 import { foreground, type ColorDepth } from './color.js';
 import { columnHeader, columnKind, dateText, isNeverCut, isNeverHidden, type ColumnKind } from './columns.js';
 import { hyperlink } from './hyperlink.js';
 import { cellText, isNumericValue, numericValue } from './flatten.js';
 import { movementCell } from './movement.js';
-import { displayWidth, padToWidth, truncateToWidth } from './text.js';
+import { captionLines, displayWidth, padToWidth, truncateToWidth } from './text.js';
 import { printable, withoutControls } from '../shared/printable.js';
 import { tsvLine, tsvRendererFor } from './tsv.js';
 import {

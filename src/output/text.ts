@@ -17,6 +17,7 @@
  * Our own small version rather than string-width: string-width@4 (what cli-table3 uses) counts
  * every non-Latin mark as a column, and newer versions measure whole clusters, both unlike tmux.
  */
+import { printable } from '../shared/printable.js';
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 /**
@@ -204,4 +205,14 @@ function quotedUnits(words: readonly string[], width: number): string[] {
     }
   }
   return units;
+}
+
+/**
+ * The caption above a terminal table or chart (View.caption), wrapped at spaces to the terminal's
+ * width rather than cut, so both windows of `people movers` stay readable on a narrow terminal. A
+ * single word wider than the terminal is the one thing cut.
+ */
+export function captionLines(view: { caption?: string }, options: { width: number; unicode: boolean }): string[] {
+  if (!view.caption) return [];
+  return wrapToWidth(printable(view.caption), options.width).map((text) => truncateToWidth(text, options.width, options.unicode ? '…' : '~'));
 }

@@ -56,6 +56,9 @@ export interface View {
   countField?: string;
 }
 
+/** What a command's output looks like, known before any request so --fields is checked up front: a View without its data. */
+export type ViewSpec = Omit<View, 'data' | 'rows'>;
+
 /** What a streaming sink needs to know up front: a View without its data. */
 export type RowSinkSpec = Omit<View, 'data' | 'rows' | 'single'>;
 

@@ -28,7 +28,7 @@ import type {
   sourceSchema,
   weekInfoSchema,
 } from '../api/types.js';
-import type { WeekWindow } from '../weeks.js';
+import type { WeekWindow } from '../shared/weeks.js';
 
 // The resources as the sandbox sends them: every field there, null only where named (the contract lets
 // any field but an identifier be null; these are the nulls the default data holds, so a first run

@@ -10,7 +10,7 @@ export interface SandboxIo {
   stderr: NodeJS.WritableStream;
   /**
    * Writes a message for the person at the terminal; the CLI's wraps it at a terminal's width and
-   * keeps it one line in a log (cli/reporter.ts). Without one, each message is a line on stderr.
+   * keeps it one line in a log (cli/run/reporter.ts). Without one, each message is a line on stderr.
    */
   note?: (message: string) => void;
 }

@@ -3,7 +3,7 @@
  * Completed ISO weeks only (the current one, partial, with includeCurrent), oldest first; a week is
  * fetched again only when its partition has not landed or --refresh names it.
  */
-import { MAX_LAST_WEEKS, addWeeks, isValidWeek, listWeeks, weeksBetween } from '../weeks.js';
+import { MAX_LAST_WEEKS, addWeeks, isValidWeek, listWeeks, weeksBetween } from '../shared/weeks.js';
 import { partialWeeks, weeksDone, type SyncState } from './state.js';
 import { STREAMS, type StreamName } from './streams.js';
 

@@ -18,7 +18,7 @@ import type { NewsStatsClient } from '../api/client.js';
 import type { RequestEvent } from '../api/options.js';
 import { contractKind, type ParquetColumn } from '../output/parquet.js';
 import type { Row } from '../output/view.js';
-import { addWeeks, isValidWeek, listWeeks } from '../weeks.js';
+import { addWeeks, isValidWeek, listWeeks } from '../shared/weeks.js';
 import { isPartitionFailure } from './failures.js';
 import { planTasks, type Task } from './plan.js';
 import { StreamReader, queryRecord, type StreamQuery } from './read.js';

@@ -8,7 +8,7 @@
  * skipped, and every field checked for its type, so a wrong one is one line naming it (exit 2), never
  * a TypeError, and never saved back in another shape.
  */
-import { isValidWeek } from '../weeks.js';
+import { isValidWeek } from '../shared/weeks.js';
 import { STREAMS, STREAM_NAMES, type StreamName } from './streams.js';
 
 export const STATE_VERSION = 2;

@@ -20,7 +20,7 @@ import { ResponseShapeError } from '../api/errors.js';
 import { openParquetWriter, type ParquetColumn } from '../output/parquet.js';
 import { parseTimestamp } from '../output/timestamp.js';
 import type { Row } from '../output/view.js';
-import { isoWeekOf, weeksBetween } from '../weeks.js';
+import { isoWeekOf, weeksBetween } from '../shared/weeks.js';
 import { STORE_FOLDER, type Destination } from './destinations/destination.js';
 import { isPartitionFailure } from './failures.js';
 import { MAX_WEEKS_AHEAD, needsCurrentWeek, plannedRequests, planTasks, serviceWeekProblem, type PlanOptions, type Task } from './plan.js';

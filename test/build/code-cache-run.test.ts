@@ -2,7 +2,7 @@
  * The built CLI's code caches (bin/code-cache.cjs) over real runs of a query: the first run of an
  * install writes none (a run in a fresh container pays nothing for caches), after the second every
  * file of dist/ the query loads has a cache, and a third run writes none (V8 accepted every one).
- * A V8 flag the CLI changes at run time and leaves changed (src/cli/lifecycle.ts) would fail this:
+ * A V8 flag the CLI changes at run time and leaves changed (src/cli/run/lifecycle.ts) would fail this:
  * the files loaded before it would never get a cache, or get one rejected on each run.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commandsMarkdown } from '../../scripts/commands-doc.mjs';
 import { helpCommandLines } from '../../scripts/static-help.mjs';
-import { COMMANDS, loadNoun } from '../../src/cli/registry.js';
+import { COMMANDS, loadNoun } from '../../src/cli/run/registry.js';
 import { REPO, runCli } from '../e2e/harness.js';
 
 describe('docs/commands.md, the command reference', () => {

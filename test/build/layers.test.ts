@@ -41,11 +41,11 @@ describe('the layer rule', () => {
     ];
     const found = await problems('src/config/planted.ts', planted.join('\n'));
     expect(found).toEqual([
-      'layers/order: config may not import cli (../cli/errors.js): config imports only api, shared (docs/design.md, "Layers")',
-      'layers/order: config may not import output (../output/view.js): config imports only api, shared (docs/design.md, "Layers")',
-      'layers/order: config may not import cli (../cli/reporter.js): config imports only api, shared (docs/design.md, "Layers")',
-      'layers/order: config may not import cli (../cli/main.js): config imports only api, shared (docs/design.md, "Layers")',
-      'layers/order: config may not import cli (../cli/main.js): config imports only api, shared (docs/design.md, "Layers")',
+      'layers/order: config may not import cli (../cli/errors.js): config imports only api, schema, shared (docs/design.md, "Layers")',
+      'layers/order: config may not import output (../output/view.js): config imports only api, schema, shared (docs/design.md, "Layers")',
+      'layers/order: config may not import cli (../cli/reporter.js): config imports only api, schema, shared (docs/design.md, "Layers")',
+      'layers/order: config may not import cli (../cli/main.js): config imports only api, schema, shared (docs/design.md, "Layers")',
+      'layers/order: config may not import cli (../cli/main.js): config imports only api, schema, shared (docs/design.md, "Layers")',
     ]);
   });
 
@@ -59,8 +59,8 @@ describe('the layer rule', () => {
     const allowed = [
       "import { printable } from '../shared/printable.js';",
       "import { parseJson } from '../api/json.js';",
-      "import { VERSION } from '../version.js';",
-      "import { parseWeek } from '../weeks.js';",
+      "import { VERSION } from '../shared/version.js';",
+      "import { parseWeek } from '../shared/weeks.js';",
       "import { ConfigFileError } from './store.js';",
       "import Conf from 'conf';",
     ];
@@ -76,7 +76,7 @@ describe('the layer rule', () => {
 
   it('is on in the project\'s ESLint config, for every file of src/', async () => {
     const project = new ESLint({ cwd: ROOT });
-    for (const file of ['src/api/core/http-client.ts', 'src/cli/main.ts', 'src/shared/printable.ts', 'src/index.ts']) {
+    for (const file of ['src/api/core/http-client.ts', 'src/cli/run/main.ts', 'src/shared/printable.ts', 'src/index.ts']) {
       const config = (await project.calculateConfigForFile(join(ROOT, file))) as { rules: Record<string, unknown[]> };
       expect(config.rules['layers/order']?.[0], file).toBe(2);
     }

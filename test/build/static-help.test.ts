@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { helpCommandLines, staticHelpFile } from '../../scripts/static-help.mjs';
-import { COMMANDS, loadNoun } from '../../src/cli/registry.js';
+import { COMMANDS, loadNoun } from '../../src/cli/run/registry.js';
 import { REPO, runCli, spawnCli } from '../e2e/harness.js';
 
 const HELP = join(REPO, 'dist', 'help');

@@ -4,8 +4,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { EXIT } from '../../src/cli/exit-codes.js';
-import { VERSION } from '../../src/version.js';
+import { EXIT } from '../../src/cli/run/exit-codes.js';
+import { VERSION } from '../../src/shared/version.js';
 import { BIN } from './harness.js';
 
 const run = (script: string) => spawnSync('bash', ['-o', 'pipefail', '-c', script], { encoding: 'utf8', env: { ...process.env, BIN, NODE: process.execPath } });

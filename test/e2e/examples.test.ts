@@ -6,7 +6,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { COMMANDS } from '../../src/cli/registry.js';
+import { COMMANDS } from '../../src/cli/run/registry.js';
 import { REPO, runCliOnTerminal, runCliWithHome, tempDir, useLoggedSandbox } from './harness.js';
 
 const NEEDS_A_SHELL = /[|<>$]/;

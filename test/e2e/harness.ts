@@ -23,7 +23,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { parse as parseLossless } from 'lossless-json';
 import { afterAll, beforeAll, expect } from 'vitest';
-import type { MainIo, ProcessControl } from '../../src/cli/io.js';
+import type { MainIo, ProcessControl } from '../../src/cli/run/io.js';
 import type { RequestLogEntry } from '../../src/sandbox/http/log.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/server.js';
 
@@ -157,7 +157,7 @@ export interface InProcessTerminalOptions extends TerminalOptions {
 /**
  * The CLI in this process as on a terminal: main() is told that stdin, stdout and stderr are a terminal
  * of `columns` columns (default 100), with the environment a terminal gives (TERM, COLUMNS, an isolated
- * home). The CLI decides colour, width and layout from these alone (src/cli/io.ts), so a
+ * home). The CLI decides colour, width and layout from these alone (src/cli/run/io.ts), so a
  * pseudo-terminal would add nothing but a process; what only a real one shows (the line discipline,
  * raw key input, signals) is for the tmux tests. As on a screen, stdout and stderr arrive merged in
  * `stdout`, unless `stderrPiped`.
@@ -210,7 +210,7 @@ interface InProcessOptions {
 }
 
 async function runInProcess(args: string[], options: InProcessOptions): Promise<CliResult> {
-  const { main } = await import('../../src/cli/main.js');
+  const { main } = await import('../../src/cli/run/main.js');
   const stdout = options.stdout ?? new MemoryOutput();
   const stderr = options.mergeStderr ? stdout : new MemoryOutput();
   const stdin = Readable.from(options.input === undefined ? [] : [options.input]);

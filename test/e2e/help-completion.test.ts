@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { COMMANDS, loadNoun } from '../../src/cli/registry.js';
+import { COMMANDS, loadNoun } from '../../src/cli/run/registry.js';
 import { runCli, tempDir } from './harness.js';
 
 const home = tempDir('newsstats-help-e2e-');

@@ -2,7 +2,7 @@
  * --output FILE is atomic: a successful run leaves the complete file (parsed back here), a failed or
  * interrupted run leaves an existing target byte-identical, and neither leaves a temporary file.
  */
-import { addWeeks } from '../../src/weeks.js';
+import { addWeeks } from '../../src/shared/weeks.js';
 import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';

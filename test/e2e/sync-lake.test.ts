@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { planTasks } from '../../src/sync/plan.js';
 import { emptyState, withPartitionTaken } from '../../src/sync/state.js';
-import { addWeeks, isoWeekOf } from '../../src/weeks.js';
+import { addWeeks, isoWeekOf } from '../../src/shared/weeks.js';
 import { duckRows, sqlText } from '../duckdb.js';
 import { readLog, runCli, sandbox, sandboxEnv, spawnCli, tempDir } from './harness.js';
 

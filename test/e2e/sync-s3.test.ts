@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'n
 import { dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { addWeeks, isoWeekOf } from '../../src/weeks.js';
+import { addWeeks, isoWeekOf } from '../../src/shared/weeks.js';
 import { duckRows, sqlText } from '../duckdb.js';
 import { readLog, runCli, sandbox, sandboxEnv, spawnCli, tempDir } from './harness.js';
 import { localS3, type LocalS3 } from './s3-server.js';

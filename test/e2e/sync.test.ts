@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { addWeeks, isoWeekOf } from '../../src/weeks.js';
+import { addWeeks, isoWeekOf } from '../../src/shared/weeks.js';
 import { duckRows, duckTypes, readParquet, sqlText } from '../duckdb.js';
 import { readLog, runCli, sandbox, sandboxEnv, spawnCli, tempDir } from './harness.js';
 

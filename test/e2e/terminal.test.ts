@@ -662,7 +662,7 @@ describe.concurrent('the URL printed is the URL sent', () => {
       // An error names the request as it was sent too.
       const failed = await runCli(['--base-url', `${api.url}${basePath}`, 'api', 'nothing/here'], { env: { NEWSSTATS_API_KEY: api.key } });
       expect(failed.code).toBe(4);
-      expect(failed.stderr).toContain(`GET ${api.requests.at(-1)}`);
+      expect(failed.stderr).toContain(`GET ${api.requests.find((path) => path.includes('nothing/here'))}`);
     } finally {
       await api.close();
     }
@@ -717,5 +717,46 @@ describe.concurrent('complete weeks in files', () => {
     const screen = await tmux.run(['people', 'top', '--limit', '3'], 80);
     expect(screen.lines.join(' ')).toContain(`${currentWeek} so far (partial)`);
     expect(screen.lines.join(' ')).not.toContain('which is not over');
+  });
+});
+
+/**
+ * #31 item 5: a base URL that points at a plain web server is said to be one, with exit 5, not read as
+ * a missing person (exit 4) or a contract violation of the service.
+ */
+describe.concurrent('a server that is not the API', () => {
+  const plainServer = async (status: number) => {
+    const { createServer } = await import('node:http');
+    const server = createServer((_request, response) => {
+      response.writeHead(status, { 'content-type': 'text/html' });
+      response.end('<html><body>It works!</body></html>');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  };
+
+  test.each([[404, ['people', 'get', 'hira-abbasi-d893']], [200, ['people', 'top', '--weeks', '202644..202647']]])('a web server answering %i', async (status, args) => {
+    const server = await plainServer(status);
+    try {
+      const result = await runCli(['--base-url', `${server.url}/api/data`, ...args], { env: { NEWSSTATS_API_KEY: 'k' } });
+      expect(result.code).toBe(5);
+      const answer = status === 404 ? 'GET /api/data/people/\\S+ answered 404' : 'invalid JSON in the response to GET /api/data/people/top';
+      expect(result.stderr).toMatch(new RegExp(`^error: this doesn't look like the News-Mention Statistics API at ${server.url}: ${answer}`));
+      expect(result.stderr).toContain('hint: check --base-url');
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('the API\'s own 404 stays "not found", exit 4', async () => {
+    const server = await sandbox();
+    try {
+      const result = await runCli(['people', 'get', 'nobody-here-0000'], { env: sandboxEnv(server) });
+      expect(result.code).toBe(4);
+      expect(result.stderr).toContain('person "nobody-here-0000" not found');
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -26,7 +26,7 @@ import { createInterface } from 'node:readline';
 import { ReadStream, WriteStream } from 'node:tty';
 import { threadId } from 'node:worker_threads';
 import { afterAll } from 'vitest';
-import type { MainIo } from '../../src/cli/io.js';
+import type { MainIo } from '../../src/cli/run/io.js';
 import { BIN, isolatedEnv, REPO, shellQuote, tempDir } from './harness.js';
 
 let servers = 0;

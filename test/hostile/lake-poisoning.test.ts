@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { addWeeks, isoWeekOf } from '../../src/weeks.js';
+import { addWeeks, isoWeekOf } from '../../src/shared/weeks.js';
 import { runCli, tempDir } from '../e2e/harness.js';
 import { COUNTRIES, hostileServer, json, KEY, type HostileServer, type Route } from './servers.js';
 

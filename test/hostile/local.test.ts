@@ -7,7 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { cacheScope } from '../../src/cli/cache.js';
+import { cacheScope } from '../../src/cli/run/cache.js';
 import { expectFailure, expectSuccess, isolatedEnv, spawnAndCollect, tempDir } from '../e2e/harness.js';
 import { COUNTRIES, HOSTILE_BIN, KEY, WEEK_INFO, hang, hostileServer, hugeCountries, json, ranked, run, runProcess, type HostileServer } from './servers.js';
 

@@ -7,7 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { accessSync, chmodSync, closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { cacheScope } from '../../src/cli/cache.js';
+import { cacheScope } from '../../src/cli/run/cache.js';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { expectSuccess, isolatedEnv, tempDir } from '../e2e/harness.js';
 import { COUNTRIES, HOSTILE_BIN, KEY, WEEK_INFO, hang, hostileServer, json, ranked, run, runProcess, type HostileServer, type Route } from './servers.js';

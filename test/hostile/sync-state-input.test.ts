@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { addWeeks, isoWeekOf } from '../../src/weeks.js';
+import { addWeeks, isoWeekOf } from '../../src/shared/weeks.js';
 import { runCli, sandbox, sandboxEnv, tempDir } from '../e2e/harness.js';
 
 const NOW = new Date();

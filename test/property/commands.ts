@@ -65,7 +65,7 @@ export interface Run {
  * terminal (colour off, so the text is what the cells hold); `table` is a table piped.
  */
 export async function runIn(server: { url: string; key: string }, args: string[], format: Format): Promise<Run> {
-  const { main } = await import('../../src/cli/main.js');
+  const { main } = await import('../../src/cli/run/main.js');
   const stdout = new MemoryOutput();
   const stderr = new MemoryOutput();
   const terminal = format === 'terminal';

@@ -4,7 +4,7 @@
  * service must have one.
  */
 import { describe, expect, it } from 'vitest';
-import { COMMANDS } from '../../src/cli/registry.js';
+import { COMMANDS } from '../../src/cli/run/registry.js';
 import { commandLines } from './commands.js';
 
 /** Verbs whose records do not come from the service's answers (the profile, the login, local state). */

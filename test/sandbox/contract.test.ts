@@ -27,7 +27,7 @@ import {
   weekInfoSchema,
   BOUNDS,
 } from '../../src/api/types.js';
-import { addWeeks, isoWeekOf } from '../../src/weeks.js';
+import { addWeeks, isoWeekOf } from '../../src/shared/weeks.js';
 import { createSandboxModel } from '../../src/sandbox/data/index.js';
 import type { SandboxModel } from '../../src/sandbox/model.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';

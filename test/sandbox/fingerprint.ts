@@ -15,7 +15,7 @@ import { HttpProblem } from '../../src/sandbox/http/problem.js';
 import { findRoute, type RouteContext } from '../../src/sandbox/http/routes.js';
 import type { SandboxModel } from '../../src/sandbox/model.js';
 import { wildAnswer, wildSeed } from '../../src/sandbox/wild.js';
-import { addWeeks } from '../../src/weeks.js';
+import { addWeeks } from '../../src/shared/weeks.js';
 
 const ROOT = '/api/data';
 

@@ -3,7 +3,7 @@ import { personLinkBaseSchema, personLinkSchema, personStatsSchema, articleBaseS
 import type { PersonStats } from '../../src/sandbox/model.js';
 import type { PeopleTopQuery, SandboxModel } from '../../src/sandbox/model.js';
 import { createSandboxModel, sentimentColor, sentimentFace, sharedSandboxModel } from '../../src/sandbox/data/index.js';
-import { addWeeks, isoWeekOf, listWeeks, mondayOf } from '../../src/weeks.js';
+import { addWeeks, isoWeekOf, listWeeks, mondayOf } from '../../src/shared/weeks.js';
 
 const NOW = new Date('2026-03-18T10:30:00Z');
 const model = createSandboxModel({ seed: 42, now: NOW });

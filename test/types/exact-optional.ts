@@ -3,6 +3,7 @@
  * takes `undefined`, so settings can be forwarded as they are instead of through conditional spreads.
  * Compiled by `npm run typecheck` (test/types/tsconfig.json); nothing here runs.
  */
+import { Agent } from 'undici';
 import { NewsStatsClient, type CallOptions, type ClientOptions } from '../../src/index.js';
 
 declare const maybeNumber: number | undefined;
@@ -36,3 +37,6 @@ export async function forwarded(): Promise<void> {
   for await (const item of client.export.countryStats({ top: 5, concurrency: maybeNumber, maxBufferedBytes: maybeNumber, onRanking: undefined }, call)) void item;
   for await (const item of client.export.links({ top: 5, limit: maybeNumber, includeContext: undefined })) void item;
 }
+
+/** An undici Agent of the caller's own is a dispatcher the options take (their type is structural). */
+export const withAgent = new NewsStatsClient({ baseUrl: 'https://stats.example.com', apiKey: 'key', dispatcher: new Agent() });

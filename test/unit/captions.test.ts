@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { caption, filterCaption, partialCaption, windowCaption } from '../../src/cli/captions.js';
-import { parseWeek, parseWeekSpec, windowFromBounds } from '../../src/weeks.js';
+import { caption, filterCaption, partialCaption, windowCaption } from '../../src/cli/commands/people/captions.js';
+import { parseWeek, parseWeekSpec, windowFromBounds } from '../../src/shared/weeks.js';
 
 describe('captions (#18)', () => {
   it('name the window, how it was chosen, and a partial current week only when the window holds it', () => {

@@ -3,17 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { forEachInOrder } from '../../src/api/in-order.js';
-import { mapInOrder } from '../../src/cli/concurrency.js';
-import { matchCountry, parseCountryQuery } from '../../src/cli/country-match.js';
-import { slugify } from '../../src/slug.js';
-import { findNoun } from '../../src/cli/registry.js';
-import { checkOutputPath, chooseFormat } from '../../src/cli/output-plan.js';
+import { mapInOrder } from '../../src/cli/flags/concurrency.js';
+import { matchCountry, parseCountryQuery } from '../../src/cli/flags/country-match.js';
+import { slugify } from '../../src/shared/slug.js';
+import { findNoun } from '../../src/cli/flags/global.js';
+import { checkOutputPath, chooseFormat } from '../../src/cli/run/output-plan.js';
 import { resolveApiPath } from '../../src/api/client.js';
-import { formatDuration, progressLine } from '../../src/cli/progress.js';
-import { parseDate, parseDecimal, parseInteger } from '../../src/cli/options.js';
+import { formatDuration, progressLine } from '../../src/cli/run/progress.js';
+import { parseDate, parseDecimal, parseInteger } from '../../src/cli/flags/options.js';
 import { resolveSettings } from '../../src/config/resolve.js';
 import { maskKey, xdgDirectory } from '../../src/config/store.js';
-import { cacheDirectory } from '../../src/cli/cache.js';
+import { cacheDirectory } from '../../src/cli/run/cache.js';
 import { homedir } from 'node:os';
 import { validateSetting } from '../../src/cli/commands/config.js';
 import { countryStatsRows, sourceLinkRows, trendRow } from '../../src/output/rows.js';
@@ -116,20 +116,20 @@ describe('findNoun', () => {
 
 describe('chooseFormat', () => {
   it('prefers the flag, then the output extension, then the terminal', () => {
-    expect(chooseFormat({ format: 'csv', output: 'x.json' }, { stdoutIsTTY: true })).toBe('csv');
-    expect(chooseFormat({ output: 'x.TSV' }, { stdoutIsTTY: true })).toBe('tsv');
-    expect(chooseFormat({ output: 'x.jsonl' }, { stdoutIsTTY: false })).toBe('ndjson');
-    expect(chooseFormat({ output: 'lake/x.parquet' }, { stdoutIsTTY: true })).toBe('parquet');
-    expect(() => chooseFormat({ output: 'report.txt' }, { stdoutIsTTY: true })).toThrow(
+    expect(chooseFormat({ format: 'csv', output: 'x.json' }, { isTTY: { stdout: true } })).toBe('csv');
+    expect(chooseFormat({ output: 'x.TSV' }, { isTTY: { stdout: true } })).toBe('tsv');
+    expect(chooseFormat({ output: 'x.jsonl' }, { isTTY: { stdout: false } })).toBe('ndjson');
+    expect(chooseFormat({ output: 'lake/x.parquet' }, { isTTY: { stdout: true } })).toBe('parquet');
+    expect(() => chooseFormat({ output: 'report.txt' }, { isTTY: { stdout: true } })).toThrow(
       '--output report.txt: the extension names no format (known: .csv, .tsv, .json, .ndjson, .jsonl, .xlsx, .parquet)',
     );
-    expect(chooseFormat({ output: 'report.txt', format: 'csv' }, { stdoutIsTTY: true })).toBe('csv');
-    expect(chooseFormat({}, { stdoutIsTTY: true })).toBe('table');
-    expect(chooseFormat({}, { stdoutIsTTY: false })).toBe('json');
+    expect(chooseFormat({ output: 'report.txt', format: 'csv' }, { isTTY: { stdout: true } })).toBe('csv');
+    expect(chooseFormat({}, { isTTY: { stdout: true } })).toBe('table');
+    expect(chooseFormat({}, { isTTY: { stdout: false } })).toBe('json');
     // A device or FIFO has no extension to go by: it takes what a pipe would, unless --format says.
-    expect(chooseFormat({ output: '/dev/null' }, { stdoutIsTTY: true })).toBe('json');
-    expect(chooseFormat({ output: '/dev/null', format: 'csv' }, { stdoutIsTTY: true })).toBe('csv');
-    expect(chooseFormat({}, { stdoutIsTTY: true }, true)).toBe('json');
+    expect(chooseFormat({ output: '/dev/null' }, { isTTY: { stdout: true } })).toBe('json');
+    expect(chooseFormat({ output: '/dev/null', format: 'csv' }, { isTTY: { stdout: true } })).toBe('csv');
+    expect(chooseFormat({}, { isTTY: { stdout: true } }, true)).toBe('json');
   });
 });
 
@@ -139,7 +139,7 @@ describe('parseInteger', () => {
     expect(() => parseInteger('--limit', '101', { min: 1, max: 100 })).toThrow('--limit takes an integer from 1 to 100.');
     expect(() => parseInteger('--limit', '1.5', { min: 1, max: 100 })).toThrow('--limit takes an integer from 1 to 100.');
     expect(() => parseInteger('--limit', '', { min: 1 })).toThrow('--limit takes an integer of at least 1.');
-    // The sandbox's grammar (src/numbers.ts): an explicit sign is taken, beyond 2^53 is refused.
+    // The sandbox's grammar (src/shared/numbers.ts): an explicit sign is taken, beyond 2^53 is refused.
     expect(parseInteger('--limit', '+7', { min: 1, max: 100 })).toBe(7);
     expect(() => parseInteger('--seed', '9007199254740993')).toThrow('--seed takes an integer.');
   });

@@ -10,11 +10,12 @@ import { fishScript } from '../../src/cli/completion/fish.js';
 import { completionScript, loadCompletionTree, SHELLS } from '../../src/cli/completion/index.js';
 import { buildCompletionTree, type CompletionTree } from '../../src/cli/completion/tree.js';
 import { zshScript } from '../../src/cli/completion/zsh.js';
-import { UsageError } from '../../src/cli/errors.js';
-import { HELP_TOPIC_NAMES } from '../../src/cli/help-topics.js';
-import { COMMANDS, globalOptions, loadNoun } from '../../src/cli/registry.js';
+import { UsageError } from '../../src/cli/run/errors.js';
+import { HELP_TOPIC_NAMES } from '../../src/cli/help/topics.js';
+import { globalOptions } from '../../src/cli/flags/global.js';
+import { COMMANDS, loadNoun } from '../../src/cli/run/registry.js';
 import { OUTPUT_FORMATS } from '../../src/output/formats.js';
-import type { VerbInvocation } from '../../src/cli/spec.js';
+import type { VerbInvocation } from '../../src/cli/run/spec.js';
 
 /** A verb that is only listed, never run. */
 const stubInvoke = (): VerbInvocation => ({ view: undefined, validate: () => async () => undefined });

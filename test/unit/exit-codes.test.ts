@@ -23,11 +23,11 @@ import {
 } from '../../src/api/errors.js';
 import { ConfigFileError } from '../../src/config/resolve.js';
 import { SettingError } from '../../src/config/settings.js';
-import { describeFailure, EXIT_CODE_MEANINGS } from '../../src/cli/exit-codes.js';
-import { InterruptedError, KeyRejectedError, MissingKeyError, UsageError } from '../../src/cli/errors.js';
+import { describeFailure, EXIT_CODE_MEANINGS } from '../../src/cli/run/exit-codes.js';
+import { InterruptedError, KeyRejectedError, MissingKeyError, UsageError } from '../../src/cli/run/errors.js';
 import { FieldError, OutputUsageError } from '../../src/output/errors.js';
 import { OutputWriteError } from '../../src/output/write-error.js';
-import { WeekError } from '../../src/weeks.js';
+import { WeekError } from '../../src/shared/weeks.js';
 
 const request = { method: 'GET', url: '/api/data/people/top' };
 const LOGIN_HINT = 'hint: run `newsstats auth login`, or set NEWSSTATS_API_KEY';

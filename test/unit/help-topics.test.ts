@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import helpCommand, { wrapHelp } from '../../src/cli/commands/help.js';
-import { UsageError } from '../../src/cli/errors.js';
-import { EXIT_CODE_MEANINGS } from '../../src/cli/exit-codes.js';
-import { HELP_TOPIC_NAMES, HELP_TOPICS } from '../../src/cli/help-topics.js';
+import { UsageError } from '../../src/cli/run/errors.js';
+import { EXIT_CODE_MEANINGS } from '../../src/cli/run/exit-codes.js';
+import { HELP_TOPIC_NAMES, HELP_TOPICS } from '../../src/cli/help/topics.js';
 import { ENVIRONMENT } from '../../src/config/resolve.js';
 import { PROFILE_KEYS } from '../../src/config/settings.js';
 import { formatFromPath, OUTPUT_FORMATS } from '../../src/output/formats.js';
 import { guardFormula } from '../../src/output/flatten.js';
-import { MAX_LAST_WEEKS, parseWeekSpec, WEEK_SPEC_GRAMMAR } from '../../src/weeks.js';
+import { MAX_LAST_WEEKS, parseWeekSpec, WEEK_SPEC_GRAMMAR } from '../../src/shared/weeks.js';
 import { runCli } from '../e2e/harness.js';
 
 const env = { XDG_CONFIG_HOME: '/cfg', XDG_CACHE_HOME: '/cache' };
@@ -83,7 +83,7 @@ describe('newsstats help', () => {
   const [spec] = helpCommand.verbs;
 
   async function run(words: string[]): Promise<string> {
-    const output = await spec!.invoke({ args: [words], flags: {} }).validate()({ env, io: { stdoutIsTTY: false, width: 120 } } as never);
+    const output = await spec!.invoke({ args: [words], flags: {} }).validate()({ env, io: { isTTY: { stdout: false }, width: 120 } } as never);
     if (!output || !('text' in output)) throw new Error('the help verb returns text');
     return output.text;
   }

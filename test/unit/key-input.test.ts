@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { applyKeys, EMPTY_KEY_INPUT, type KeyInput } from '../../src/cli/key-input.js';
+import { applyKeys, EMPTY_KEY_INPUT, type KeyInput } from '../../src/cli/run/key-input.js';
 
 /** Feeds the reads in order, as a raw-mode terminal delivers them. */
 function type(...reads: string[]): KeyInput {

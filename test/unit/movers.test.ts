@@ -1,6 +1,6 @@
 import { LosslessNumber } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
-import { difference, joinRankings, moverStatus, previousWindow, subtractDecimal } from '../../src/cli/movers.js';
+import { difference, joinRankings, moverStatus, previousWindow, subtractDecimal } from '../../src/cli/commands/people/rank-changes.js';
 
 const n = (text: string) => new LosslessNumber(text);
 const person = (rank: number, personHash: string, mentionCount: string, dominance: string) => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseIntegerText } from '../../src/numbers.js';
+import { parseIntegerText } from '../../src/shared/numbers.js';
 
 describe('parseIntegerText (the integer grammar of CLI flags and sandbox parameters)', () => {
   it.each([

@@ -5,7 +5,7 @@
  */
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { main, processIo } from '../../src/cli/main.js';
+import { main, processIo } from '../../src/cli/run/main.js';
 
 /** A process whose stdin and stderr count how often they are reached. */
 function countingProcess() {

@@ -7,9 +7,10 @@
 import { EventEmitter } from 'node:events';
 import { Writable } from 'node:stream';
 import { describe, expect, test } from 'vitest';
-import { createContext, type GlobalOptions } from '../../src/cli/context.js';
-import { ERASE_LINE, fittedProgressLine } from '../../src/cli/progress.js';
-import { detectIo } from '../../src/cli/streams.js';
+import { createContext } from '../../src/cli/run/context.js';
+import type { GlobalOptions } from '../../src/cli/flags/global.js';
+import { ERASE_LINE, fittedProgressLine } from '../../src/cli/run/progress.js';
+import { detectIo } from '../../src/cli/run/io.js';
 
 /** A stderr that keeps each write apart, so the order of erase, text and redraw can be read. */
 class Recorder extends Writable {

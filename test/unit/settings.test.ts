@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { HTTP_DEFAULTS } from '../../src/api/options.js';
-import { globalFlags, globalOptions } from '../../src/cli/registry.js';
-import { HELP_TOPICS } from '../../src/cli/help-topics.js';
+import { globalFlags, globalOptions } from '../../src/cli/flags/global.js';
+import { HELP_TOPICS } from '../../src/cli/help/topics.js';
 import { ENVIRONMENT, resolveSettings } from '../../src/config/resolve.js';
 import { isProfileKey, longFlag, PROFILE_KEYS, SETTINGS, SettingError, validateSetting, type SettingSpec } from '../../src/config/settings.js';
 

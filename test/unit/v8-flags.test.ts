@@ -1,13 +1,13 @@
 /**
  * The CLI raises V8's WebAssembly tiering budget for undici's HTTP parser, then sets it back to V8's
- * default (src/cli/dependencies.ts): only the default leaves the hash of V8's flags, which every code
+ * default (src/cli/run/dependencies.ts): only the default leaves the hash of V8's flags, which every code
  * cache is checked against (Node's for its own modules, bin/code-cache.cjs's for dist/), as it was.
  */
 import { execFileSync } from 'node:child_process';
 import { cachedDataVersionTag } from 'node:v8';
 import { describe, expect, it } from 'vitest';
-import { WASM_TIERING_BUDGET_DEFAULT } from '../../src/cli/dependencies.js';
-import { Lifecycle } from '../../src/cli/lifecycle.js';
+import { WASM_TIERING_BUDGET_DEFAULT } from '../../src/cli/run/dependencies.js';
+import { Lifecycle } from '../../src/cli/run/lifecycle.js';
 
 const ownsProcess = { on() {}, once() {}, off() {}, exit() {} } as never;
 

@@ -3,9 +3,9 @@
  * types inferred from the table are the values run() really receives.
  */
 import { describe, expect, it } from 'vitest';
-import { COMMANDS } from '../../src/cli/registry.js';
-import { switchFlag } from '../../src/cli/options.js';
-import { verb } from '../../src/cli/spec.js';
+import { COMMANDS } from '../../src/cli/run/registry.js';
+import { switchFlag } from '../../src/cli/flags/options.js';
+import { verb } from '../../src/cli/run/spec.js';
 
 describe('verb()', () => {
   it('refuses a flag table key that is not the flag\'s attribute name', () => {

@@ -11,7 +11,7 @@ import {
   WeekError,
   weeksBetween,
   weeksInYear,
-} from '../../src/weeks.js';
+} from '../../src/shared/weeks.js';
 
 const day = (text: string) => new Date(`${text}T12:00:00Z`);
 

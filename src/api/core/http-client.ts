@@ -5,11 +5,10 @@
  * says whether and when to try again; the pacer (pacing.ts) and the call's scope (cancel.ts) decide
  * when an attempt may start and when the call is over.
  */
-import type { Dispatcher } from 'undici';
 import { AbortError, ConfigurationError, ConnectionError, type ConnectionErrorInit, InvalidParameterError, type NumericClientOption, TimeoutError } from '../errors.js';
 import type { NumberMode } from '../json.js';
 import { HTTP_DEFAULTS, TEST_HOOKS, type InternalClientOptions, type RequestEvent } from '../options.js';
-import { VERSION } from '../../version.js';
+import { VERSION } from '../../shared/version.js';
 import { buildQueryString, callHeaders, resolveServiceAddress, type Query, type ServiceAddress } from './address.js';
 import { CallScope, cancellableSleep, type Cancellation } from './cancel.js';
 import { monotonicMs } from './clock.js';
@@ -18,7 +17,9 @@ import { Slots } from './slots.js';
 import { proxyFor, type ProxyRoute } from './proxy.js';
 import { errorForAnswer, parseJsonBody } from './response.js';
 import { backoffDelayMs, isRetryableStatus, requestedRetryMs, retryAfterDelayMs } from './retry.js';
-import { UndiciTransport, type AttemptOutcome, type Transport } from './transport.js';
+import type { AttemptOutcome, Transport, TransportSettings } from './transport-contract.js';
+import { defaultTransport } from './default-transport.js';
+import { FetchTransport } from './fetch-transport.js';
 
 export { HTTP_DEFAULTS, type HttpClientOptions, type RequestEvent } from '../options.js';
 export type { Query, QueryScalar } from './address.js';
@@ -114,15 +115,21 @@ export class HttpClient {
     this.#random = hooks?.random ?? Math.random;
     this.#sleep = hooks?.sleep;
     this.#now = hooks?.now ?? monotonicMs;
-    const dispatcher: Dispatcher | undefined = options.dispatcher;
+    const dispatcher = options.dispatcher;
     // Loopback never goes through a proxy (as Go's net/http decides too): a plain-http request to a
     // local tunnel or the sandbox would otherwise carry the key, in clear text, to the proxy host.
     // Read here, so a malformed variable is a ConfigurationError naming it before any request.
-    this.#proxy = this.address.loopback || dispatcher ? undefined : proxyFor(this.address.origin, options.env ?? process.env);
-    this.#transport = new UndiciTransport({
+    const fetchFunction = options.fetch;
+    if (fetchFunction !== undefined && typeof fetchFunction !== 'function') throw new ConfigurationError('fetch', 'invalid', 'fetch must be a function, as globalThis.fetch is');
+    if (fetchFunction !== undefined && dispatcher !== undefined) throw new ConfigurationError('fetch', 'invalid', 'give fetch or dispatcher, not both: dispatcher is for the undici transport');
+    // fetch does its own proxying, if any: the proxy variables are the undici transport's.
+    const env = options.env ?? (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
+    this.#proxy = this.address.loopback || dispatcher || fetchFunction ? undefined : proxyFor(this.address.origin, env);
+    const settings: TransportSettings = {
       origin: this.address.origin, hostPort: this.address.hostPort, apiKey, timeoutMs: this.#timeoutMs,
       maxConnections, maxResponseBytes, proxy: this.#proxy,
-    }, dispatcher);
+    };
+    this.#transport = fetchFunction ? new FetchTransport(settings, (input, init) => fetchFunction(input, init)) : defaultTransport(settings, dispatcher);
     this.#slots = dispatcher ? undefined : new Slots(maxConnections);
   }
 
@@ -201,7 +208,7 @@ export class HttpClient {
           // undici puts the socket back in its pool only after the answer's last callback has returned:
           // a request the caller starts at once (the ranking after the week info) would open a connection
           // of its own, a new TLS handshake with the real service. One turn of the event loop avoids it.
-          await new Promise<void>((resolveTurn) => setImmediate(resolveTurn));
+          await nextTurn();
           return { status, text, url, headers: outcome.headers, attempts: attempt, bytes: outcome.bytes };
         }
         // A Retry-After that makes no sense (negative, garbage) was dropped by requestedRetryMs: ordinary backoff.
@@ -245,6 +252,14 @@ export class HttpClient {
   #backoff(attempt: number): number {
     return backoffDelayMs(attempt - 1, this.#retryBaseDelayMs, this.#maxRetryDelayMs, this.#random);
   }
+}
+
+/** One turn of the event loop: setImmediate where there is one (Node, Bun, Deno), a zero timer elsewhere. */
+function nextTurn(): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (typeof setImmediate === 'function') setImmediate(resolve);
+    else setTimeout(resolve, 0);
+  });
 }
 
 /** The final error reports how many attempts were made; the per-attempt one was built before that was known. */

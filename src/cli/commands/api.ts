@@ -1,5 +1,5 @@
-import { collectKeyValue, parsedFlag } from '../options.js';
-import { verb, type NounVerbs, type Row } from '../spec.js';
+import { collectKeyValue, parsedFlag } from '../flags/options.js';
+import { verb, type NounVerbs, type Row } from '../run/spec.js';
 
 /** Field names of the rows, in first-seen order: the raw command knows the shape only from the data. */
 function observedFields(rows: Row[]): string[] {

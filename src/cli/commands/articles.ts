@@ -1,7 +1,7 @@
 import { articleBaseSchema, articleSchema, articleStatsSchema, BOUNDS, fieldsOf } from '../../api/types.js';
-import { UsageError } from '../errors.js';
-import { configured, integerFlag, negatedFlag, switchFlag } from '../options.js';
-import { verb, type NounVerbs } from '../spec.js';
+import { UsageError } from '../run/errors.js';
+import { configured, integerFlag, negatedFlag, switchFlag } from '../flags/options.js';
+import { verb, type NounVerbs } from '../run/spec.js';
 
 const recent = verb({
   name: 'recent',

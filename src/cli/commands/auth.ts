@@ -1,8 +1,8 @@
 import { maskKey } from '../../config/store.js';
-import type { Context } from '../context.js';
-import { InterruptedError, KeyRejectedError, MissingKeyError, UsageError } from '../errors.js';
-import { switchFlag } from '../options.js';
-import { verb, type NounVerbs } from '../spec.js';
+import type { Context } from '../run/spec.js';
+import { InterruptedError, KeyRejectedError, MissingKeyError, UsageError } from '../run/errors.js';
+import { switchFlag } from '../flags/options.js';
+import { verb, type NounVerbs } from '../run/spec.js';
 
 const BRACKETED_PASTE_ON = '\x1b[?2004h';
 const BRACKETED_PASTE_OFF = '\x1b[?2004l';
@@ -14,7 +14,7 @@ const BRACKETED_PASTE_OFF = '\x1b[?2004l';
  */
 async function promptHidden(ctx: Context, question: string): Promise<string> {
   const { stdin, stderr } = ctx.io;
-  const { applyKeys, EMPTY_KEY_INPUT } = await import('../key-input.js');
+  const { applyKeys, EMPTY_KEY_INPUT } = await import('../run/key-input.js');
   // Echo goes off before the prompt shows: a key pasted the moment the prompt appears is not echoed.
   stdin.setRawMode?.(true);
   stdin.resume();
@@ -68,7 +68,7 @@ const login = verb({
     }
     let apiKey: string;
     if (flags.withKey) apiKey = (await readAll(ctx.io.stdin)).trim();
-    else if (ctx.io.stdinIsTTY) apiKey = (await promptHidden(ctx, `API key for ${settings.baseUrl}: `)).trim();
+    else if (ctx.io.isTTY.stdin) apiKey = (await promptHidden(ctx, `API key for ${settings.baseUrl}: `)).trim();
     else throw new UsageError('no terminal to ask for the key', 'pipe it in with --with-key');
     if (!apiKey) throw new UsageError('the key is empty; nothing was saved');
 

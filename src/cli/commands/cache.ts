@@ -1,5 +1,5 @@
-import { cacheDirectory, clearCache } from '../cache.js';
-import { verb, type NounVerbs } from '../spec.js';
+import { cacheDirectory, clearCache } from '../run/cache.js';
+import { verb, type NounVerbs } from '../run/spec.js';
 
 const path = verb({
   name: 'path',

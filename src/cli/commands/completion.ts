@@ -1,6 +1,6 @@
 import { completionScript, isShell, loadCompletionTree, SHELLS, type Shell } from '../completion/index.js';
-import { UsageError } from '../errors.js';
-import { verb, type NounVerbs } from '../spec.js';
+import { UsageError } from '../run/errors.js';
+import { verb, type NounVerbs } from '../run/spec.js';
 
 function checkShell(shell: string): Shell {
   if (!isShell(shell)) {

@@ -1,9 +1,9 @@
 import { maskKey } from '../../config/store.js';
 import { resolveProfileName } from '../../config/resolve.js';
 import { defaultText, isProfileKey, PROFILE_KEYS, PROFILE_SETTINGS, SETTINGS, validateSetting, type ProfileKey } from '../../config/settings.js';
-import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
-import { verb, type NounVerbs, type Row } from '../spec.js';
+import type { Context } from '../run/spec.js';
+import { UsageError } from '../run/errors.js';
+import { verb, type NounVerbs, type Row } from '../run/spec.js';
 
 const VALID_KEYS = Object.keys(PROFILE_KEYS).join(', ');
 

@@ -1,10 +1,10 @@
 import { countrySchema, domesticFocusSchema, fieldsOf, internationalAttentionSchema } from '../../api/types.js';
-import { parseCountryQuery, resolveCountryId } from '../country-match.js';
-import type { Context } from '../context.js';
-import { weekWindowFlags } from '../options.js';
-import { verb, type NounVerbs } from '../spec.js';
-import { resolveWindow } from '../week-window.js';
-import { windowFromBounds } from '../../weeks.js';
+import { parseCountryQuery, resolveCountryId } from '../flags/country-match.js';
+import type { Context } from '../run/spec.js';
+import { weekWindowFlags } from '../flags/options.js';
+import { verb, type NounVerbs } from '../run/spec.js';
+import { resolveWindow } from '../flags/week-window.js';
+import { windowFromBounds } from '../../shared/weeks.js';
 
 /** `countries get` answers with the service's own record, by id or by slug, never a local copy. */
 async function fetchCountry(ctx: Context, text: string): Promise<unknown> {

@@ -1,12 +1,12 @@
 import { BOUNDS, fieldsOf, personCountryRowSchema, personLinkBaseSchema, personLinkSchema } from '../../api/types.js';
-import { concurrencyFlag } from '../concurrency.js';
-import type { Context } from '../context.js';
-import { integerFlag, negatedFlag, weekWindowFlags, withDefault } from '../options.js';
-import type { Progress } from '../progress.js';
-import { rankingFlags, rankingParams, validateRanking } from '../ranking.js';
+import { concurrencyFlag } from '../flags/concurrency.js';
+import type { Context } from '../run/spec.js';
+import { integerFlag, negatedFlag, weekWindowFlags, withDefault } from '../flags/options.js';
+import type { Progress } from '../run/progress.js';
+import { rankingFlags, rankingParams, validateRanking } from '../flags/ranking.js';
 import { rankedCountryStatsRows, rankedLinkRows } from '../../output/rows.js';
-import { verb, type FlagValues, type NounVerbs, type Row } from '../spec.js';
-import { resolveWindow } from '../week-window.js';
+import { verb, type FlagValues, type NounVerbs, type Row } from '../run/spec.js';
+import { resolveWindow } from '../flags/week-window.js';
 
 /** --top and --limit mean the same thing here; --limit stays for links, where it counts links. */
 const { limit: _rankingLimit, ...rankingFilters } = rankingFlags();

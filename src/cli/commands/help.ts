@@ -1,9 +1,9 @@
 import { displayWidth, STANDARD_COLUMNS, wrapToWidth } from '../../output/text.js';
-import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
-import { exampleLines } from '../help-examples.js';
-import { HELP_TOPIC_NAMES, HELP_TOPICS } from '../help-topics.js';
-import { verb, type NounVerbs } from '../spec.js';
+import type { Context } from '../run/spec.js';
+import { UsageError } from '../run/errors.js';
+import { exampleLines } from '../help/examples.js';
+import { HELP_TOPIC_NAMES, HELP_TOPICS } from '../help/topics.js';
+import { verb, type NounVerbs } from '../run/spec.js';
 
 function topicList(): string {
   const width = Math.max(...HELP_TOPIC_NAMES.map((name) => name.length));
@@ -70,7 +70,7 @@ export function wrapHelp(text: string, width: number): string {
 
 /** Help is laid out at the terminal's width, or 80 columns when piped. */
 function helpText(ctx: Context, text: string): { text: string } {
-  return { text: wrapHelp(text, ctx.io.stdoutIsTTY ? ctx.io.width : STANDARD_COLUMNS) };
+  return { text: wrapHelp(text, ctx.io.isTTY.stdout ? ctx.io.width : STANDARD_COLUMNS) };
 }
 
 function unknown(words: readonly string[]): UsageError {

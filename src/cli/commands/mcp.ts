@@ -3,7 +3,7 @@
  * The server is handed what it needs from this run (the client of the profile, key, base URL or
  * --sandbox, the country matching and its cache, the movers join), so src/mcp/ never imports the CLI.
  */
-import { verb, type NounVerbs } from '../spec.js';
+import { verb, type NounVerbs } from '../run/spec.js';
 
 const serve = verb({
   name: '',
@@ -17,7 +17,7 @@ const serve = verb({
   async run(ctx) {
     // Loaded only here: no other command pays for the SDK and zod.
     const [{ serveMcp }, { countryFlagId }, { VERSION }] = await Promise.all([
-      import('../../mcp/server.js'), import('../country-flag.js'), import('../../version.js'),
+      import('../../mcp/server.js'), import('../flags/country-flag.js'), import('../../shared/version.js'),
     ]);
     // A missing key or base URL is said now, on stderr with the exit code, not on the first call.
     if (!ctx.globals.sandbox) await ctx.deps.connection();
@@ -29,7 +29,7 @@ const serve = verb({
       await serveMcp({
         client: () => ctx.deps.client(),
         countryId: async (text) => (await countryFlagId(text, ctx.deps))!,
-        movers: () => import('../movers.js'),
+        movers: () => import('./people/rank-changes.js'),
         redact: (text) => ctx.report.redact(text),
         version: VERSION,
       }, { stdin: ctx.io.stdin, stdout: ctx.io.stdout }, stop.signal);

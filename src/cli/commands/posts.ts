@@ -1,6 +1,6 @@
 import { BOUNDS, fieldsOf, postSchema } from '../../api/types.js';
-import { integerFlag } from '../options.js';
-import { verb, type NounVerbs } from '../spec.js';
+import { integerFlag } from '../flags/options.js';
+import { verb, type NounVerbs } from '../run/spec.js';
 
 const recent = verb({
   name: 'recent',

@@ -1,8 +1,8 @@
 import { EventEmitter } from 'node:events';
-import { UsageError } from '../errors.js';
-import { parseDate, parseDecimal, parseInteger, parsedFlag, switchFlag, textFlag, withDefault } from '../options.js';
+import { UsageError } from '../run/errors.js';
+import { parseDate, parseDecimal, parseInteger, parsedFlag, switchFlag, textFlag, withDefault } from '../flags/options.js';
 import type { SandboxOptionName } from '../../sandbox/server.js';
-import { verb, type NounVerbs } from '../spec.js';
+import { verb, type NounVerbs } from '../run/spec.js';
 
 /**
  * Flags are parsed into numbers and a date here, like every flag of the CLI; whether a value is in

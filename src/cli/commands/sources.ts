@@ -1,9 +1,9 @@
 import { fieldsOf, sourceSchema } from '../../api/types.js';
-import type { CachedListName } from '../cache.js';
-import { countryFlagId } from '../country-flag.js';
-import { countryFlag, negatedFlag, parseIdArgument } from '../options.js';
+import type { CachedListName } from '../run/cache.js';
+import { countryFlagId } from '../flags/country-flag.js';
+import { countryFlag, negatedFlag, parseIdArgument } from '../flags/options.js';
 import { sourceLinkRows } from '../../output/rows.js';
-import { verb, type NounVerbs } from '../spec.js';
+import { verb, type NounVerbs } from '../run/spec.js';
 
 const list = verb({
   name: 'list',

@@ -4,13 +4,13 @@
  * failed after retries (docs/sync.md).
  */
 import { BOUNDS } from '../../api/types.js';
-import { parseWeek } from '../../weeks.js';
-import { concurrencyFlag } from '../concurrency.js';
-import type { Context } from '../context.js';
-import { IncompleteRunError, UsageError } from '../errors.js';
-import { integerFlag, parsedFlag, switchFlag, textFlag, weekArgument, withDefault } from '../options.js';
-import { rankingFlags, rankingParams, validateRanking, type RankingFlags } from '../ranking.js';
-import { verb, type NounVerbs } from '../spec.js';
+import { parseWeek } from '../../shared/weeks.js';
+import { concurrencyFlag } from '../flags/concurrency.js';
+import type { Context } from '../run/spec.js';
+import { IncompleteRunError, UsageError } from '../run/errors.js';
+import { integerFlag, parsedFlag, switchFlag, textFlag, weekArgument, withDefault } from '../flags/options.js';
+import { rankingFlags, rankingParams, validateRanking, type RankingFlags } from '../flags/ranking.js';
+import { verb, type NounVerbs } from '../run/spec.js';
 import type { SyncSummary } from '../../sync/sync.js';
 import type { Destination } from '../../sync/destinations/destination.js';
 

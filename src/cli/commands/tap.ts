@@ -7,14 +7,14 @@ import { resolve } from 'node:path';
 import { BOUNDS } from '../../api/types.js';
 import { InputFileError, readInputFile } from '../../shared/input-file.js';
 import { openRowSink, renderView, type RenderOptions } from '../../output/index.js';
-import { parseWeek } from '../../weeks.js';
-import { DEFAULT_CONCURRENCY } from '../concurrency.js';
-import type { Context } from '../context.js';
-import { IncompleteRunError, UsageError } from '../errors.js';
-import { EXIT } from '../exit-codes.js';
-import { parseInteger, switchFlag, textFlag } from '../options.js';
-import type { RankingFlags } from '../ranking.js';
-import { verb, type NounVerbs } from '../spec.js';
+import { parseWeek } from '../../shared/weeks.js';
+import { DEFAULT_CONCURRENCY } from '../flags/concurrency.js';
+import type { Context } from '../run/spec.js';
+import { IncompleteRunError, UsageError } from '../run/errors.js';
+import { EXIT } from '../run/exit-codes.js';
+import { parseInteger, switchFlag, textFlag } from '../flags/options.js';
+import type { RankingFlags } from '../flags/ranking.js';
+import { verb, type NounVerbs } from '../run/spec.js';
 import { asUsageError, SYNC_DEFAULTS, syncFilters } from './sync.js';
 
 /** Machine output: no terminal niceties, whatever stdout is. */

@@ -1,5 +1,5 @@
 import { fieldsOf, weekInfoSchema } from '../../api/types.js';
-import { verb, type NounVerbs } from '../spec.js';
+import { verb, type NounVerbs } from '../run/spec.js';
 
 const show = verb({
   name: '',

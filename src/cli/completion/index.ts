@@ -4,7 +4,7 @@
  */
 import { bashScript } from './bash.js';
 import { fishScript } from './fish.js';
-import type { CommandTreeSource, NounSpec } from '../spec.js';
+import type { CommandTreeSource, NounSpec } from '../run/spec.js';
 import { buildCompletionTree, type CompletionArguments, type CompletionTree } from './tree.js';
 import { zshScript } from './zsh.js';
 
@@ -25,7 +25,7 @@ export function isShell(text: string): text is Shell {
 /** Every noun and the global options, as main.ts registers them, with the words each position takes. */
 export async function loadCompletionTree(commands: CommandTreeSource): Promise<CompletionTree> {
   const [{ HELP_TOPIC_NAMES }, { PROFILE_KEYS }, nouns] = await Promise.all([
-    import('../help-topics.js'),
+    import('../help/topics.js'),
     import('../../config/settings.js'),
     commands.nouns(),
   ]);

@@ -4,7 +4,7 @@
  * registers with commander, so a new verb or flag is completed without touching this code.
  */
 import type { Option } from 'commander';
-import type { NounSpec } from '../spec.js';
+import type { NounSpec } from '../run/spec.js';
 
 export interface CompletionOption {
   /** As declared, e.g. '-f, --format <format>'. */

@@ -1,6 +1,6 @@
 /** The service's week: what "current", "last4" and "lastN" mean right now. */
 import * as z from 'zod';
-import { addWeeks, mondayOf } from '../../weeks.js';
+import { addWeeks, mondayOf } from '../../shared/weeks.js';
 import { tool } from '../tool.js';
 import { weekInfo } from '../window.js';
 

@@ -8,7 +8,7 @@
  * sentiments) is drawn when first asked for (articles.ts, ArticleDetails). Texts (titles, URLs,
  * snippets) are not stored: text.ts derives them from a per-article seed when asked.
  */
-import { addWeeks, isoWeekOf, listWeeks, mondayOf } from '../../weeks.js';
+import { addWeeks, isoWeekOf, listWeeks, mondayOf } from '../../shared/weeks.js';
 import { COUNTRIES, type CountryRecord } from './countries.js';
 import { CULTURE_KEYS, MIXABLE_CULTURES, NAME_CULTURES, namePart } from './names.js';
 import {

@@ -5,7 +5,7 @@
  */
 import type { DomesticFocus, InternationalAttention, PersonCountryRow, PersonCountryStats, PersonStats } from '../model.js';
 import type { PeopleTopQuery } from '../model.js';
-import type { WeekWindow } from '../../weeks.js';
+import type { WeekWindow } from '../../shared/weeks.js';
 import type { Dataset } from './generate.js';
 import { roundMetric, sentimentColor, sentimentFace } from './display.js';
 import type { ArticleText } from './text.js';

@@ -4,7 +4,7 @@
  * of blocks (see docs/sandbox.md).
  */
 import type { Post, PersonStats } from '../model.js';
-import { addWeeks, mondayOf } from '../../weeks.js';
+import { addWeeks, mondayOf } from '../../shared/weeks.js';
 import { formatTimestamp, type Dataset } from './generate.js';
 import { mixSeed, mulberry32, randomInt } from '../random.js';
 

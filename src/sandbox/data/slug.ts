@@ -1,6 +1,6 @@
-import { foldToAscii } from '../../slug.js';
+import { foldToAscii } from '../../shared/slug.js';
 
-export { foldToAscii, slugify } from '../../slug.js';
+export { foldToAscii, slugify } from '../../shared/slug.js';
 
 /** Case- and accent-insensitive form used by the people search. */
 export function searchFold(text: string): string {

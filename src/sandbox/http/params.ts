@@ -3,9 +3,9 @@
  * the documented default filled in) or throws a 400 HttpProblem whose title names the parameter
  * and what it accepts, so a client's error message can quote the title as is.
  */
-import { WeekError, addWeeks, isValidWeek, parseWeek, type WeekWindow } from '../../weeks.js';
+import { WeekError, addWeeks, isValidWeek, parseWeek, type WeekWindow } from '../../shared/weeks.js';
 import type { SortBy, WeekInfo } from '../../api/types.js';
-import { parseIntegerText } from '../../numbers.js';
+import { parseIntegerText } from '../../shared/numbers.js';
 import { badRequest } from './problem.js';
 
 /** The decoded query: one value per name (a repeated name is a 400, see readQuery). */

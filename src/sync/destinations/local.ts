@@ -1,5 +1,5 @@
 /**
- * A lake in a local folder. The folder must be ours alone, as the cache folders must (cli/cache.ts):
+ * A lake in a local folder. The folder must be ours alone, as the cache folders must (cli/run/cache.ts):
  * owned by us and writable by nobody else, and so every folder in it. Inside it nothing is ever
  * followed: files are created with O_EXCL | O_NOFOLLOW under a name only this program uses, renamed
  * over their final name (a link planted there is replaced, never written through), and a folder that

@@ -19,7 +19,7 @@ import {
 } from '../../../src/api/errors.js';
 import type { RequestEvent } from '../../../src/api/options.js';
 import { TEST_HOOKS } from '../../../src/api/options.js';
-import { VERSION } from '../../../src/version.js';
+import { VERSION } from '../../../src/shared/version.js';
 import { sendJson, startServer, unusedPort, type Handler, type LocalServer } from './local-server.js';
 
 const API_KEY = 'KEY-zq81-distinctive-do-not-leak';

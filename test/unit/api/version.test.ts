@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { VERSION } from '../../../src/version.js';
+import { VERSION } from '../../../src/shared/version.js';
 
 describe('VERSION', () => {
   it('matches package.json, so User-Agent tells the truth', () => {

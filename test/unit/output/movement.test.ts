@@ -1,6 +1,6 @@
 import { LosslessNumber } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
-import { captionLines } from '../../../src/output/caption.js';
+import { captionLines } from '../../../src/output/text.js';
 import { movementCell, movementText } from '../../../src/output/movement.js';
 
 const mover = (status: string, rankChange: string | null) => ({ status, rankChange: rankChange === null ? null : new LosslessNumber(rankChange) });

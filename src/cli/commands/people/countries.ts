@@ -1,10 +1,10 @@
 import { aboutPerson } from './shared.js';
 import { fieldsOf, personCountryRowSchema } from '../../../api/types.js';
-import { weekWindowFlags } from '../../options.js';
+import { weekWindowFlags } from '../../flags/options.js';
 import { countryStatsRows } from '../../../output/rows.js';
-import { verb } from '../../spec.js';
-import { captionCurrentWeek, resolveWindow, weekInfoOnce } from '../../week-window.js';
-import { caption, windowCaption } from '../../captions.js';
+import { verb } from '../../run/spec.js';
+import { captionCurrentWeek, resolveWindow, weekInfoOnce } from '../../flags/week-window.js';
+import { caption, windowCaption } from './captions.js';
 
 const countryRowFields = ['personHash', 'startWeek', 'endWeek', ...fieldsOf(personCountryRowSchema)];
 

@@ -1,4 +1,4 @@
-import { verb } from '../../spec.js';
+import { verb } from '../../run/spec.js';
 import { aboutPerson, personFields } from './shared.js';
 
 const get = verb({

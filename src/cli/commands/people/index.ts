@@ -1,5 +1,5 @@
 /** The people noun: one file per verb, in the order `people --help` lists them. */
-import type { NounVerbs } from '../../spec.js';
+import type { NounVerbs } from '../../run/spec.js';
 import countries from './countries.js';
 import get from './get.js';
 import links from './links.js';

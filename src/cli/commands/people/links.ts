@@ -1,7 +1,7 @@
 import { aboutPerson } from './shared.js';
 import { BOUNDS, fieldsOf, personLinkBaseSchema, personLinkSchema } from '../../../api/types.js';
-import { integerFlag, negatedFlag } from '../../options.js';
-import { verb } from '../../spec.js';
+import { integerFlag, negatedFlag } from '../../flags/options.js';
+import { verb } from '../../run/spec.js';
 
 const links = verb({
   name: 'links',

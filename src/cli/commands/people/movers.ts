@@ -1,12 +1,12 @@
 import type { SortBy } from '../../../api/types.js';
-import { parseWeekSpec, type WeekSpec, type WeekWindow } from '../../../weeks.js';
-import { UsageError } from '../../errors.js';
-import type { MoverRow } from '../../movers.js';
-import { integerFlag, parsedFlag, weekArgument, weekWindowFlags, withDefault } from '../../options.js';
-import { rankingFlags, rankingParams, sortField, validateRanking, type RankingFlags } from '../../ranking.js';
-import { verb, type ViewSpec } from '../../spec.js';
-import { captionCurrentWeek, resolveWindow, weekInfoOnce } from '../../week-window.js';
-import { caption, filterCaption, partialCaption, weeksCaption } from '../../captions.js';
+import { parseWeekSpec, type WeekSpec, type WeekWindow } from '../../../shared/weeks.js';
+import { UsageError } from '../../run/errors.js';
+import type { MoverRow } from './rank-changes.js';
+import { integerFlag, parsedFlag, weekArgument, weekWindowFlags, withDefault } from '../../flags/options.js';
+import { rankingFlags, rankingParams, sortField, validateRanking, type RankingFlags } from '../../flags/ranking.js';
+import { verb, type ViewSpec } from '../../run/spec.js';
+import { captionCurrentWeek, resolveWindow, weekInfoOnce } from '../../flags/week-window.js';
+import { caption, filterCaption, partialCaption, weeksCaption } from './captions.js';
 
 /** A terminal shows the metric the rankings are sorted by, and its change. */
 function moverTableFields(sort: SortBy | undefined): string[] {
@@ -79,7 +79,7 @@ const movers = verb({
   },
   async run(ctx, flags) {
     // Loaded here, not above: it brings lossless-json, which `people --help` has no use for.
-    const { joinRankings, previousWindow } = await import('../../movers.js');
+    const { joinRankings, previousWindow } = await import('./rank-changes.js');
     const client = () => ctx.deps.client();
     // Both windows may be relative (--weeks last4 --vs last8): the week info is asked for once.
     const info = weekInfoOnce(client);

@@ -1,9 +1,9 @@
 import { hasSearchTerm } from '../../../api/resources/people.js';
 import { BOUNDS } from '../../../api/types.js';
-import { countryFlagId } from '../../country-flag.js';
-import { UsageError } from '../../errors.js';
-import { countryFlag, genderFlag, integerFlag, switchFlag, textFlag } from '../../options.js';
-import { verb } from '../../spec.js';
+import { countryFlagId } from '../../flags/country-flag.js';
+import { UsageError } from '../../run/errors.js';
+import { countryFlag, genderFlag, integerFlag, switchFlag, textFlag } from '../../flags/options.js';
+import { verb } from '../../run/spec.js';
 import { personFields } from './shared.js';
 
 const search = verb({

@@ -1,12 +1,12 @@
 /** What more than one people verb uses: the person's fields, and the weeks of a weekly series. */
 import { NotFoundError } from '../../../api/errors.js';
 import { fieldsOf, personSchema } from '../../../api/types.js';
-import { listWeeks } from '../../../weeks.js';
-import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
-import { commandLine } from '../../slips.js';
-import type { WeekWindowFlags } from '../../options.js';
-import { resolveWindow, type WeekInfoNumbers } from '../../week-window.js';
+import { listWeeks, type WeekInfoNumbers } from '../../../shared/weeks.js';
+import type { Context } from '../../run/spec.js';
+import { UsageError } from '../../run/errors.js';
+import { commandLine } from '../../help/slips.js';
+import type { WeekWindowFlags } from '../../flags/options.js';
+import { resolveWindow } from '../../flags/week-window.js';
 
 export const personFields = fieldsOf(personSchema);
 

@@ -1,11 +1,11 @@
 import { fieldsOf, personStatsSchema } from '../../../api/types.js';
-import { parseWeekSpec } from '../../../weeks.js';
-import { caption, filterCaption, windowCaption, type CaptionWindow } from '../../captions.js';
-import { DEFAULT_CONCURRENCY, mapInOrder } from '../../concurrency.js';
-import { switchFlag, weekWindowFlags } from '../../options.js';
-import { rankingFlags, rankingParams, sortField, validateRanking, type RankingFlags } from '../../ranking.js';
-import { verb, type Row } from '../../spec.js';
-import { captionCurrentWeek, resolveWindow, weekInfoOnce } from '../../week-window.js';
+import { parseWeekSpec } from '../../../shared/weeks.js';
+import { caption, filterCaption, windowCaption, type CaptionWindow } from './captions.js';
+import { DEFAULT_CONCURRENCY, mapInOrder } from '../../flags/concurrency.js';
+import { switchFlag, weekWindowFlags } from '../../flags/options.js';
+import { rankingFlags, rankingParams, sortField, validateRanking, type RankingFlags } from '../../flags/ranking.js';
+import { verb, type Row } from '../../run/spec.js';
+import { captionCurrentWeek, resolveWindow, weekInfoOnce } from '../../flags/week-window.js';
 import { weeklyWindows } from './shared.js';
 
 const rankedFields = fieldsOf(personStatsSchema);

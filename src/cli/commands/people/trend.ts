@@ -1,12 +1,12 @@
 import { InvalidArgumentError } from 'commander';
-import { parseWeekSpec } from '../../../weeks.js';
-import { DEFAULT_CONCURRENCY, mapInOrder } from '../../concurrency.js';
-import { choiceFlag, configured, weekWindowFlags, withDefault } from '../../options.js';
+import { parseWeekSpec } from '../../../shared/weeks.js';
+import { DEFAULT_CONCURRENCY, mapInOrder } from '../../flags/concurrency.js';
+import { choiceFlag, configured, weekWindowFlags, withDefault } from '../../flags/options.js';
 import { trendRow } from '../../../output/rows.js';
-import { verb, type Row, type ViewSpec } from '../../spec.js';
-import { UsageError } from '../../errors.js';
-import { weekInfoOnce } from '../../week-window.js';
-import { caption, windowCaption } from '../../captions.js';
+import { verb, type Row, type ViewSpec } from '../../run/spec.js';
+import { UsageError } from '../../run/errors.js';
+import { weekInfoOnce } from '../../flags/week-window.js';
+import { caption, windowCaption } from './captions.js';
 import { aboutPerson, weeklyWindows } from './shared.js';
 
 const trendFields = ['week', 'mentions', 'globalDominance', 'globalSentiment', 'globalReach', 'globalPower', 'persistence', 'countries'];

@@ -3,13 +3,13 @@
  * imported from there (the week grammar, exit codes, environment variables, config keys, paths), so
  * the help cannot drift from what the CLI does.
  */
-import { ENVIRONMENT } from '../config/resolve.js';
-import { precedence, PROFILE_KEYS, SETTINGS, type SettingSpec } from '../config/settings.js';
-import { configFilePath, DEFAULT_PROFILE } from '../config/store.js';
-import { OUTPUT_FORMATS } from '../output/formats.js';
-import { MAX_LAST_WEEKS, WEEK_SPEC_GRAMMAR, weeksInYear } from '../weeks.js';
-import { cacheDirectory } from './cache.js';
-import { EXIT_CODE_MEANINGS } from './exit-codes.js';
+import { ENVIRONMENT } from '../../config/resolve.js';
+import { precedence, PROFILE_KEYS, SETTINGS, type SettingSpec } from '../../config/settings.js';
+import { configFilePath, DEFAULT_PROFILE } from '../../config/store.js';
+import { OUTPUT_FORMATS } from '../../output/formats.js';
+import { MAX_LAST_WEEKS, WEEK_SPEC_GRAMMAR, weeksInYear } from '../../shared/weeks.js';
+import { cacheDirectory } from '../run/cache.js';
+import { EXIT_CODE_MEANINGS } from '../run/exit-codes.js';
 
 export interface HelpTopic {
   summary: string;

@@ -3,9 +3,9 @@
  * filters. Every part a reader needs to trust a number is named: the window (also when it was the
  * default), a week still going (its counts are partial), and each filter as given. Pure.
  */
-import { GENDER_CODES } from '../api/gender.js';
-import type { WeekWindow } from '../weeks.js';
-import type { RankingFlags } from './ranking.js';
+import { GENDER_CODES } from '../../../api/gender.js';
+import type { WeekWindow } from '../../../shared/weeks.js';
+import type { RankingFlags } from '../../flags/ranking.js';
 
 /** A window as a caption names it; `defaulted` says how it was chosen when the user did not (`default last4`). */
 export interface CaptionWindow extends WeekWindow {

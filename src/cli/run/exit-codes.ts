@@ -14,13 +14,13 @@ import {
   NotFoundError,
   RedirectError,
   ResponseTooLargeError,
-} from '../api/errors.js';
-import { ConfigFileError } from '../config/resolve.js';
-import { SettingError } from '../config/settings.js';
-import { OutputUsageError } from '../output/errors.js';
-import { OutputWriteError } from '../output/write-error.js';
-import { WeekError } from '../weeks.js';
-import { IncompleteRunError, InterruptedError, KeyRejectedError, MissingKeyError, UsageError } from './errors.js';
+} from '../../api/errors.js';
+import { ConfigFileError } from '../../config/resolve.js';
+import { SettingError } from '../../config/settings.js';
+import { OutputUsageError } from '../../output/errors.js';
+import { OutputWriteError } from '../../output/write-error.js';
+import { WeekError } from '../../shared/weeks.js';
+import { IncompleteRunError, InterruptedError, KeyRejectedError, MissingKeyError, NotTheApiError, UsageError } from './errors.js';
 
 export const EXIT = {
   ok: 0,
@@ -46,8 +46,8 @@ export const EXIT_CODE_MEANINGS: ReadonlyArray<[number, string]> = [
   [EXIT.auth, 'missing API key, or the server rejected it (401) or refused it this resource (403)'],
   [EXIT.notFound, 'not found (404): the person, country, source, post or path named'],
   [EXIT.unavailable, 'the service failed: server error (5xx), rate limit (429), network, proxy or TLS failure or timeout ' +
-    '(after retries), a redirect (never followed), any other unexpected status, or an answer that is too large, ' +
-    'too deep or not the shape the contract promises'],
+    '(after retries), a redirect (never followed), any other unexpected status, an answer that is too large, ' +
+    'too deep or not the shape the contract promises, or a host that does not answer as the API (a 404 or a misshapen 200 from a base URL where /api/data/weeks/current is not the API\'s either)'],
   [EXIT.outputFailed, 'the output could not be written (disk full, I/O error, stdout closed with an error), or cannot be (its folder is missing or not writable, or stdout was closed with >&-: checked before any request); the old --output file is kept'],
   [EXIT.incomplete, 'sync or tap: some weeks failed after retries (service errors); every partition that landed is kept and recorded, and a rerun fetches only what is missing'],
   [EXIT.hangup, 'hung up (SIGHUP); temporary files removed'],
@@ -114,6 +114,9 @@ export function describeFailure(error: unknown, verbose: boolean): Failure {
   if (error instanceof KeyRejectedError) return failure(EXIT.auth, error.hint);
   if (error instanceof MissingKeyError || error instanceof AuthenticationError) return failure(EXIT.auth, LOGIN_HINT);
   if (error instanceof ForbiddenError) return failure(EXIT.auth);
+  if (error instanceof NotTheApiError) {
+    return failure(EXIT.unavailable, 'check --base-url, NEWSSTATS_BASE_URL or the profile key base-url: it is the service\'s address, e.g. https://stats.example.com');
+  }
   if (error instanceof NotFoundError) return failure(EXIT.notFound);
   // Everything else the service or the network did (5xx, 429, a redirect, a status the contract does not
   // list, a body too large or of the wrong shape): exit 1 is kept for our own bugs.

@@ -3,14 +3,14 @@
  * without its noun (`newsstats top`), `newsstats version`, a week given as an argument
  * (`people top last4`), `--weeks last 4`. Consulted only when commander has refused the line, so a
  * run that parses never loads it. Week specs written another way (`2026-W46`, a reversed range) are
- * suggested by the week grammar itself (src/weeks.ts).
+ * suggested by the week grammar itself (src/shared/weeks.ts).
  */
 import type { Option } from 'commander';
-import { parseWeekSpec } from '../weeks.js';
-import { posixQuote } from './completion/quote.js';
-import { UsageError } from './errors.js';
-import type { NounSpec } from './spec.js';
-import { closest, didYouMean } from '../suggest.js';
+import { parseWeekSpec } from '../../shared/weeks.js';
+import { posixQuote } from '../completion/quote.js';
+import { UsageError } from '../run/errors.js';
+import type { NounSpec } from '../run/spec.js';
+import { closest, didYouMean } from '../../shared/suggest.js';
 
 export interface CommandLine {
   /** The words after `newsstats`, as typed. */

@@ -1,36 +1,9 @@
 /**
- * Where a run meets the outside world: its streams, environment, working directory and terminal.
- * main() receives one of these, so the whole CLI runs the same in a process (`processIo(process)`,
- * from bin/newsstats.cjs) and in a test (in-memory streams, an isolated env); nothing under src/cli
- * reads `process` itself.
+ * The real process's side of `Io` (io.ts), what bin/newsstats.cjs hands to main(). Apart from io.ts so
+ * that main() loads only this at start-up, not the colour and width detection.
  */
 import { ClosedStdout, stdoutWasClosed } from './closed-stdout.js';
-
-/** The one source of signals and of a hard exit: the real process. */
-export type ProcessControl = Pick<NodeJS.EventEmitter, 'on' | 'once' | 'off'> & { exit(code: number): void };
-
-/** Standard input as the CLI uses it: read to the end, or prompted on when it is a terminal. */
-export type InputStream = NodeJS.ReadableStream & { setRawMode?: (mode: boolean) => unknown };
-
-export interface MainIo {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-  stdin: InputStream;
-  env: NodeJS.ProcessEnv;
-  /** Which streams are terminals. */
-  isTTY: { stdin: boolean; stdout: boolean; stderr: boolean };
-  /** Terminal width of stdout when it is a terminal. */
-  columns?: number;
-  /** Terminal height of stdout when it is a terminal: output taller than it is paged (run/pager.ts). */
-  rows?: number;
-  /** Where relative --output paths land. */
-  cwd: string;
-  /**
-   * The real process, when there is one: Ctrl-C then ends the run with 130, and a closed stdout pipe
-   * ends it quietly with 0. In-process runs (tests) leave it out and keep the host process alive.
-   */
-  process?: ProcessControl;
-}
+import type { MainIo } from './io.js';
 
 /**
  * stderr with a listener for its errors: a failing stderr (2>/dev/full, a reader that went away) must

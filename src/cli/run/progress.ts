@@ -10,10 +10,10 @@
  */
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { isSpecialTarget } from '../output/index.js';
+import { isSpecialTarget } from '../../output/index.js';
 import { chooseFormat } from './output-plan.js';
-import type { GlobalOptions } from './registry.js';
-import type { Io } from './streams.js';
+import type { GlobalOptions } from '../flags/global.js';
+import type { Io } from './io.js';
 
 type ProgressGlobals = Pick<GlobalOptions, 'quiet' | 'format' | 'output'>;
 
@@ -90,7 +90,7 @@ export function fittedProgressLine(label: string, done: number, total: number, e
  */
 function rowsStreamToTerminal(io: Io, globals: ProgressGlobals): boolean {
   if (globals.output !== undefined && !outputMayBeTerminal(globals.output, io)) return false;
-  if (globals.output === undefined && !io.stdoutIsTTY) return false;
+  if (globals.output === undefined && !io.isTTY.stdout) return false;
   const format = chooseFormat(globals, io);
   return format !== 'table' && format !== 'chart';
 }
@@ -99,7 +99,7 @@ function rowsStreamToTerminal(io: Io, globals: ProgressGlobals): boolean {
 function outputMayBeTerminal(output: string, io: Io): boolean {
   if (!isSpecialTarget(output, io.cwd)) return false;
   const target = resolve(io.cwd, output);
-  if (/^\/(?:dev\/(?:stdout|fd\/1)|proc\/self\/fd\/1)$/.test(target)) return io.stdoutIsTTY;
+  if (/^\/(?:dev\/(?:stdout|fd\/1)|proc\/self\/fd\/1)$/.test(target)) return io.isTTY.stdout;
   if (/^\/(?:dev\/(?:stderr|fd\/2)|proc\/self\/fd\/2)$/.test(target)) return true;
   try {
     const stats = statSync(target);
@@ -114,7 +114,7 @@ function outputMayBeTerminal(output: string, io: Io): boolean {
  * read at each draw: the terminal may be resized while the bar runs.
  */
 export function startProgress(io: Io, globals: ProgressGlobals, label: string, total: number, columns: () => number): ProgressBar | undefined {
-  if (!io.stderrIsTTY || globals.quiet || rowsStreamToTerminal(io, globals)) return undefined;
+  if (!io.isTTY.stderr || globals.quiet || rowsStreamToTerminal(io, globals)) return undefined;
   const started = performance.now();
   let done = 0;
   let lastDraw = 0;

@@ -5,13 +5,13 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import {
-  BINARY_FORMATS, formatFromPath, isSpecialTarget, outputExtensions, selectFields, type OutputFormat, type RenderOptions,
-} from '../output/index.js';
-import type { GlobalOptions, Io } from './context.js';
-import { OutputWriteError } from '../output/write-error.js';
+  BINARY_FORMATS, formatFromPath, isSpecialTarget, outputExtensions, selectFields, type OutputFormat, type RenderOptions, type ViewSpec,
+} from '../../output/index.js';
+import type { GlobalOptions } from '../flags/global.js';
+import type { Io } from './io.js';
+import { OutputWriteError } from '../../output/write-error.js';
 import { ClosedStdout, closedStdoutError } from './closed-stdout.js';
 import { UsageError } from './errors.js';
-import type { AnyVerbSpec } from './spec.js';
 
 export interface OutputPlan {
   render: RenderOptions;
@@ -21,7 +21,7 @@ export interface OutputPlan {
 
 export function chooseFormat(
   globals: Pick<GlobalOptions, 'format' | 'output'>,
-  io: Pick<Io, 'stdoutIsTTY'> & { cwd?: string },
+  io: { isTTY: Pick<Io['isTTY'], 'stdout'>; cwd?: string },
   prefersJson = false,
 ): OutputFormat {
   if (globals.format) return globals.format;
@@ -38,7 +38,7 @@ export function chooseFormat(
     return format;
   }
   if (prefersJson) return 'json';
-  return io.stdoutIsTTY ? 'table' : 'json';
+  return io.isTTY.stdout ? 'table' : 'json';
 }
 
 /**
@@ -87,10 +87,11 @@ function refuseJqFormat(globals: Pick<GlobalOptions, 'format' | 'jq'>): void {
   throw new UsageError(`--jq filters JSON output, not --format ${globals.format}`, 'drop --format, or drop --jq');
 }
 
-export function planOutput(verbSpec: Pick<AnyVerbSpec, 'view' | 'prefersJson'>, globals: GlobalOptions, io: Io): OutputPlan {
+/** `verbSpec`: the view and JSON preference of the verb run (spec.ts, AnyVerbSpec). */
+export function planOutput(verbSpec: { view?: ViewSpec | undefined; prefersJson?: boolean | undefined }, globals: GlobalOptions, io: Io): OutputPlan {
   refuseJqFormat(globals);
   const format = globals.jq === undefined ? chooseFormat(globals, io, verbSpec.prefersJson) : 'json';
-  const toTerminal = io.stdoutIsTTY && !globals.output;
+  const toTerminal = io.isTTY.stdout && !globals.output;
 
   if (format === 'chart') {
     if (!verbSpec.view?.chart) {

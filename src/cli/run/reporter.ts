@@ -2,13 +2,13 @@
  * What a run tells the person at the terminal, never among the data: notes, --verbose detail and the
  * progress of long exports, all on stderr, with the API key masked in anything printed.
  */
-import { redactSecret } from '../api/redact.js';
-import { wrapToWidth } from '../output/text.js';
-import { weeksBetween, type WeekWindow } from '../weeks.js';
-import { printable } from '../shared/printable.js';
+import { redactSecret } from '../../api/redact.js';
+import { wrapToWidth } from '../../output/text.js';
+import { weeksBetween, type WeekWindow } from '../../shared/weeks.js';
+import { printable } from '../../shared/printable.js';
 import { startProgress, type Progress, type ProgressBar } from './progress.js';
-import type { GlobalOptions } from './registry.js';
-import { stderrColumns, type Io } from './streams.js';
+import type { GlobalOptions } from '../flags/global.js';
+import { stderrColumns, type Io } from './io.js';
 
 const NO_PROGRESS: Progress = { tick() {}, done() {} };
 
@@ -44,7 +44,7 @@ export class Reporter {
     const dim = options.dim === true && this.io.stderrColor;
     // A note may quote what the service sent (a field name, a title): no escape reaches the terminal.
     const text = message.split('\n').map(printable).join('\n');
-    const lines = this.io.stderrIsTTY ? wrapToWidth(text, stderrColumns(this.io.stderr, this.env), { keepQuoted: true }) : [text];
+    const lines = this.io.isTTY.stderr ? wrapToWidth(text, stderrColumns(this.io.stderr, this.env), { keepQuoted: true }) : [text];
     this.#write(lines.map((line) => (dim ? `\x1b[2m${line}\x1b[22m` : line)).join('\n') + '\n');
   }
 

@@ -5,15 +5,15 @@
  * Startup is kept light on purpose: only the noun being run is imported (`case 'env': await import`,
  * as the Vercel CLI does), and `--version` answers before commander is even loaded.
  */
-import { VERSION } from '../version.js';
-import type { Context, GlobalOptions, Io } from './context.js';
+import { VERSION } from '../../shared/version.js';
+import type { GlobalOptions } from '../flags/global.js';
 import { UsageError } from './errors.js';
 // Tiny and needed by every command tree: bundled into main rather than a chunk of its own.
-import { examplesHelp, HELP_EXAMPLE_WIDTH } from './help-examples.js';
-import { helpLayout } from './help/layout.js';
-import type { MainIo, ProcessControl } from './io.js';
+import { examplesHelp, HELP_EXAMPLE_WIDTH } from '../help/examples.js';
+import { helpLayout } from '../help/layout.js';
+import type { Io, MainIo, ProcessControl } from './io.js';
 import type { OutputPlan } from './output-plan.js';
-import type { AnyVerbSpec, CommandData, CommandStream, VerbInvocation } from './spec.js';
+import type { AnyVerbSpec, CommandData, CommandStream, Context, VerbInvocation } from './spec.js';
 
 type Registry = typeof import('./registry.js');
 
@@ -26,7 +26,7 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
   const state: RunState = { exitCode: 0, io, args };
   const proc = io.process;
   if (proc) {
-    const { installEpipeGuard } = await import('../output/pipe.js');
+    const { installEpipeGuard } = await import('../../output/pipe.js');
     installEpipeGuard(io.stdout, (code) => proc.exit(state.context?.lifecycle.closedPipeExit(code) ?? code), (error) => void stdoutFailed(error, state, proc));
   }
 
@@ -66,7 +66,7 @@ async function rewriteHelpRequest(args: readonly string[], { COMMANDS, findNoun 
   const entry = COMMANDS.find((command) => command.name === words[0]);
   if (!entry) return args;
   if (words.length === 1) {
-    const { HELP_TOPICS } = await import('./help-topics.js');
+    const { HELP_TOPICS } = await import('../help/topics.js');
     if (HELP_TOPICS[words[0]!]) return args;
     return [...args.slice(0, helpAt), entry.name, '--help'];
   }
@@ -97,7 +97,7 @@ interface RunState {
   args: readonly string[];
   context?: Context;
   /** The terminal's pager, when this run's output may go through one: finished before a failure is told. */
-  pager?: import('./run/pager.js').Pager;
+  pager?: import('./pager.js').Pager;
   /**
    * The one failure report of the run: stdout's error event and the rejected write both arrive, and
    * whichever comes second waits for the first, so one line is shown and the exit code is set.
@@ -110,7 +110,7 @@ async function stdoutFailed(error: NodeJS.ErrnoException, state: RunState, proc:
   // The run may have finished already (a small output fails only when flushed): keep the process
   // alive until the failure is reported, or it would exit 0 with the output lost.
   setTimeout(() => undefined, 10_000);
-  const { OutputWriteError } = await import('../output/write-error.js');
+  const { OutputWriteError } = await import('../../output/write-error.js');
   await fail(new OutputWriteError('stdout', error), state);
   await state.context?.lifecycle.close('interrupted');
   proc.exit(state.exitCode);
@@ -125,10 +125,16 @@ async function report(error: unknown, state: RunState): Promise<void> {
   // Requests cut off by Ctrl-C fail too; the run is already on its way out with 130.
   if (state.context?.lifecycle.interrupted) return;
   const [{ describeFailure }, { OutputWriteError }, { isSystemError }] = await Promise.all([
-    import('./exit-codes.js'), import('../output/write-error.js'), import('../shared/system-error.js'),
+    import('./exit-codes.js'), import('../../output/write-error.js'), import('../../shared/system-error.js'),
   ]);
   // --output failures arrive wrapped already; a write that failed unwrapped was one to stdout.
   if (isSystemError(error) && error.syscall === 'write') error = new OutputWriteError('stdout', error);
+  // A 404 or a misshapen answer from a host that is not the API at all says so, not "not found" (#31).
+  const after = state.context && (await answersLikeNotTheApi(error));
+  if (after) {
+    const verdict = await state.context!.deps.isNotTheApi(after);
+    if (verdict) error = new (await import('./errors.js')).NotTheApiError(verdict.baseUrl, error as InstanceType<typeof import('../../api/errors.js').ApiError>);
+  }
   // Commander's refusals are reported here, as one line, with what the slip most likely meant.
   if (isCommanderRefusal(error)) error = (await explainCommanderRefusal(error, state.args)) ?? error;
   const verbose = state.context?.globals.verbose ?? (state.args.includes('--verbose') || state.args.includes('-v'));
@@ -138,7 +144,7 @@ async function report(error: unknown, state: RunState): Promise<void> {
   await state.pager?.finish();
   // Messages quote what the service sent: no control character or bidi override reaches the terminal.
   // At a terminal a long message wraps between words; in a log each stays one line for grep.
-  const [{ terminalColumns, wrapToWidth }, { printable }] = await Promise.all([import('../output/text.js'), import('../shared/printable.js')]);
+  const [{ terminalColumns, wrapToWidth }, { printable }] = await Promise.all([import('../../output/text.js'), import('../../shared/printable.js')]);
   const { stderr, env } = state.io;
   // The message starts a line of its own: a progress bar still drawn is erased first.
   state.context?.report.endProgress();
@@ -151,13 +157,24 @@ async function report(error: unknown, state: RunState): Promise<void> {
   state.exitCode = failure.exitCode;
 }
 
+/**
+ * The failures a wrong base URL gives: a 404 without the problem details the API's errors carry, or
+ * a 200 that is not JSON at all. JSON of the wrong shape is the service's contract violation, named
+ * as such (exit 5 naming the field).
+ */
+async function answersLikeNotTheApi(error: unknown): Promise<'notFound' | 'misshapen' | undefined> {
+  const { NotFoundError, ResponseFormatError } = await import('../../api/errors.js');
+  if (error instanceof NotFoundError && error.problem === undefined) return 'notFound';
+  return error instanceof ResponseFormatError ? 'misshapen' : undefined;
+}
+
 function isCommanderRefusal(error: unknown): error is { code: string } {
   const { code, exitCode } = (error ?? {}) as { code?: unknown; exitCode?: unknown };
   return typeof code === 'string' && code.startsWith('commander.') && exitCode !== 0;
 }
 
 async function explainCommanderRefusal(error: { code: string }, args: readonly string[]): Promise<Error | undefined> {
-  const [{ explainSlip }, registry] = await Promise.all([import('./slips.js'), import('./registry.js')]);
+  const [{ explainSlip }, registry] = await Promise.all([import('../help/slips.js'), import('./registry.js')]);
   const nouns = await Promise.all(registry.COMMANDS.map(registry.loadNoun));
   return explainSlip(error.code, { args, nouns, globalOptions: registry.globalOptions() });
 }
@@ -183,10 +200,10 @@ async function buildProgram(args: readonly string[], state: RunState, registry: 
     .exitOverride()
     .configureOutput(commanderOutput(state.io))
     .addHelpText('after', examplesHelp(['--sandbox people top --weeks last4', 'people top --weeks last4 --format csv --output top.csv', 'help weeks'], helpWidth));
-  const globalOptions = registry.globalOptions();
-  for (const option of globalOptions) program.addOption(option);
+  const options = registry.globalOptions();
+  for (const option of options) program.addOption(option);
 
-  const valueOptions = registry.valueOptionNames(globalOptions);
+  const valueOptions = registry.valueOptionNames(options);
   const invoked = registry.findNoun(args, valueOptions);
   for (const entry of registry.COMMANDS) {
     if (entry.name !== invoked) {
@@ -247,7 +264,7 @@ function commanderOutput(io: MainIo) {
 }
 
 async function runVerb(path: string, verbSpec: AnyVerbSpec, invocation: VerbInvocation, globals: GlobalOptions, state: RunState, registry: Registry): Promise<void> {
-  const [{ createContext, detectIo }, { planOutput }] = await Promise.all([import('./context.js'), import('./output-plan.js')]);
+  const [{ createContext }, { detectIo }, { planOutput }] = await Promise.all([import('./context.js'), import('./io.js'), import('./output-plan.js')]);
   // `-o -` is stdout, as in curl and most Unix tools.
   if (globals.output === '-') delete globals.output;
   const io: Io = detectIo(state.io, globals.color);
@@ -263,7 +280,7 @@ async function runVerb(path: string, verbSpec: AnyVerbSpec, invocation: VerbInvo
   const spec = { ...verbSpec, view: invocation.view };
   const plan = planOutput(spec, globals, io);
   // jq is loaded only here: a run without --jq never pays for it.
-  if (plan.render.jq !== undefined) await (await import('../output/jq.js')).checkJqExpression(plan.render.jq);
+  if (plan.render.jq !== undefined) await (await import('../../output/jq.js')).checkJqExpression(plan.render.jq);
   const run = invocation.validate();
   if (plan.render.isTTY && prints !== 'nothing' && !verbSpec.handlesSignals) await openPager(ctx, state);
 
@@ -284,7 +301,7 @@ async function runVerb(path: string, verbSpec: AnyVerbSpec, invocation: VerbInvo
  */
 async function openPager(ctx: Context, state: RunState): Promise<void> {
   if (!ctx.globals.pager || !ctx.io.process) return;
-  const { Pager, choosePager } = await import('./run/pager.js');
+  const { Pager, choosePager } = await import('./pager.js');
   const { io, report, lifecycle } = ctx;
   const pager = new Pager({
     stdout: io.stdout,
@@ -303,12 +320,12 @@ async function openPager(ctx: Context, state: RunState): Promise<void> {
     warn: (message) => {
       report.routeNotes(undefined);
       report.note(message, { evenQuiet: true });
-      if (io.stderrIsTTY) report.routeNotes(pager.notes);
+      if (io.isTTY.stderr) report.routeNotes(pager.notes);
     },
   });
   state.pager = pager;
   io.stdout = pager.stdout;
-  if (io.stderrIsTTY) report.routeNotes(pager.notes);
+  if (io.isTTY.stderr) report.routeNotes(pager.notes);
   // Ctrl-C before the output was complete: what was held is shown, as it would have been without a pager.
   lifecycle.onCleanup(() => pager.releaseHeld());
 }
@@ -332,7 +349,7 @@ function refuseOutputFlags(path: string, prints: 'text' | 'messages' | 'nothing'
 }
 
 async function writeOutput(ctx: Context, plan: OutputPlan, verbSpec: Pick<AnyVerbSpec, 'view'>, output: CommandData | CommandStream, path: string): Promise<void> {
-  const [{ renderView, openRowSink, rowsOf }, { writeToDestination }] = await Promise.all([import('../output/index.js'), import('../output/destination.js')]);
+  const [{ renderView, openRowSink, rowsOf }, { writeToDestination }] = await Promise.all([import('../../output/index.js'), import('../../output/destination.js')]);
   const view = { ...verbSpec.view, ...output.view, fields: output.view?.fields ?? verbSpec.view?.fields ?? [] };
   // Hidden columns and empty results are told on stderr, dim like gh's notes, never among the data.
   const render = { ...plan.render, notice: (text: string, options: { evenQuiet?: boolean } = {}) => ctx.report.note(text, { dim: true, ...options }) };
@@ -361,7 +378,7 @@ async function writeOutput(ctx: Context, plan: OutputPlan, verbSpec: Pick<AnyVer
     }
   });
   // Someone at a terminal sees that a file was written, and how much went into it.
-  if (plan.outputPath && ctx.io.stderrIsTTY) {
+  if (plan.outputPath && ctx.io.isTTY.stderr) {
     ctx.report.note(`wrote ${rowCount.toLocaleString('en-US')} ${rowCount === 1 ? 'row' : 'rows'} to ${ctx.globals.output ?? plan.outputPath}`);
   }
   // A file gets no caption: a partial current week in it is said on stderr instead. An export is a
@@ -370,4 +387,5 @@ async function writeOutput(ctx: Context, plan: OutputPlan, verbSpec: Pick<AnyVer
   else if (!plan.render.isTTY && path.startsWith('export ')) ctx.report.notePartialWeek('the export');
 }
 
-export { processIo, type MainIo } from './io.js';
+export { processIo } from './process-io.js';
+export type { MainIo } from './io.js';

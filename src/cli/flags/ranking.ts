@@ -2,13 +2,13 @@
  * The people-top filters, shared by `people top`, its per-week panels and the bulk exports, so the
  * same flags mean the same query everywhere.
  */
-import { AGE_BOUNDS, type PeopleTopParams } from '../api/types.js';
-import type { WeekWindow } from '../weeks.js';
-import type { Context } from './context.js';
+import { AGE_BOUNDS, type PeopleTopParams } from '../../api/types.js';
+import type { WeekWindow } from '../../shared/weeks.js';
+import type { Context } from '../run/spec.js';
 import { countryFlagId } from './country-flag.js';
-import { UsageError } from './errors.js';
+import { UsageError } from '../run/errors.js';
 import { choiceFlag, countryFlag, genderFlag, integerFlag, nonEmpty, parsedFlag, switchFlag } from './options.js';
-import type { FlagValues } from './spec.js';
+import type { FlagValues } from '../run/spec.js';
 
 export function rankingFlags(limitDescription = 'how many people') {
   return {

@@ -21,6 +21,19 @@ export class KeyRejectedError extends Error {
   }
 }
 
+/**
+ * A 404, or a 200 without the contract's shape, from a host that never answered as the API does: the
+ * base URL points at something else (a web server, a proxy's page). Exit 5, with the fix (#31).
+ */
+export class NotTheApiError extends Error {
+  override name = 'NotTheApiError';
+  constructor(readonly baseUrl: string, override readonly cause: Error & { method: string; url: string; status: number }) {
+    // A 404's own message names a person, not the request; an answer that is not JSON says what it was.
+    const what = cause.status === 404 ? `${cause.method} ${cause.url} answered 404` : cause.message;
+    super(`this doesn't look like the News-Mention Statistics API at ${baseUrl}: ${what}, and its week info (/api/data/weeks/current) is not the API's either`);
+  }
+}
+
 /** Ctrl-C. Exit 130. */
 export class InterruptedError extends Error {
   override name = 'InterruptedError';

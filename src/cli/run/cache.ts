@@ -11,10 +11,10 @@ import { isLosslessNumber } from 'lossless-json';
 import { constants } from 'node:fs';
 import { lstat, mkdir, open, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { Endpoint } from '../api/types.js';
-import { xdgDirectory } from '../config/store.js';
-import type { ResolvedSettings } from '../config/resolve.js';
-import type { GlobalOptions } from './registry.js';
+import type { Endpoint } from '../../api/types.js';
+import { xdgDirectory } from '../../config/store.js';
+import type { ResolvedSettings } from '../../config/resolve.js';
+import type { GlobalOptions } from '../flags/global.js';
 import type { Reporter } from './reporter.js';
 
 export type CachedListName = 'countries' | `sources${string}`;
@@ -85,7 +85,7 @@ export async function readCacheEntry(path: string, ttlMs: number, expected: { ba
     if (typeof entry !== 'object' || entry === null || entry.baseUrl !== expected.baseUrl) return undefined;
     const savedAt = Number(String(entry.savedAt));
     if (!(savedAt <= now && now - savedAt < ttlMs) || entry.value === undefined) return undefined;
-    const { shapeProblem } = await import('../api/validate.js');
+    const { shapeProblem } = await import('../../api/validate.js');
     return shapeProblem(expected.apiPath, entry.value) === undefined ? entry.value : undefined;
   } catch {
     return undefined;
@@ -95,7 +95,7 @@ export async function readCacheEntry(path: string, ttlMs: number, expected: { ba
 }
 
 export async function writeCacheEntry(path: string, entry: CacheEntry): Promise<void> {
-  const [{ stringify }, { openAtomicFile }] = await Promise.all([import('lossless-json'), import('../output/atomic.js')]);
+  const [{ stringify }, { openAtomicFile }] = await Promise.all([import('lossless-json'), import('../../output/atomic.js')]);
   // Written beside and renamed: a reader never sees half a file, even with two runs at once. A link
   // planted at the entry's name is replaced, never written through.
   const file = await openAtomicFile(path, 0o600, { replaceSymlink: true });
@@ -126,7 +126,7 @@ export async function cachedList(run: CacheRun, name: CachedListName, fetchList:
   const root = cacheDirectory(env);
   const scope = join(root, cacheScope(settings.baseUrl, settings.profileName));
   const unsafe = await prepareFolders(root, scope).catch(async (error: unknown) => {
-    const { systemErrorReason } = await import('../shared/system-error.js');
+    const { systemErrorReason } = await import('../../shared/system-error.js');
     return `${root} cannot be created: ${systemErrorReason(error)}`;
   });
   if (unsafe !== undefined) {

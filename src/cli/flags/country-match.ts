@@ -2,11 +2,11 @@
  * Resolving what a user types for a country (id, ISO code, name or slug) against the countries list.
  * Pure: the caller hands over the list (from the cache or the API) and the client for slugs.
  */
-import type { NewsStatsClient } from '../api/client.js';
-import type { Country } from '../api/types.js';
-import { slugify } from '../slug.js';
-import { closest, didYouMean } from '../suggest.js';
-import { UsageError } from './errors.js';
+import type { NewsStatsClient } from '../../api/client.js';
+import type { Country } from '../../api/types.js';
+import { slugify } from '../../shared/slug.js';
+import { closest, didYouMean } from '../../shared/suggest.js';
+import { UsageError } from '../run/errors.js';
 
 export type CountryQuery = { kind: 'id'; countryId: number } | { kind: 'text'; text: string };
 
@@ -63,10 +63,10 @@ export async function resolveCountryId(text: string, source: CountrySource): Pro
   if (match) return match.countryId;
   // Not a code or a name we know: the service's slug endpoint is the authority on slugs. Text
   // it does not know either is the user's typo (exit 2 with suggestions), not a missing resource.
-  const { NotFoundError } = await import('../api/errors.js');
+  const { NotFoundError } = await import('../../api/errors.js');
   try {
     const country = await (await source.client()).countries.getBySlug(query.text);
-    const { answerId } = await import('../api/answer-integers.js');
+    const { answerId } = await import('../../api/answer-integers.js');
     return answerId(country.countryId, 'countryId', '/api/data/countries/slug/{slug}');
   } catch (error) {
     if (error instanceof NotFoundError) throw new UsageError(noCountryMessage(query.text, await source.countries()));

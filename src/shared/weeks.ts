@@ -5,8 +5,6 @@
  * against the week info the API reports, never against the local clock, so a client in another
  * time zone than the service still asks for the service's weeks.
  */
-import type { WeekInfo } from './api/types.js';
-
 const DAY_MS = 86_400_000;
 const WEEK_MS = 7 * DAY_MS;
 
@@ -186,10 +184,13 @@ export interface WeekWindow {
   endWeek: number;
 }
 
-export function resolveWeekWindow(
-  spec: WeekSpec,
-  info?: WeekInfo,
-): WeekWindow {
+/** The service's week info (GET /api/data/weeks/current) as plain numbers: what relative specs resolve against. */
+export interface WeekInfoNumbers {
+  currentWeek: number;
+  last4StartWeek: number;
+}
+
+export function resolveWeekWindow(spec: WeekSpec, info?: WeekInfoNumbers): WeekWindow {
   if (spec.kind === 'range') return { startWeek: spec.startWeek, endWeek: spec.endWeek };
   if (!info) throw new WeekError(`resolving "${spec.kind}" needs the service's current week`);
   switch (spec.kind) {

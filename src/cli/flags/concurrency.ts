@@ -1,4 +1,4 @@
-import { forEachInOrder } from '../api/in-order.js';
+import { forEachInOrder } from '../../api/in-order.js';
 import { integerFlag, withDefault } from './options.js';
 
 /** Requests in flight for week panels, trends and bulk exports unless --concurrency says otherwise. */

@@ -3,15 +3,10 @@
  * (last4, last12) are resolved against the service's current week, not the local clock, and only
  * they make a request.
  */
-import type { NewsStatsClient } from '../api/client.js';
-import { needsWeekInfo, resolveWeekWindow, windowFromBounds, type WeekWindow } from '../weeks.js';
-import { UsageError } from './errors.js';
+import type { NewsStatsClient } from '../../api/client.js';
+import { needsWeekInfo, resolveWeekWindow, windowFromBounds, type WeekInfoNumbers, type WeekWindow } from '../../shared/weeks.js';
+import { UsageError } from '../run/errors.js';
 import type { WeekWindowFlags } from './options.js';
-
-export interface WeekInfoNumbers {
-  currentWeek: number;
-  last4StartWeek: number;
-}
 
 /** Numbers arrive as LosslessNumber in the CLI; week arithmetic needs plain numbers. */
 async function weekInfo(client: NewsStatsClient<'lossless'>): Promise<WeekInfoNumbers> {
@@ -64,6 +59,6 @@ export async function resolveWindow(
  * The current week for a caption, to mark a partial week. Captions show only at a terminal, so only
  * there is it asked for (once a run, shared through `info` with a relative window's resolution).
  */
-export async function captionCurrentWeek(io: { stdoutIsTTY: boolean }, output: string | undefined, info: () => Promise<WeekInfoNumbers>): Promise<number | undefined> {
-  return io.stdoutIsTTY && output === undefined ? (await info()).currentWeek : undefined;
+export async function captionCurrentWeek(io: { isTTY: { stdout: boolean } }, output: string | undefined, info: () => Promise<WeekInfoNumbers>): Promise<number | undefined> {
+  return io.isTTY.stdout && output === undefined ? (await info()).currentWeek : undefined;
 }

@@ -3,16 +3,16 @@
  * sandbox, the client, and the cached lists. Nothing here is created before a command asks for it,
  * so `newsstats config path` never loads undici and `newsstats weeks` never loads the profile store.
  */
-import type { NewsStatsClient } from '../api/client.js';
-import type { RequestEvent } from '../api/options.js';
-import type { Country } from '../api/types.js';
-import type { ResolvedSettings } from '../config/resolve.js';
-import { ConfigurationError } from '../api/errors.js';
+import type { NewsStatsClient } from '../../api/client.js';
+import type { RequestEvent } from '../../api/options.js';
+import type { Country } from '../../api/types.js';
+import type { ResolvedSettings } from '../../config/resolve.js';
+import { ConfigurationError } from '../../api/errors.js';
 import type { CachedListName } from './cache.js';
-import { DEFAULT_CONCURRENCY } from './concurrency.js';
+import { DEFAULT_CONCURRENCY } from '../flags/concurrency.js';
 import { MissingKeyError } from './errors.js';
 import type { Lifecycle } from './lifecycle.js';
-import type { GlobalOptions } from './registry.js';
+import type { GlobalOptions } from '../flags/global.js';
 import type { Reporter } from './reporter.js';
 
 /**
@@ -41,6 +41,8 @@ export class Dependencies {
   #sandbox?: Promise<Sandbox>;
   #countries?: Promise<Country[]>;
   #concurrency = DEFAULT_CONCURRENCY;
+  /** Some request of this run got a 2xx answer: the host has answered as a server of the API would. */
+  #answered = false;
   readonly #requestListeners: Array<(event: RequestEvent) => void> = [];
 
   constructor(
@@ -62,7 +64,7 @@ export class Dependencies {
 
   async settings(): Promise<ResolvedSettings> {
     if (!this.#settings) {
-      const { resolveSettings } = await import('../config/resolve.js');
+      const { resolveSettings } = await import('../../config/resolve.js');
       this.#settings = resolveSettings({ flags: this.globals, env: this.env });
       for (const warning of this.#settings.warnings) this.report.note(warning);
     }
@@ -72,7 +74,7 @@ export class Dependencies {
   /** The in-process sandbox behind --sandbox, started on first use on an ephemeral loopback port. */
   sandbox(): Promise<Sandbox> {
     this.#sandbox ??= (async () => {
-      const { startSandbox } = await import('../sandbox/server.js');
+      const { startSandbox } = await import('../../sandbox/server.js');
       const sandbox = await startSandbox({ port: 0 });
       this.lifecycle.onCleanup(() => sandbox.close());
       this.report.note('newsstats: using the built-in sandbox: the data is synthetic, not the real service.');
@@ -88,7 +90,7 @@ export class Dependencies {
       const sandbox = await this.sandbox();
       return { baseUrl: sandbox.url, apiKey: sandbox.key, settings };
     }
-    const { checkNamedProfile } = await import('../config/resolve.js');
+    const { checkNamedProfile } = await import('../../config/resolve.js');
     checkNamedProfile(this.globals.profile, this.env);
     // The failure map (exit-codes.ts) adds how to set it, as for the library's own missing base URL.
     if (!settings.baseUrl) throw new ConfigurationError('baseUrl', 'missing', 'no base URL is set');
@@ -128,7 +130,7 @@ export class Dependencies {
     // to V8's default once the first answer arrived: a flag off its default changes the hash every
     // code cache is checked against, and the modules loaded meanwhile would be compiled from source
     // (net, assert and perf_hooks: 29 million instructions of the query on Node 24; Lifecycle.tuneV8).
-    const [{ NewsStatsClient }, { VERSION }] = await Promise.all([import('../api/client.js'), import('../version.js')]);
+    const [{ NewsStatsClient }, { VERSION }] = await Promise.all([import('../../api/client.js'), import('../../shared/version.js')]);
     // NEWSSTATS_NO_STARTUP_MACHINERY=1 leaves V8's flags alone (docs/performance.md, "Start-up machinery").
     const parserInstantiated = this.env.NEWSSTATS_NO_STARTUP_MACHINERY
       ? () => {}
@@ -156,7 +158,29 @@ export class Dependencies {
     return client;
   }
 
+  /**
+   * After a 404 or a misshapen 200 (#31): whether the host is the API at all, when nothing of this run
+   * says so yet. One request, the week info, checked against the contract; undefined when it cannot
+   * tell (no client was made, or the check itself failed otherwise). A 404 after a 2xx of this run is
+   * the API's own (a plain web server's 2xx would have been HTML and ended the run already).
+   */
+  async isNotTheApi(after: 'notFound' | 'misshapen'): Promise<{ baseUrl: string } | undefined> {
+    if ((after === 'notFound' && this.#answered) || !this.#client) return undefined;
+    const client = await this.#client.catch(() => undefined);
+    if (!client) return undefined;
+    const { NotFoundError, ResponseFormatError } = await import('../../api/errors.js');
+    try {
+      await client.weeks.current();
+      return undefined;
+    } catch (error) {
+      // The week info is not there, or not JSON: no server of the API answers so.
+      const notTheApi = (error instanceof NotFoundError && error.problem === undefined) || error instanceof ResponseFormatError;
+      return notTheApi ? { baseUrl: client.baseUrl } : undefined;
+    }
+  }
+
   #reportEvent(baseUrl: string, event: RequestEvent): void {
+    if (event.status !== undefined && event.status >= 200 && event.status <= 299 && !event.error) this.#answered = true;
     // Requests Ctrl-C cut off fail as the client is destroyed: their consequence, not news.
     if (this.lifecycle.interrupted) return;
     if (event.retryAfter && event.retryInMs !== undefined && event.retryInMs >= LONG_WAIT_MS) {
@@ -190,7 +214,7 @@ export class Dependencies {
     this.#countries ??= (async () => {
       const client = await this.client();
       const list = await this.cachedList('countries', () => client.countries.list());
-      const { answerId } = await import('../api/answer-integers.js');
+      const { answerId } = await import('../../api/answer-integers.js');
       return (list as Array<Record<string, unknown>>).map((country) => ({
         countryId: answerId(country.countryId, 'countryId', '/api/data/countries'),
         countryName: String(country.countryName ?? ''),

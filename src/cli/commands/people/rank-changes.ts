@@ -1,13 +1,13 @@
 /**
- * `people movers`: two rankings joined into who climbed, fell, arrived and left. Pure: the command
+ * `people movers`: two rankings joined into who climbed, fell, arrived and left. Pure: the verb (movers.ts)
  * fetches, this joins, so every rule is a one-line test.
  *
  * Changes are computed from the digits the API sent: integers as bigints, decimals as scaled
  * bigints, never as floats (5.2324 - 5.2 is 0.0324 here, not 0.03239999999999998).
  */
 import { LosslessNumber } from 'lossless-json';
-import { addWeeks, weeksBetween, type WeekWindow } from '../weeks.js';
-import { answerInteger } from '../api/answer-integers.js';
+import { addWeeks, weeksBetween, type WeekWindow } from '../../../shared/weeks.js';
+import { answerInteger } from '../../../api/answer-integers.js';
 
 /** Where the rankings come from, for a message about a value in one. */
 const RANKING_PATH = '/api/data/people/top';

@@ -1,16 +1,42 @@
 /**
- * Commands as data: each noun file default-exports a NounSpec, and main.ts registers them all from
- * one table. A verb declares its flags, its help examples and what its output looks like, and its
- * run() returns records: it never formats and never writes to stdout itself.
+ * What every command shares, in one module that imports no command and nothing that loads one (so
+ * no import runs in a circle through it): the Context a verb is handed, and commands as data. Each
+ * noun file default-exports its verbs, and main.ts registers them all from one table
+ * (run/registry.ts). A verb declares its flags, its help examples and what its output looks like,
+ * and its run() returns records: it never formats and never writes to stdout itself.
  */
 import type { Option } from 'commander';
-import type { Row, View } from '../output/view.js';
-import type { Context } from './context.js';
+import type { Row, View, ViewSpec } from '../../output/view.js';
+import type { FlagTable, FlagValues } from '../flags/flag.js';
+import type { GlobalOptions } from '../flags/global.js';
+import type { Dependencies } from './dependencies.js';
+import type { Io } from './io.js';
+import type { Lifecycle } from './lifecycle.js';
+import type { Reporter } from './reporter.js';
 
-export type { Row };
+export type { Row, View, ViewSpec };
+export type { Flag, FlagTable, FlagValues } from '../flags/flag.js';
+export type { GlobalOptions } from '../flags/global.js';
 
-/** What a verb's output looks like, known before any request so --fields is checked up front: a View without its data. */
-export type ViewSpec = Omit<View, 'data' | 'rows'>;
+/**
+ * What every command is handed, split by job as gh splits its Factory from its IOStreams
+ * (run/context.ts builds it):
+ * - `io`: the streams and the terminal behind them (io.ts);
+ * - `globals`, `env`: what this run was given;
+ * - `deps`: what commands build on, each made on first use: settings, client, cached lists (dependencies.ts);
+ * - `report`: what the person at the terminal is told on stderr: notes, --verbose detail, progress (reporter.ts);
+ * - `lifecycle`: clean-ups, interrupts, V8 flags of the process the run owns (lifecycle.ts);
+ * - `commands`: the command tree, for the verbs that describe it (completion).
+ */
+export interface Context {
+  readonly io: Io;
+  readonly globals: GlobalOptions;
+  readonly env: NodeJS.ProcessEnv;
+  readonly deps: Dependencies;
+  readonly report: Reporter;
+  readonly lifecycle: Lifecycle;
+  readonly commands: CommandTreeSource;
+}
 
 /** Records a verb hands back all at once. */
 export interface CommandData {
@@ -43,28 +69,6 @@ export type CommandOutput = CommandData | CommandStream | CommandText;
  */
 /** What a verb's stdout carries: records (shaped by -f, --fields, --jq), text, a stream of its own (the tap's Singer messages), or nothing. */
 export type VerbPrints = 'records' | 'text' | 'messages' | 'nothing';
-
-/**
- * One flag as a verb declares it: how to build its commander Option, and, as a type only, the value
- * commander's parser gives it. The table key is the option's attribute name (`--per-week` is
- * `perWeek`); verb() checks that they agree, so a renamed flag cannot silently read as undefined.
- */
-export interface Flag<Value> {
-  readonly build: () => Option;
-  /** Never set: carries the parsed value's type from the declaration to run(). */
-  readonly value?: Value;
-}
-
-export type FlagTable = Readonly<Record<string, Flag<unknown>>>;
-
-type ValueOf<F> = F extends Flag<infer Value> ? Value : never;
-
-/** The parsed values of a flag table, as commander hands them over: a flag not given is absent. */
-export type FlagValues<Flags extends FlagTable> = {
-  -readonly [Name in keyof Flags as undefined extends ValueOf<Flags[Name]> ? Name : never]?: ValueOf<Flags[Name]>;
-} & {
-  -readonly [Name in keyof Flags as undefined extends ValueOf<Flags[Name]> ? never : Name]: ValueOf<Flags[Name]>;
-};
 
 /** The value of one positional, from its declaration: <a> is a string, [a] may be absent, a... is a list. */
 export type ArgValue<Declaration extends string> = Declaration extends `${string}...${string}`

@@ -3,13 +3,13 @@
  * error names the flag and what it accepts. Commander reports them as usage errors before any request.
  */
 import { InvalidArgumentError, Option } from 'commander';
-import { parseWeek, parseWeekSpec, WeekError, WEEK_SPEC_GRAMMAR } from '../weeks.js';
-import { UsageError } from './errors.js';
-import { defaultText, longFlag, parseNumber, parseSetting, SETTINGS, SettingError, type NumberBounds, type SettingName, type SettingSpec, type SettingValue } from '../config/settings.js';
-import { parseIntegerText } from '../numbers.js';
-import { closest, didYouMean } from '../suggest.js';
-import { GENDER_CODES, type GenderName } from '../api/gender.js';
-import type { Flag, FlagValues } from './spec.js';
+import { parseWeek, parseWeekSpec, WeekError, WEEK_SPEC_GRAMMAR } from '../../shared/weeks.js';
+import { UsageError } from '../run/errors.js';
+import { defaultText, longFlag, parseNumber, parseSetting, SETTINGS, SettingError, type NumberBounds, type SettingName, type SettingSpec, type SettingValue } from '../../config/settings.js';
+import { parseIntegerText } from '../../shared/numbers.js';
+import { closest, didYouMean } from '../../shared/suggest.js';
+import { GENDER_CODES, type GenderName } from '../../api/gender.js';
+import type { Flag, FlagValues } from './flag.js';
 
 export type IntegerBounds = Pick<NumberBounds, 'min' | 'max'>;
 
