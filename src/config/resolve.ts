@@ -21,6 +21,7 @@ export const ENVIRONMENT: Readonly<Record<string, string>> = {
   HTTPS_PROXY: 'proxy for https requests, http://host:port (host:port alone is read as http://; also https_proxy, HTTP_PROXY, http_proxy)',
   NO_PROXY: 'hosts that bypass the proxy (also no_proxy)',
   PAGER: 'the pager for output taller than the terminal, after NEWSSTATS_PAGER and the profile\'s pager (default less -FRX)',
+  NEWSSTATS_JQ_MAX_MB: 'the most memory a --jq filter may hold, in MiB (default 1024); past it the filter is stopped, exit 2',
   NO_COLOR: 'any non-empty value turns colour off (so does TERM=dumb)',
   FORCE_COLOR: 'colour even when not a terminal (0 turns it off; 2: 256 colours, 3: 24-bit)',
   COLORTERM: 'truecolor or 24bit: 24-bit colour (else 256 when TERM names it, else 16)',

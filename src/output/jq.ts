@@ -7,29 +7,175 @@
  * file ships in the package. Loading it costs about 0.1 s, so this module and jq-web are imported
  * only by runs given --jq.
  *
+ * jq runs in a worker thread, so no filter can take the run hostage: Ctrl-C, SIGTERM and SIGHUP end
+ * it at once (`def f: f; f` and `[range(1e9)]` ignored them when jq ran on the main thread), and a
+ * filter whose memory passes the bound (jqMemoryLimitMb) is stopped with one line (exit 2), where
+ * `[range(1e9)]` took 800 MB in 12 s and `repeat(.)` ended in a V8 fatal error.
+ *
  * Results print as gh prints them: a string raw (no quotes), anything else as compact JSON, one
  * result a line.
  */
+import { createRequire } from 'node:module';
+import type { Worker } from 'node:worker_threads';
 import { JqExpressionError } from './errors.js';
 import { withoutControls } from '../shared/printable.js';
+
+/**
+ * The most a --jq filter may hold beyond what the process held when it began (jq's WebAssembly memory
+ * and the worker's heap), in MiB: NEWSSTATS_JQ_MAX_MB, else 1024. jq's values take several times the
+ * JSON they come from, so a filter over a 16 MiB answer stays far below the default.
+ */
+export function jqMemoryLimitMb(env: NodeJS.ProcessEnv = process.env): number {
+  const value = Number(env.NEWSSTATS_JQ_MAX_MB);
+  return Number.isFinite(value) && value >= 16 ? value : 1024;
+}
+
+/** How often the memory of a running filter is looked at. */
+const MEMORY_CHECK_MS = 50;
+
+/**
+ * The worker: loads jq-web and runs one filter per message. jq runs synchronously and can't be
+ * interrupted from inside: in a worker, the main thread stays free to take Ctrl-C, SIGTERM and SIGHUP
+ * (the run's exit ends the worker) and to stop a filter that grows without end. jq.wasm is read
+ * beside jq-web in node_modules, so the build leaves jq-web outside dist/; its module is a promise of jq.
+ */
+const WORKER_CODE = `
+const { parentPort, workerData } = require('node:worker_threads');
+require(workerData.jqPath).then((jq) => {
+  parentPort.on('message', ({ json, program }) => {
+    let output;
+    try {
+      output = jq.raw(json, program, ['-c']);
+    } catch (error) {
+      parentPort.postMessage({ stderr: String((error && (error.stderr || error.message)) || error) });
+      return;
+    }
+    parentPort.postMessage({ output: output || '' });
+  });
+  parentPort.postMessage({ ready: true });
+}, (error) => parentPort.postMessage({ loadError: String(error && error.message) }));
+`;
+
+type JqAnswer = { output: string } | { stderr: string };
+
+/** A filter stopped for its memory (or its worker gone): the caller makes it the one-line usage error. */
+class JqStopped extends Error {}
+
+/** One worker for the run: the expression's check and its filter share jq's load. */
+class JqWorker {
+  readonly #worker: Worker;
+  readonly #ready: Promise<void>;
+  #exited = false;
+  #pending: { reject: (error: Error) => void } | undefined;
+  /** Filters run one at a time (a program may run several commands in-process, as the tests do). */
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    WorkerClass: typeof Worker,
+    jqPath: string,
+    private readonly limitMb: number,
+  ) {
+    this.#worker = new WorkerClass(WORKER_CODE, {
+      eval: true,
+      // A path, not a name: the worker's own require would search the working directory.
+      workerData: { jqPath },
+      // The worker's heap, where jq-web collects results (a number per character), may pass the bound:
+      // the watch stops the worker first. At V8's own limit a large allocation that fails is a fatal
+      // error of the whole process, not the worker's (`repeat(.)` did that with a limit of 512 MiB).
+      resourceLimits: { maxOldGenerationSizeMb: 2 * limitMb },
+      // Nothing the worker might print reaches the run's stdout, which is data only.
+      stdout: true,
+      stderr: true,
+    });
+    // An idle worker never keeps the run from ending.
+    this.#worker.unref();
+    this.#ready = new Promise((resolve, reject) => {
+      this.#worker.once('message', (message: { ready?: true; loadError?: string }) => (message.ready ? resolve() : reject(new Error(`jq could not be loaded: ${message.loadError}`))));
+    });
+    this.#ready.catch(() => {});
+    this.#worker.on('error', (error: NodeJS.ErrnoException) => {
+      this.#pending?.reject(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new JqStopped() : error);
+      this.#pending = undefined;
+    });
+    this.#worker.on('exit', () => {
+      this.#exited = true;
+      this.#pending?.reject(new JqStopped());
+      this.#pending = undefined;
+    });
+  }
+
+  /** jq's answer to `program` over `json`; rejects with JqStopped past the memory bound. */
+  run(json: string, program: string): Promise<JqAnswer> {
+    const answer = this.#queue.then(() => this.#runNow(json, program));
+    this.#queue = answer.catch(() => {});
+    return answer;
+  }
+
+  async #runNow(json: string, program: string): Promise<JqAnswer> {
+    await this.#ready;
+    if (this.#exited) throw new JqStopped();
+    const baseline = process.memoryUsage.rss();
+    this.#worker.ref();
+    const watch = setInterval(() => {
+      if (process.memoryUsage.rss() - baseline > this.limitMb * 1024 * 1024) void this.#worker.terminate();
+    }, MEMORY_CHECK_MS);
+    try {
+      return await new Promise<JqAnswer>((resolve, reject) => {
+        this.#pending = { reject };
+        this.#worker.once('message', (answer: JqAnswer) => {
+          this.#pending = undefined;
+          resolve(answer);
+        });
+        this.#worker.postMessage({ json, program });
+      });
+    } finally {
+      clearInterval(watch);
+      this.#worker.unref();
+    }
+  }
+}
 
 interface JqWeb {
   raw(json: string, filter: string, flags?: string[]): string | undefined;
 }
 
-let loaded: Promise<JqWeb> | undefined;
-
 /**
- * jq-web, loaded once: its module is a promise of jq, ready once jq.wasm (read beside it in
- * node_modules, so the build leaves jq-web outside dist/) is compiled.
+ * jq on this thread, for the single executable (npm run build:exe) alone: its require() reaches only
+ * what was bundled into it, so no worker can load jq-web there, and a filter there is as interruptible
+ * as it was before workers (not at all). The plain require() below is what build:exe bundles.
  */
-function loadJq(): Promise<JqWeb> {
-  // require(), not import(): the CLI's chunks are CommonJS, where import() of a module whose exports
-  // are a promise yields an object inheriting Promise's then(), which awaiting breaks. (Vitest, which
-  // runs src/, provides require too.)
+class JqInThread {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  loaded ??= Promise.resolve().then(() => require('jq-web') as Promise<JqWeb>);
-  return loaded;
+  readonly #jq = Promise.resolve().then(() => require('jq-web') as Promise<JqWeb>);
+
+  async run(json: string, program: string): Promise<JqAnswer> {
+    const jq = await this.#jq;
+    try {
+      return { output: jq.raw(json, program, ['-c']) ?? '' };
+    } catch (error) {
+      const failed = error as JqRunError;
+      return { stderr: failed.stderr ?? failed.message };
+    }
+  }
+}
+
+let worker: Promise<JqWorker | JqInThread> | undefined;
+
+/** jq-web's file, found from this file (the CLI's chunks are CommonJS; Vitest gives src/ a __filename too); undefined inside the single executable. */
+function jqWebPath(): string | undefined {
+  try {
+    return createRequire(__filename).resolve('jq-web');
+  } catch {
+    return undefined;
+  }
+}
+
+function jqWorker(): Promise<JqWorker | JqInThread> {
+  worker ??= import('node:worker_threads').then(({ Worker }) => {
+    const path = jqWebPath();
+    return path === undefined ? new JqInThread() : new JqWorker(Worker, path, jqMemoryLimitMb());
+  });
+  return worker;
 }
 
 /** An error jq reported: the message, and where in the expression when jq said so. */
@@ -68,17 +214,21 @@ function jqUsageError(failure: JqFailure, expressionLines: readonly string[]): J
 }
 
 interface JqRunError extends Error {
-  exitCode?: number;
   stderr?: string;
 }
 
-function runJq(jq: JqWeb, json: string, program: string): string {
+/** jq's output, or an Error whose `stderr` is jq's message; a filter stopped for its memory is the usage error. */
+async function runJq(json: string, program: string): Promise<string> {
+  let answer: JqAnswer;
   try {
-    return jq.raw(json, program, ['-c']) ?? '';
+    answer = await (await jqWorker()).run(json, program);
   } catch (error) {
-    const failed = error as JqRunError;
-    throw Object.assign(new Error('jq failed'), { stderr: failed.stderr ?? failed.message });
+    if (!(error instanceof JqStopped)) throw error;
+    worker = undefined;
+    throw new JqExpressionError(`--jq: stopped: the filter held more than ${jqMemoryLimitMb()} MiB (a result without end, such as repeat(.) or [range(1e9)]?; NEWSSTATS_JQ_MAX_MB raises the bound)`);
   }
+  if ('stderr' in answer) throw Object.assign(new Error('jq failed'), { stderr: answer.stderr });
+  return answer.output;
 }
 
 /**
@@ -86,11 +236,11 @@ function runJq(jq: JqWeb, json: string, program: string): string {
  * `if false then ... end`, so it never runs, and jq's line numbers are one more than the user's.
  */
 export async function checkJqExpression(expression: string): Promise<void> {
-  const jq = await loadJq();
   const lines = expression.split('\n');
   try {
-    runJq(jq, 'null', `if false then (\n${expression}\n) else empty end`);
+    await runJq('null', `if false then (\n${expression}\n) else empty end`);
   } catch (error) {
+    if (!(error instanceof Error) || !('stderr' in error)) throw error;
     throw jqUsageError(readJqError((error as JqRunError).stderr ?? '', lines, 1), lines);
   }
 }
@@ -101,12 +251,12 @@ export async function checkJqExpression(expression: string): Promise<void> {
  * terminal, control characters in strings become U+FFFD, as in tables.
  */
 export async function applyJq(json: string, expression: string, options: { isTTY: boolean }): Promise<string> {
-  const jq = await loadJq();
   const lines = expression.split('\n');
   let output: string;
   try {
-    output = runJq(jq, json, expression);
+    output = await runJq(json, expression);
   } catch (error) {
+    if (!(error instanceof Error) || !('stderr' in error)) throw error;
     throw jqUsageError(readJqError((error as JqRunError).stderr ?? '', lines), lines);
   }
   if (output === '') return '';

@@ -21,6 +21,7 @@ import { cellText, isNumericValue } from './flatten.js';
 import { displayWidth } from './text.js';
 import { fieldValue, fieldsWithRowKeys, rowsOf, type RenderOptions, type Row, type RowSink, type RowSinkSpec, type View } from './view.js';
 import { loadWorkbookWriter } from './exceljs.js';
+import { OutputUsageError } from './errors.js';
 import { parseTimestamp } from './timestamp.js';
 
 /** Identifiers: numeric in the API, but never arithmetic, and beyond what a double holds. */
@@ -31,6 +32,8 @@ const EXCEL_DIGITS = 15;
 /** Rows read to fit column widths before the first is written. */
 const WIDTH_SAMPLE = 100;
 const MAX_COLUMN_WIDTH = 60;
+/** The most columns a sheet holds (Excel's XFD; exceljs throws "16385 is out of bounds" past it). */
+export const XLSX_MAX_COLUMNS = 16_384;
 const NUMBER = /^-?(\d+)(?:\.(\d+))?(?:[eE][+-]?\d+)?$/;
 const DATE_FORMAT = 'yyyy-mm-dd hh:mm:ss';
 
@@ -144,6 +147,11 @@ class XlsxSheet {
     const sample = this.#pending;
     this.#pending = [];
     const columns = this.options.fields ?? fieldsWithRowKeys(this.spec.fields, sample.slice(0, 1));
+    // Every field is kept or the file is not written: a sheet that silently dropped the service's
+    // extra fields would differ from csv and json without a word.
+    if (columns.length > XLSX_MAX_COLUMNS) {
+      throw new OutputUsageError(`xlsx: ${columns.length.toLocaleString('en-US')} columns, more than a sheet holds (${XLSX_MAX_COLUMNS.toLocaleString('en-US')}); choose some with --fields, or write csv or json`);
+    }
     this.#columns = columns;
     this.#sheet.columns = columns.map((field) => ({
       key: field,

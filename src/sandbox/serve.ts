@@ -3,7 +3,26 @@
  * stdout gets the base URL alone (so `URL=$(newsstats sandbox &)`-style scripts can read it);
  * everything meant for a person goes to stderr.
  */
-import { startSandbox, type SandboxOptions } from './server.js';
+import { isIP } from 'node:net';
+import { SANDBOX_OPTION_DEFAULTS, startSandbox, type SandboxOptions } from './server.js';
+
+/** An address only this machine can reach: 127.0.0.0/8, ::1, localhost. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  if (bare === 'localhost' || bare === '::1') return true;
+  if (isIP(bare) === 4) return bare.startsWith('127.');
+  return /^::ffff:127\./.test(bare);
+}
+
+/**
+ * The warning for a sandbox others can reach with a key everyone knows (the default one, printed in
+ * every example): its data is synthetic, but it answers anyone, and a --fail-rate or --latency run is
+ * anyone's to flood. undefined when there is nothing to say.
+ */
+export function exposureWarning(host: string, key: string): string | undefined {
+  if (isLoopbackHost(host) || key !== SANDBOX_OPTION_DEFAULTS.key) return undefined;
+  return `newsstats sandbox: warning: listening on ${host}, reachable from other machines, with the default key "${key}" that anyone can guess; pass --key with a key of your own (or --host 127.0.0.1)`;
+}
 
 export interface SandboxIo {
   stdout: NodeJS.WritableStream;
@@ -33,6 +52,8 @@ export async function serveSandbox(
     },
   });
   io.stdout.write(sandbox.url + '\n');
+  const warning = exposureWarning(options.host ?? SANDBOX_OPTION_DEFAULTS.host, options.key ?? SANDBOX_OPTION_DEFAULTS.key);
+  if (warning !== undefined) note(warning);
   note(`newsstats sandbox: serving synthetic data at ${sandbox.url} (key: ${sandbox.key}). Ctrl-C stops.`);
   await new Promise<void>((resolve, reject) => {
     const stop = () => {

@@ -11,7 +11,7 @@ import { sharedSandboxModel } from './data/index.js';
 import type { SandboxModel } from './model.js';
 import { FaultInjector, RateLimiter, type FaultKind } from './http/faults.js';
 import { stringifyJson } from './http/json.js';
-import { DEFAULT_LOG_MAX_MB, RequestLog, queryForLog } from './http/log.js';
+import { DEFAULT_LOG_MAX_MB, RequestLog, pathForLog, queryForLog } from './http/log.js';
 import { BodyCache } from './http/lru.js';
 import { readQuery } from './http/params.js';
 import { HttpProblem, TraceIds, problemBody } from './http/problem.js';
@@ -424,7 +424,7 @@ class Exchange {
     this.logging.log.write({
       time: this.arrivedAt!,
       method: this.req.method ?? '',
-      path: this.pathname,
+      path: pathForLog(this.pathname, this.logging.key),
       query: queryForLog(this.search, this.logging.key),
       status,
       ms: Math.round((performance.now() - this.arrival) * 10) / 10,

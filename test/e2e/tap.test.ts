@@ -120,6 +120,14 @@ describe('tap', () => {
     expect([...new Set(weeks)]).toEqual(['rankings 202646']);
   });
 
+  it('--jq, -f and --fields do not apply: tap\'s stdout is its own Singer stream, and the message says so', async () => {
+    const result = await runCli(['tap', '--discover', '--jq', '.']);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^error: `newsstats tap` prints its own stream on stdout \(Singer messages, one a line, for a target\): --jq does not apply/);
+    expect(result.stderr).not.toMatch(/prints nothing/);
+  });
+
   it('a catalog selects streams; a bad config is a usage error naming the key', async () => {
     const dir = tempDir();
     const catalog = JSON.parse((await runCli(['tap', '--discover'])).stdout);

@@ -2,7 +2,8 @@
  * The request log: one JSON object a line, appended to a file.
  * It records what was asked and how it was answered, never request headers, so the API key that
  * travels in X-Api-Key cannot end up in it; a query value equal to the key is redacted as well,
- * in case a client put the key in the URL by mistake.
+ * in case a client put the key in the URL by mistake, and so is the key inside a path, a name or a
+ * longer value.
  *
  * A regular file is bounded: once it would pass the cap (what it held before counts too), later
  * requests are not logged and `onFull` is told once. A flood of 40,000 requests had grown it to
@@ -96,7 +97,25 @@ export class RequestLog {
   }
 }
 
-/** The query as an object for the log, with any value equal to the key replaced. */
+/**
+ * `text` with the key replaced wherever it appears, alone or inside a longer value (`/people/KEY`,
+ * `q=xKEYx`), and percent-encoded as a client would have put it in a path. A short key may take a
+ * piece of an innocent word with it: in a log of a test server, better than a key left in a file.
+ */
+export function withoutKey(text: string, key: string): string {
+  if (key === '') return text;
+  let out = text.replaceAll(key, REDACTED);
+  const encoded = encodeURIComponent(key);
+  if (encoded !== key) out = out.replaceAll(encoded, REDACTED);
+  return out;
+}
+
+/** The path for the log, the key replaced wherever it appears. */
+export function pathForLog(pathname: string, key: string): string {
+  return withoutKey(pathname, key);
+}
+
+/** The query as an object for the log, the key replaced wherever it appears in a name or a value. */
 export function queryForLog(search: string, key: string): Record<string, string | string[]> {
   // No prototype: a parameter named __proto__ must stay a plain key.
   const query: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
@@ -108,8 +127,8 @@ export function queryForLog(search: string, key: string): Record<string, string 
     return query;
   }
   for (const [rawName, raw] of params) {
-    const name = rawName === key ? REDACTED : rawName;
-    const value = raw === key ? REDACTED : raw;
+    const name = withoutKey(rawName, key);
+    const value = withoutKey(raw, key);
     const previous = query[name];
     if (previous === undefined) query[name] = value;
     else if (Array.isArray(previous)) previous.push(value);
