@@ -86,6 +86,13 @@ function written(text) {
   return true;
 }
 
+/** A file of dist/ missing or cut off mid-write: what a build in progress leaves. */
+function beingRebuilt(error, dist) {
+  const inDist = (text) => typeof text === 'string' && text.includes(dist);
+  if (error.code === 'ENOENT' || error.code === 'MODULE_NOT_FOUND') return inDist(error.path) || inDist(error.message);
+  return error instanceof SyntaxError && inDist(error.stack);
+}
+
 function run() {
   // dist/ is loaded with V8 code caches made after a run (bin/code-cache.cjs), in a folder that is the
   // user's alone; without one, by Node's require. `newsstats cache ...` never loads through the caches:
@@ -93,9 +100,18 @@ function run() {
   const { cacheDirectory, loadDist } = require('./code-cache.cjs');
   const directory = words.includes('cache') ? undefined : cacheDirectory(process.env, process.getuid?.());
   const dist = require('node:path').join(__dirname, '..', 'dist');
-  const { main, processIo } = directory === undefined
-    ? require('../dist/cli/main.js')
-    : loadDist(require('node:path').join(dist, 'cli', 'main.js'), { dist, directory, words });
+  let entry;
+  try {
+    entry = directory === undefined ? require('../dist/cli/main.js') : loadDist(require('node:path').join(dist, 'cli', 'main.js'), { dist, directory, words });
+  } catch (error) {
+    if (!beingRebuilt(error, dist)) throw error;
+    // `git pull && npm install` rebuilds dist/ in place: a run in those seconds finds it incomplete (#31).
+    // The same words as src/cli/exit-codes.ts, for a file of dist/ missing later in the run.
+    process.stderr.write('error: newsstats is being rebuilt (its dist/ folder is incomplete, as during npm install or npm run build); run it again in a moment\n');
+    process.exitCode = 1;
+    return;
+  }
+  const { main, processIo } = entry;
 
   // SIGUSR1 would open Node's inspector on 127.0.0.1:9229 (anyone on the machine who can signal us
   // could then run code with our key): a listener of our own replaces Node's (Node 20, 24 and 26 alike;

@@ -3,10 +3,12 @@
  * main() when that write fails.
  */
 import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/cli/run/exit-codes.js';
 import { VERSION } from '../../src/shared/version.js';
-import { BIN } from './harness.js';
+import { BIN, REPO, tempDir } from './harness.js';
 
 const run = (script: string) => spawnSync('bash', ['-o', 'pipefail', '-c', script], { encoding: 'utf8', env: { ...process.env, BIN, NODE: process.execPath } });
 
@@ -28,5 +30,35 @@ describe('bin/newsstats.cjs --version', () => {
     // The reader closes its end at once; Node takes far longer to start, so the write meets a closed pipe.
     const result = run('"$NODE" "$BIN" --version | { exec 0<&-; }');
     expect(result).toMatchObject({ status: 0, stderr: '' });
+  });
+});
+
+/**
+ * #31 item 8: `git pull && npm install` rebuilds dist/ in place; a run in those seconds finds it
+ * incomplete and says so in one line, exit 1, never a stack trace. A copy of the package whose dist/
+ * lacks the entry, or holds it cut off mid-write, or lacks a chunk the entry loads later.
+ */
+describe('a run while dist/ is being rebuilt', () => {
+  const REBUILDING = 'error: newsstats is being rebuilt (its dist/ folder is incomplete, as during npm install or npm run build); run it again in a moment\n';
+  const copy = (dist: 'none' | 'cut' | 'no-chunks') => {
+    const root = tempDir('newsstats-rebuild-');
+    cpSync(join(REPO, 'bin'), join(root, 'bin'), { recursive: true });
+    cpSync(join(REPO, 'package.json'), join(root, 'package.json'));
+    if (dist === 'none') mkdirSync(join(root, 'dist', 'cli'), { recursive: true });
+    else cpSync(join(REPO, 'dist'), join(root, 'dist'), { recursive: true });
+    if (dist === 'cut') writeFileSync(join(root, 'dist', 'cli', 'main.js'), readFileSync(join(REPO, 'dist', 'cli', 'main.js'), 'utf8').slice(0, 4000));
+    if (dist === 'no-chunks') rmSync(join(root, 'dist', 'chunks'), { recursive: true });
+    return join(root, 'bin', 'newsstats.cjs');
+  };
+
+  it.each(['none', 'cut', 'no-chunks'] as const)('dist/ %s: one line, exit 1', (dist) => {
+    const bin = copy(dist);
+    for (const home of [tempDir(), undefined]) {
+      // With and without a code-cache folder: both ways of loading dist/.
+      const env = { PATH: process.env.PATH ?? '', HOME: home ?? '/nonexistent', XDG_CACHE_HOME: home === undefined ? '' : join(home, 'cache'), NEWSSTATS_BASE_URL: 'http://127.0.0.1:9', NEWSSTATS_API_KEY: 'k' };
+      const result = spawnSync(process.execPath, [bin, '-q', 'people', 'search', 'okafor'], { encoding: 'utf8', env });
+      expect(result.stderr).toBe(REBUILDING);
+      expect(result.status).toBe(1);
+    }
   });
 });

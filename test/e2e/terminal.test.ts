@@ -760,3 +760,21 @@ describe.concurrent('a server that is not the API', () => {
     }
   });
 });
+
+/** #31 item 6: a hint's command runs where and as whom the failed one did. */
+describe.concurrent('hints keep the context they were given', () => {
+  test('--profile, --sandbox: the suggested command repeats them; a hint never changes another profile', async () => {
+    const home = tempDir();
+    const env = { XDG_CONFIG_HOME: join(home, 'config'), HOME: home };
+    expect((await runCli(['config', 'set', 'base-url', 'http://127.0.0.1:9', '--profile', 'prod'], { env })).code).toBe(0);
+    const noKey = await runCli(['--profile', 'prod', 'weeks'], { env });
+    expect(noKey.code).toBe(3);
+    expect(noKey.stderr).toContain('run `newsstats --profile prod auth login`');
+    const insecure = await runCli(['config', 'set', 'base-url', 'http://10.0.0.5:8080', '--profile', 'lan'], { env });
+    expect(insecure.code).toBe(2);
+    expect(insecure.stderr).toContain('`newsstats --profile lan config set allow-insecure-http true`');
+    const name = await runCli(['--sandbox', 'people', 'get', 'Hira Abbasi'], { env });
+    expect(name.code).toBe(2);
+    expect(name.stderr).toContain("did you mean newsstats --sandbox people search 'Hira Abbasi'?");
+  });
+});

@@ -41,7 +41,7 @@ export const EXIT = {
 /** For `newsstats help exit-codes`: the table users script against. */
 export const EXIT_CODE_MEANINGS: ReadonlyArray<[number, string]> = [
   [EXIT.ok, 'success'],
-  [EXIT.unexpected, 'unexpected failure (a bug: please report it with the output of --verbose)'],
+  [EXIT.unexpected, 'unexpected failure (a bug: please report it with the output of --verbose), or newsstats is being rebuilt (dist/ incomplete during npm install or npm run build: run it again)'],
   [EXIT.usage, 'usage error (bad flag, week, bound or setting, a malformed HTTPS_PROXY/HTTP_PROXY; checked before any request) or the server\'s 400'],
   [EXIT.auth, 'missing API key, or the server rejected it (401) or refused it this resource (403)'],
   [EXIT.notFound, 'not found (404): the person, country, source, post or path named'],
@@ -67,6 +67,17 @@ function configurationHints(error: ConfigurationError): string[] {
     return ['pass --base-url URL, set NEWSSTATS_BASE_URL, or run `newsstats config set base-url URL`; add --sandbox to try newsstats on synthetic data'];
   }
   return [];
+}
+
+/** bin/newsstats.cjs says the same when dist/cli/main.js itself is missing or cut off. */
+const REBUILDING = 'error: newsstats is being rebuilt (its dist/ folder is incomplete, as during npm install or npm run build); run it again in a moment';
+
+/** A module of our own build missing, or cut off mid-write: `git pull && npm install` rebuilding dist/ (#31). */
+function isDistIncomplete(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const { code } = error as NodeJS.ErrnoException;
+  const ours = /[/\\]dist[/\\](?:chunks|cli|sandbox)[/\\]/.test(`${error.message}\n${error.stack ?? ''}`);
+  return ours && (code === 'MODULE_NOT_FOUND' || code === 'ENOENT' || error instanceof SyntaxError);
 }
 
 export interface Failure {
@@ -129,6 +140,7 @@ export function describeFailure(error: unknown, verbose: boolean): Failure {
   if (error instanceof ConnectionError || error instanceof ApiError) return failure(EXIT.unavailable);
   if (error instanceof OutputWriteError) return failure(EXIT.outputFailed);
   if (error instanceof IncompleteRunError) return failure(EXIT.incomplete);
+  if (isDistIncomplete(error)) return { exitCode: EXIT.unexpected, lines: [REBUILDING] };
   const stack = verbose && error instanceof Error && error.stack ? [error.stack] : [];
   return { exitCode: EXIT.unexpected, lines: [`error: ${message}`, ...stack] };
 }

@@ -148,8 +148,11 @@ async function report(error: unknown, state: RunState): Promise<void> {
   const { stderr, env } = state.io;
   // The message starts a line of its own: a progress bar still drawn is erased first.
   state.context?.report.endProgress();
+  const { withContext } = await import('../help/context-hints.js');
   for (const line of failure.lines) {
-    const text = (state.context?.report.redact(line) ?? line).split('\n').map(printable).join('\n');
+    // A suggested command runs where and as whom this one did: --profile, --base-url, --sandbox kept.
+    const shown = withContext(line, state.args);
+    const text = (state.context?.report.redact(shown) ?? shown).split('\n').map(printable).join('\n');
     // A terminal stream knows its columns; in-memory streams fall back to $COLUMNS, then 80.
     const lines = state.io.isTTY.stderr ? wrapToWidth(text, terminalColumns(stderr as { columns?: number }, env), { keepQuoted: true }) : [text];
     stderr.write(`${lines.join('\n')}\n`);
