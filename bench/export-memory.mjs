@@ -5,39 +5,45 @@
 //   table, piped              stdout to a pipe, so the table is tab-separated with no layout
 // Streaming holds a bounded window of rows, so the peak should not grow with the export's size.
 // Runs alternate between formats; the median of each is printed with its growth from the smallest.
+// --node, repeated, measures each Node given (a path, or a major for the npm registry's node package).
 //
-//   npm run bench:export-memory [-- --runs 3 --top 50,480]
+//   npm run bench:export-memory [-- --runs 3 --top 50,480 --formats csv,table --node 20 --node 24 --node 26]
 import { join } from 'node:path';
-import { bin, home, interleave, KEY, numberFlag, startSandbox, timed } from './lib.mjs';
+import { bin, home, interleave, KEY, nodesFromArgs, numberFlag, startSandbox, timed } from './lib.mjs';
 
 const runs = numberFlag('--runs', 3);
-const topsFlag = process.argv.indexOf('--top');
-const tops = topsFlag > 0 ? process.argv[topsFlag + 1].split(',').map(Number) : [50, 480];
-const formats = ['csv', 'tsv', 'json', 'ndjson', 'table'];
+const listFlag = (name, fallback) => {
+  const index = process.argv.indexOf(name);
+  return index > 0 ? process.argv[index + 1].split(',') : fallback;
+};
+const tops = listFlag('--top', ['50', '480']).map(Number);
+const formats = listFlag('--formats', ['csv', 'tsv', 'json', 'ndjson', 'table']);
+const nodes = nodesFromArgs();
 const { url, stop } = await startSandbox();
 
-const exportLinks = (top, format) => () => {
+const exportLinks = (node, top, format) => () => {
   const args = [bin, 'export', 'links', '--top', String(top), '--weeks', 'last4', '--limit', '250', '-f', format, '-q'];
   if (format !== 'table') args.push('-o', join(home, `links-${top}.${format}`));
-  return timed(process.execPath, args, { NEWSSTATS_BASE_URL: url, NEWSSTATS_API_KEY: KEY });
+  return timed(node, args, { NEWSSTATS_BASE_URL: url, NEWSSTATS_API_KEY: KEY });
 };
 
 const peaks = {};
 for (const top of tops) {
-  const ways = Object.fromEntries(formats.map((format) => [format, exportLinks(top, format)]));
-  const result = interleave(ways, runs, 'csv');
-  peaks[top] = Object.fromEntries(formats.map((format) => [format, result[format]]));
+  const ways = Object.fromEntries(nodes.flatMap(({ path, label }) => formats.map((format) => [`${label} ${format}`, exportLinks(path, top, format)])));
+  peaks[top] = interleave(ways, runs, `${nodes[0].label} ${formats[0]}`);
 }
 stop();
 
-console.log(`peak RSS of export links --limit 250 --weeks last4, median of ${runs} runs, Node ${process.version}`);
-console.log(`| people | ${formats.map((format) => (format === 'table' ? 'table (piped)' : `${format} (-o)`)).join(' | ')} |`);
-console.log(`|---:|${formats.map(() => '---:').join('|')}|`);
-for (const top of tops) {
-  const cells = formats.map((format) => {
-    const { rssMiB, ms } = peaks[top][format];
-    const growth = top === tops[0] ? '' : `, ${((rssMiB / peaks[tops[0]][format].rssMiB - 1) * 100).toFixed(0)}%`;
-    return `${rssMiB.toFixed(0)} MiB${growth} (${(ms / 1000).toFixed(1)} s)`;
-  });
-  console.log(`| ${top} | ${cells.join(' | ')} |`);
+console.log(`peak RSS of export links --limit 250 --weeks last4, median of ${runs} runs`);
+console.log(`| Node | people | ${formats.map((format) => (format === 'table' ? 'table (piped)' : `${format} (-o)`)).join(' | ')} |`);
+console.log(`|---|---:|${formats.map(() => '---:').join('|')}|`);
+for (const { label } of nodes) {
+  for (const top of tops) {
+    const cells = formats.map((format) => {
+      const { rssMiB, ms } = peaks[top][`${label} ${format}`];
+      const growth = top === tops[0] ? '' : `, ${((rssMiB / peaks[tops[0]][`${label} ${format}`].rssMiB - 1) * 100).toFixed(0)}%`;
+      return `${rssMiB.toFixed(0)} MiB${growth} (${(ms / 1000).toFixed(1)} s)`;
+    });
+    console.log(`| ${label} | ${top} | ${cells.join(' | ')} |`);
+  }
 }

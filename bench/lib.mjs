@@ -52,15 +52,37 @@ export function startSandbox(latency = 0) {
 const gnuTime = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 const rssFile = join(home, 'rss');
 
-/** Runs a command to the end: wall milliseconds, peak RSS in MiB (when GNU time is there), stdout. */
+/**
+ * `--cpu`: each command's CPU time (task-clock of the whole process, its threads included, from Linux
+ * perf: `perf stat -e task-clock`) stands in for its wall time. On a machine shared with other jobs,
+ * wall time measures the load more than the command; CPU time much less.
+ */
+const cpuTime = process.argv.includes('--cpu');
+const perfFile = join(home, 'perf');
+if (cpuTime && spawnSync('perf', ['stat', '-x,', '-e', 'task-clock', '-o', perfFile, '--', 'true']).status !== 0) {
+  throw new Error('--cpu needs Linux perf (perf stat -e task-clock): install linux-perf, or measure wall time without --cpu');
+}
+
+/** Runs a command to the end: wall milliseconds (CPU milliseconds with --cpu), peak RSS in MiB (when GNU time is there), stdout. */
 export function timed(command, args, env = {}) {
-  const [file, argv] = gnuTime ? [gnuTime, ['-f', '%M', '-o', rssFile, command, ...args]] : [command, args];
+  let [file, argv] = gnuTime ? [gnuTime, ['-f', '%M', '-o', rssFile, command, ...args]] : [command, args];
+  if (cpuTime) [file, argv] = ['perf', ['stat', '-x,', '-e', 'task-clock', '-o', perfFile, '--', file, ...argv]];
   const started = process.hrtime.bigint();
   const result = spawnSync(file, argv, { env: { ...benchEnv, ...env }, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 256 * 1024 * 1024 });
-  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  let ms = Number(process.hrtime.bigint() - started) / 1e6;
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')}: exit ${result.status}: ${result.stderr}`);
+  if (cpuTime) ms = Number(readFileSync(perfFile, 'utf8').split('\n').find((line) => line.includes('task-clock')).split(',')[0]);
   const rssMiB = gnuTime ? Number(readFileSync(rssFile, 'utf8').trim().split('\n').at(-1)) / 1024 : NaN;
   return { ms, rssMiB, stdout: result.stdout };
+}
+
+/** `--cold`: every run of newsstats starts with an empty cache folder, as a cron job in a fresh container does. */
+export const cold = process.argv.includes('--cold');
+let coldRuns = 0;
+
+/** The environment of one newsstats run: with --cold, a cache folder of its own that no run has used. */
+export function cacheEnv(env = {}) {
+  return cold ? { ...env, XDG_CACHE_HOME: join(home, `cold-cache-${coldRuns++}`) } : env;
 }
 
 /**

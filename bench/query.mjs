@@ -12,7 +12,10 @@
 // Every command runs in turn, run by run, after one warm-up round; medians of wall time, of ratios
 // taken run by run, and of peak RSS (GNU time).
 //
-//   npm run bench:query [-- --runs 30] [-- --node PATH|MAJOR ...] [-- --exe build/newsstats]
+//   npm run bench:query [-- --runs 30] [-- --node PATH|MAJOR ...] [-- --exe build/newsstats] [-- --cold] [-- --cpu]
+//
+// --cold gives every newsstats run an empty cache folder (a cron job in a fresh container); --cpu
+// compares CPU time (Linux perf's task-clock) instead of wall time, for a machine shared with other jobs.
 //
 // --node, repeated, names each Node to measure: a path, or a major version for the npm registry's node
 // package (`--node 24 --node 26`); without it, the Node running this. The sandbox runs on this Node.
@@ -20,7 +23,7 @@ import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { withoutHttp2 } from '../scripts/build.mjs';
-import { bin, home, KEY, median, nodesFromArgs, numberFlag, pairedRatio, repo, sampleRuns, startSandbox, table, timed } from './lib.mjs';
+import { bin, cacheEnv, cold, home, KEY, median, nodesFromArgs, numberFlag, pairedRatio, repo, sampleRuns, startSandbox, table, timed } from './lib.mjs';
 
 const runs = numberFlag('--runs', 30);
 const exeFlag = process.argv.indexOf('--exe');
@@ -38,12 +41,12 @@ const dispatcherEnv = { NODE_COMPILE_CACHE: join(home, 'dispatcher-compile-cache
 const ways = {};
 for (const { path, label } of nodes) {
   ways[`${label}: node -e 0`] = () => timed(path, ['-e', '0']);
-  ways[`${label}: newsstats`] = () => timed(path, [bin, ...query], apiEnv);
+  ways[`${label}: newsstats`] = () => timed(path, [bin, ...query], cacheEnv(apiEnv));
   ways[`${label}: node:http script`] = () => timed(path, [join(repo, 'bench', 'query-http.mjs'), url, KEY]);
   ways[`${label}: undici script`] = () => timed(path, [join(repo, 'bench', 'query-undici.mjs'), url, KEY]);
   ways[`${label}: dispatcher script`] = () => timed(path, [dispatcherScript, url, KEY], dispatcherEnv);
 }
-if (exe) ways.executable = () => timed(exe, query, apiEnv);
+if (exe) ways.executable = () => timed(exe, query, cacheEnv(apiEnv));
 const haveCurlJq = ['curl', 'jq'].every((tool) => spawnSync(tool, ['--version'], { stdio: 'ignore' }).status === 0);
 if (haveCurlJq) ways['curl + jq'] = () => timed('bash', [join(repo, 'bench', 'query-curl.sh'), url, KEY]);
 
@@ -60,7 +63,7 @@ const rss = (name) => median(samples[name].map((sample) => sample.rssMiB));
 const ratio = (a, b) => `${pairedRatio(samples[a], samples[b]).toFixed(2)}x`;
 const perNode = (cell) => nodes.map(({ label }) => cell(label));
 
-console.log(`one query (people top --weeks last4 --format json, ${expected.length} bytes), ${runs} runs each; ratios paired run by run`);
+console.log(`one query (people top --weeks last4 --format json, ${expected.length} bytes), ${runs} runs each; ratios paired run by run${cold ? '; every newsstats run with an empty cache folder' : ''}${process.argv.includes('--cpu') ? '; CPU time (task-clock), not wall time' : ''}`);
 console.log(table(['figure', ...perNode((label) => label)], [
   ['`node -e 0` ms', ...perNode((label) => ms(`${label}: node -e 0`).toFixed(1))],
   ['newsstats ms', ...perNode((label) => ms(`${label}: newsstats`).toFixed(1))],

@@ -2,7 +2,8 @@
 // Startup cost of the CLI on each Node given, as ratios to that Node's own `node -e 0`, all in one run
 // (these machines are noisy; a ratio taken side by side is stable where milliseconds are not).
 //
-//   npm run bench:startup [-- --runs 30] [-- --node PATH|MAJOR ...] [-- --exe build/newsstats]
+//   npm run bench:startup [-- --runs 30] [-- --node PATH|MAJOR ...] [-- --exe build/newsstats] [-- --cold] [-- --cpu]
+// (--cold: every run with an empty cache folder; --cpu: CPU time, Linux perf's task-clock, not wall time)
 //
 // --node, repeated, names each Node to measure: a path, or a major version for the npm registry's node
 // package (`--node 24 --node 26`); without it, the Node running this. --exe adds the standalone
@@ -10,7 +11,7 @@
 // the Node it was built on. Every command of every Node runs in turn, run by run, after one warm-up
 // round; each ratio is the median of ratios taken run by run. Needs the build (npm install runs it).
 import { statSync } from 'node:fs';
-import { bin, median, nodesFromArgs, numberFlag, pairedRatio, sampleRuns, table, timed } from './lib.mjs';
+import { bin, cacheEnv, cold, median, nodesFromArgs, numberFlag, pairedRatio, sampleRuns, table, timed } from './lib.mjs';
 
 const runs = numberFlag('--runs', 30);
 const exeFlag = process.argv.indexOf('--exe');
@@ -27,7 +28,7 @@ const cases = [
 const ways = {};
 for (const { path, label } of nodes) {
   ways[`${label}: node -e 0`] = () => timed(path, ['-e', '0']);
-  for (const [name, args] of cases) ways[`${label}: ${name}`] = () => timed(path, [bin, ...args]);
+  for (const [name, args] of cases) ways[`${label}: ${name}`] = () => timed(path, [bin, ...args], cacheEnv());
 }
 if (exe) for (const [name, args] of cases) ways[`executable: ${name}`] = () => timed(exe, args);
 
@@ -35,7 +36,7 @@ const samples = sampleRuns(ways, runs);
 const ms = (name) => median(samples[name].map((sample) => sample.ms));
 const rss = (name) => median(samples[name].map((sample) => sample.rssMiB));
 
-console.log(`startup, ${runs} runs each; each Node against its own \`node -e 0\`, ratios paired run by run`);
+console.log(`startup, ${runs} runs each; each Node against its own \`node -e 0\`, ratios paired run by run${cold ? '; every newsstats run with an empty cache folder' : ''}${process.argv.includes('--cpu') ? '; CPU time (task-clock), not wall time' : ''}`);
 console.log(table(['figure', ...nodes.map(({ label }) => label)], [
   ['`node -e 0` ms', ...nodes.map(({ label }) => ms(`${label}: node -e 0`).toFixed(1))],
   ...cases.map(([name]) => [`\`${name}\` / \`node -e 0\``, ...nodes.map(({ label }) => {

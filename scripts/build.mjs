@@ -195,7 +195,8 @@ export const builds = [
     ],
     outdir: dist,
     commonjs: true,
-    plugins: [withoutHttp2],
+    // NEWSSTATS_BUILD_WITH_HTTP2=1 npm run build keeps it (docs/performance.md, "Start-up machinery").
+    plugins: process.env.NEWSSTATS_BUILD_WITH_HTTP2 ? [] : [withoutHttp2],
   },
 ];
 

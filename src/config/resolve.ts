@@ -18,6 +18,8 @@ export const ENVIRONMENT: Readonly<Record<string, string>> = {
   ),
   XDG_CONFIG_HOME: 'config directory base (default ~/.config): the file is $XDG_CONFIG_HOME/newsstats/config.json',
   XDG_CACHE_HOME: 'cache directory base (default ~/.cache): the cache is $XDG_CACHE_HOME/newsstats/',
+  NEWSSTATS_NO_STARTUP_MACHINERY: '1: start without the code cache of compiled code, the prepared help texts and V8 flags of our own (docs/performance.md)',
+  NODE_DISABLE_COMPILE_CACHE: '1: no code cache of compiled code (Node\'s own variable, honoured by newsstats\' cache too)',
   HTTPS_PROXY: 'proxy for https requests, http://host:port (host:port alone is read as http://; also https_proxy, HTTP_PROXY, http_proxy)',
   NO_PROXY: 'hosts that bypass the proxy (also no_proxy)',
   PAGER: 'the pager for output taller than the terminal, after NEWSSTATS_PAGER and the profile\'s pager (default less -FRX)',

@@ -30,7 +30,7 @@ async function exportParams(ctx: Context, flags: BulkFlags, label: string) {
   // people's links. Optimising for size keeps the peak near 90 MiB, flat from 50 to 480 people, for
   // about 30% more CPU time on loopback, where the CPU is the bottleneck (bench:export-memory).
   await ctx.lifecycle.tuneV8('--optimize-for-size');
-  const client = await ctx.deps.client({ concurrency: flags.concurrency });
+  const client = await ctx.deps.client({ concurrency: flags.concurrency, bulk: true });
   // Whole weeks unless asked otherwise (#31): a file of a week still going would be silently partial.
   const window = (await resolveWindow(flags, async () => client, undefined, ctx.report)) ?? (await resolveWindow({ weeks: { kind: 'complete', count: 4 } }, async () => client));
   const { limit: _limit, ...filters } = await rankingParams(ctx, flags, window);

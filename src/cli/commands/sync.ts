@@ -116,7 +116,7 @@ const sync = verb({
       lake = await destinationOf(dir, ctx.io.cwd);
       lakeName = lake.where;
       await ctx.lifecycle.tuneV8('--optimize-for-size');
-      const client = await ctx.deps.client({ concurrency: flags.concurrency });
+      const client = await ctx.deps.client({ concurrency: flags.concurrency, bulk: true });
       let progress = { tick() {}, done() {} };
       summary = await runSync({
         client,

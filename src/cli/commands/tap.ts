@@ -148,7 +148,7 @@ const tap = verb({
         concurrency: configInteger(config, 'concurrency', { min: 1, max: 32 }) ?? DEFAULT_CONCURRENCY,
       };
       const ranking = rankingFlagsOf(config);
-      const client = await ctx.deps.client({ concurrency: query.concurrency });
+      const client = await ctx.deps.client({ concurrency: query.concurrency, bulk: true });
       const sink = await openRowSink(ctx.io.stdout, MESSAGES, { fields: [] });
       const metrics = new singer.MetricWriter(ctx.io.stderr);
       ctx.deps.onRequestEvent((event) => metrics.request(event));

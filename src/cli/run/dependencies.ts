@@ -41,6 +41,8 @@ export class Dependencies {
   #sandbox?: Promise<Sandbox>;
   #countries?: Promise<Country[]>;
   #concurrency = DEFAULT_CONCURRENCY;
+  /** A bulk run (export, sync, tap): undici's parser kept on Liftoff for the whole run (openClient). */
+  #bulk = false;
   /** Some request of this run got a 2xx answer: the host has answered as a server of the API would. */
   #answered = false;
   readonly #requestListeners: Array<(event: RequestEvent) => void> = [];
@@ -104,7 +106,8 @@ export class Dependencies {
    * The run's client, made on first use. `concurrency` (how many requests the run keeps in flight,
    * and so how many connections the client opens) is given by the first call that makes it.
    */
-  client(options: { concurrency?: number } = {}): Promise<NewsStatsClient<'lossless'>> {
+  client(options: { concurrency?: number; bulk?: boolean } = {}): Promise<NewsStatsClient<'lossless'>> {
+    if (options.bulk) this.#bulk = true;
     if (this.#client && options.concurrency !== undefined && options.concurrency !== this.#concurrency) {
       throw new Error('the client was made before its concurrency was given');
     }
@@ -121,8 +124,8 @@ export class Dependencies {
     // cannot exit before that ends. A 74 KB ranking is enough to spend the default budget: the
     // optimisation then costs more CPU than all of the rest of the query on Node 24 (about 210 million
     // instructions of 465 in bench/query-dispatcher.mjs, counted under valgrind). A budget of the
-    // largest int keeps the parser on Liftoff for any run a CLI makes in a few seconds, and a bulk
-    // export that parses far more still gets it optimised. `--liftoff-only`, set here before, is no
+    // largest int keeps the parser on Liftoff for any run a CLI makes in a few seconds (bulk runs:
+    // below). `--liftoff-only`, set here before, is no
     // longer read after start-up on Node 22 and later; the budget is, on Node 20 to 26. The library
     // leaves V8's flags to the program embedding it.
     // V8 gives each function of the parser its budget when undici instantiates it, on the first
@@ -131,8 +134,14 @@ export class Dependencies {
     // code cache is checked against, and the modules loaded meanwhile would be compiled from source
     // (net, assert and perf_hooks: 29 million instructions of the query on Node 24; Lifecycle.tuneV8).
     const [{ NewsStatsClient }, { VERSION }] = await Promise.all([import('../../api/client.js'), import('../../shared/version.js')]);
-    // NEWSSTATS_NO_STARTUP_MACHINERY=1 leaves V8's flags alone (docs/performance.md, "Start-up machinery").
-    const parserInstantiated = this.env.NEWSSTATS_NO_STARTUP_MACHINERY
+    // A bulk run (export, sync, tap) parses hundreds of answers, enough to spend any budget: V8 then
+    // optimised the parser after all, and `export links --top 480` peaked at 111-128 MiB instead of
+    // 86-95 (bisected to the budget replacing --liftoff-only, d0ef796). There the parser stays on
+    // Liftoff for the whole run: tier-up off before undici compiles it (--liftoff-only itself is read
+    // at start-up only on Node 22 and later), at no cost in CPU (npm run bench:export-memory).
+    if (this.#bulk) await this.lifecycle.tuneV8('--no-wasm-tier-up --no-wasm-dynamic-tiering');
+    // NEWSSTATS_NO_STARTUP_MACHINERY=1 leaves the budget at V8's default (docs/performance.md, "Start-up machinery").
+    const parserInstantiated = this.#bulk || this.env.NEWSSTATS_NO_STARTUP_MACHINERY
       ? () => {}
       : await this.lifecycle.tuneV8(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`, `--wasm-tiering-budget=${WASM_TIERING_BUDGET_DEFAULT}`);
     const client = new NewsStatsClient({
