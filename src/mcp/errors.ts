@@ -20,14 +20,20 @@ export interface ToolErrorResult {
   isError: true;
 }
 
+/** Where a model finds the identifier it got wrong, by what was not found (NotFoundError's description). */
+const NOT_FOUND_HINTS: Readonly<Record<string, string>> = {
+  person: 'Find the personHash with search_people (by name).',
+  source: 'Find the sourceId with list_sources.',
+  country: 'Find the country with list_countries (an ISO code or English name works too).',
+  post: 'Find the slug with recent_posts.',
+};
+
 /** What to tell the model: what failed, then what to change (or that a person must act). */
 export function describeToolError(error: unknown): string {
   if (error instanceof ToolInputError) return `Invalid argument: ${error.message}`;
-  if (error instanceof WeekError) return `Invalid weeks: ${error.message}. Week specs: last4, lastN (N weeks to the current one), current, YYYYWW or YYYYWW..YYYYWW.`;
+  if (error instanceof WeekError) return `Invalid weeks: ${error.message}.`;
   if (error instanceof InvalidParameterError) return `Invalid argument: ${error.message}`;
-  if (error instanceof NotFoundError) {
-    return `${error.message}. Check the identifier: search_people finds a person's personHash by name; list_sources and country names or ISO codes work for sources and countries.`;
-  }
+  if (error instanceof NotFoundError) return `${error.message}. ${NOT_FOUND_HINTS[error.description?.split(' ')[0] ?? ''] ?? 'Check the identifier.'}`;
   if (error instanceof BadRequestError) return `The service refused the question: ${error.message}. Change the arguments (a week range the service covers, fewer filters) and try again.`;
   if (error instanceof AuthenticationError || error instanceof ForbiddenError) {
     return `The service refused the API key (${error.message}). A person must fix the server's configuration (NEWSSTATS_API_KEY, or \`newsstats auth login\`); retrying will not help.`;

@@ -55,12 +55,26 @@ function registerTool(server: McpServer, spec: AnyTool, deps: McpDependencies): 
     async (args: unknown, extra: Extra): Promise<CallToolResult> => {
       try {
         const { structured, text } = await spec.run(args, deps, toolCall(extra));
-        return { content: [{ type: 'text', text: deps.redact(text) }], structuredContent: structured };
+        return { content: [{ type: 'text', text: deps.redact(text) }], structuredContent: masked(structured, (message) => deps.redact(message)) };
       } catch (error) {
         return toolError(error, (message) => deps.redact(message));
       }
     },
   );
+}
+
+/**
+ * The structured content with the key masked in every string, should the service have echoed it in
+ * data: walked only when its text holds the key (the common case costs one stringify).
+ */
+function masked(structured: Record<string, unknown>, redact: (text: string) => string): Record<string, unknown> {
+  const json = JSON.stringify(structured);
+  if (redact(json) === json) return structured;
+  const mask = (value: unknown): unknown =>
+    typeof value === 'string' ? redact(value)
+      : Array.isArray(value) ? value.map(mask)
+        : value !== null && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([key, item]) => [redact(key), mask(item)])) : value;
+  return mask(structured) as Record<string, unknown>;
 }
 
 /** The call's cancellation, for every request it makes, and its progress, when the client asked for it. */

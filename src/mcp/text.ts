@@ -24,17 +24,17 @@ export function personLabel(record: Record_): string {
 
 export const RANKED_METRICS = [
   ['mentions', 'mentionCount'], ['dominance', 'dominance'], ['reach', 'reach'], ['power', 'power'],
-  ['sentiment', 'sentiment'], ['persistence', 'persistence'],
+  ['sentiment', 'sentiment'], ['weeks mentioned', 'persistence'],
 ] as const;
 
 export const GLOBAL_METRICS = [
   ['mentions', 'mentions'], ['dominance', 'globalDominance'], ['reach', 'globalReach'], ['power', 'globalPower'],
-  ['sentiment', 'globalSentiment'], ['persistence', 'persistence'], ['countries', 'countries'],
+  ['sentiment', 'globalSentiment'], ['weeks mentioned', 'persistence'], ['countries', 'countries'],
 ] as const;
 
 export const COUNTRY_ROW_METRICS = [
   ['mentions', 'mentions'], ['articles', 'articles'], ['local dominance', 'localDominance'], ['reach', 'reach'],
-  ['power', 'power'], ['sentiment', 'sentiment'], ['persistence', 'persistence'],
+  ['power', 'power'], ['sentiment', 'sentiment'], ['weeks mentioned', 'persistence'],
 ] as const;
 
 /** Lines joined, blank parts left out. */

@@ -34,12 +34,19 @@ export function windowOf(spec: string | number, info: WeekInfoNumbers, argument 
   try {
     window = resolveWeekWindow(parseWeekSpec(String(spec)), info);
   } catch (error) {
-    throw new ToolInputError(`${argument}: ${(error as Error).message}. It takes ${WEEK_SPEC_GRAMMAR}.`);
+    const message = (error as Error).message;
+    throw new ToolInputError(`${argument}: ${message}${message.includes(WEEK_SPEC_GRAMMAR) ? '' : `. It takes ${WEEK_SPEC_GRAMMAR}`}`);
   }
+  const described = withWeeks(window, info);
+  if (maxWeeks !== undefined && described.weeks > maxWeeks) {
+    throw new ToolInputError(`${argument}: ${String(spec)} is ${described.weeks} weeks; this tool takes at most ${maxWeeks} (one request a week). Ask for a shorter window, e.g. last${Math.min(12, maxWeeks)}.`);
+  }
+  return described;
+}
+
+/** A window with its length, the current week, and whether it holds that week. */
+export function withWeeks(window: WeekWindow, info: WeekInfoNumbers): ToolWindow {
   const weeks = weeksBetween(window.startWeek, window.endWeek) + 1;
-  if (maxWeeks !== undefined && weeks > maxWeeks) {
-    throw new ToolInputError(`${argument}: ${String(spec)} is ${weeks} weeks; this tool takes at most ${maxWeeks} (one request a week). Ask for a shorter window, e.g. last${Math.min(12, maxWeeks)}.`);
-  }
   return { ...window, weeks, currentWeek: info.currentWeek, partial: window.startWeek <= info.currentWeek && info.currentWeek <= window.endWeek };
 }
 

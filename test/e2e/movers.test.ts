@@ -88,6 +88,16 @@ describe('people movers', () => {
     expect([first.window, first.previousWindow]).toEqual(['202644..202647', '202640..202643']);
   });
 
+  it('asks the week info once a run, however many relative windows it resolves (--weeks last4 --vs last8)', async () => {
+    const { result, entries } = await logOf(logged.log, () => runCli(['people', 'movers', '--weeks', 'last4', '--vs', 'last8', '--limit', '5', '-f', 'json'], { env: logged.env }));
+    expect(result.code).toBe(0);
+    expect(countPath(entries, '/api/data/weeks/current')).toBe(1);
+    expect(entries.filter((entry) => entry.path === '/api/data/people/top').map((entry) => [entry.query.startWeek, entry.query.endWeek]).sort()).toEqual([
+      ['202640', '202647'],
+      ['202644', '202647'],
+    ]);
+  });
+
   it('shows new and out when the depth is the limit, with --vs a week spec, sort and filters on both rankings', async () => {
     const args = ['people', 'movers', '--weeks', '202647', '--vs', '202646', '--limit', '10', '--depth', '10', '--sort', 'dominance', '--gender', '1'];
     const { result, entries } = await logOf(logged.log, () => runCli([...args, '-f', 'json'], { env: logged.env }));

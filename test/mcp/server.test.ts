@@ -23,6 +23,10 @@ import type { RunningSandbox } from '../../src/sandbox/server.js';
 const KEY = 'mcp-test-key-7f3a9c';
 /** Requests about this person are held open until the client goes away. */
 const HELD = 'held-open-0001';
+/** Requests about this person are refused with a 401 whose title quotes the key, as a careless service might. */
+const ECHO = 'echoes-the-key-0001';
+/** A search for this answers a person whose description holds the key. */
+const ECHO_IN_DATA = 'echo-in-data';
 
 interface Front {
   url: string;
@@ -39,6 +43,16 @@ async function front(target: string): Promise<Front> {
   const held = new Promise<void>((resolve) => (arrived = resolve));
   const heldClosed = new Promise<void>((resolve) => (closed = resolve));
   const server = createServer((incoming: IncomingMessage, outgoing: ServerResponse) => {
+    if ((incoming.url ?? '').includes(ECHO)) {
+      outgoing.writeHead(401, { 'content-type': 'application/problem+json' });
+      outgoing.end(JSON.stringify({ title: `invalid API key ${KEY}`, status: 401 }));
+      return;
+    }
+    if ((incoming.url ?? '').includes(ECHO_IN_DATA)) {
+      outgoing.writeHead(200, { 'content-type': 'application/json' });
+      outgoing.end(JSON.stringify([{ personHash: 'echo-0001', fullName: 'Echo', countryId: 1, description: `key ${KEY} inside` }]));
+      return;
+    }
     if ((incoming.url ?? '').includes(HELD)) {
       arrived();
       incoming.socket.on('close', closed);
@@ -132,7 +146,9 @@ describe('the handshake and the tool list', () => {
 
   it('lists every tool read-only, with input and output schemas a JSON Schema 2020-12 validator compiles', () => {
     expect(tools.map((tool) => tool.name).sort()).toEqual([
-      'person_articles', 'person_countries', 'person_profile', 'rank_people', 'search_people', 'week_info',
+      'articles_overview', 'compare_people', 'country_attention', 'list_countries', 'list_sources', 'people_movers', 'person_articles',
+      'person_countries', 'person_profile', 'person_trend', 'rank_people', 'recent_articles', 'recent_posts', 'search_people',
+      'source_links', 'week_info',
     ]);
     for (const tool of tools) {
       expect(tool.annotations, tool.name).toMatchObject({ readOnlyHint: true, destructiveHint: false });
@@ -190,10 +206,104 @@ describe('answers, checked against the CLI and the service', () => {
     expect([...first.articles, ...second.articles].map((link: any) => link.articleHash)).toEqual(hashes);
   });
 
+  it('people_movers is the CLI\'s people movers, changes exact', async () => {
+    const result = await structured('people_movers', { weeks: '202644..202647', limit: 8, depth: 100 });
+    const cli = await cliJson(['people', 'movers', '--weeks', '202644..202647', '--limit', '8', '--depth', '100']);
+    expect(result.comparison).toMatchObject({ startWeek: 202640, endWeek: 202643, partial: false });
+    const fields = (row: any) => [row.personHash, row.status, row.rank, row.previousRank, row.rankChange, row.mentionChange, row.dominanceChange];
+    expect(result.movers.map(fields)).toEqual(cli.map(fields));
+  });
+
+  it('person_trend is the CLI\'s people trend, with progress a request at a time', async () => {
+    const [top] = await cliJson(['people', 'top', '--weeks', 'last4', '--limit', '1']);
+    const progress: number[] = [];
+    const result = (await client.callTool({ name: 'person_trend', arguments: { personHashes: [top.personHash], weeks: '202642..202647' } }, undefined, {
+      onprogress: ({ progress: done, total }) => {
+        expect(total).toBe(6);
+        progress.push(done);
+      },
+    })) as CallToolResult;
+    const cli = await cliJson(['people', 'trend', top.personHash, '--weeks', '202642..202647']);
+    const rows = (result.structuredContent as any).rows;
+    expect(rows.map((row: any) => [row.week, row.mentions, row.globalDominance, row.countries, row.partial]))
+      .toEqual(cli.map((row: any) => [row.week, row.mentions, row.globalDominance, row.countries, row.week === 202647]));
+    // The SDK's client handles notifications a microtask later than responses, so the last ones may
+    // arrive after it stopped listening (test/mcp/stdio.test.ts reads the server's own order).
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress).toEqual(progress.map((_, index) => index + 1));
+  });
+
+  it('compare_people gives each person\'s totals over the window, as people countries sums them', async () => {
+    const [first, second] = await cliJson(['people', 'top', '--weeks', 'last4', '--limit', '2']);
+    const result = await structured('compare_people', { personHashes: [first.personHash, second.personHash], weeks: 'last4' });
+    for (const [index, person] of [first, second].entries()) {
+      const countries = await cliJson(['people', 'countries', person.personHash, '--weeks', 'last4']);
+      expect(result.people[index]).toMatchObject({
+        personHash: person.personHash,
+        mentions: countries.countries.reduce((sum: number, row: any) => sum + row.mentions, 0),
+        globalReach: countries.globalReach,
+        countries: countries.countries.length,
+      });
+    }
+  });
+
+  it('country_attention is the CLI\'s countries attention and countries focus', async () => {
+    const result = await structured('country_attention', { countries: ['DE', 'Japan'], weeks: '202644..202647' });
+    for (const [index, country] of ['DE', 'JP'].entries()) {
+      const attention = await cliJson(['countries', 'attention', country]);
+      const focus = await cliJson(['countries', 'focus', country, '--weeks', '202644..202647']);
+      expect(result.countries[index].country.countryIso).toBe(country);
+      expect(result.countries[index].internationalAttention).toEqual({ ...attention, countryId: String(attention.countryId) });
+      expect(result.countries[index].domesticFocus).toEqual({ ...focus, countryId: String(focus.countryId) });
+    }
+  });
+
+  it('list_sources and source_links are the CLI\'s sources list and sources links', async () => {
+    const sources = await structured('list_sources', { country: 'DE', limit: 100 });
+    const cli = await cliJson(['sources', 'list', '--country', 'DE']);
+    expect(sources.sources.map((source: any) => source.sourceId)).toEqual(cli.map((source: any) => String(source.sourceId)));
+    const links = await structured('source_links', { sourceId: sources.sources[0].sourceId, which: 'unmatched', limit: 200 });
+    const cliLinks = await cliJson(['sources', 'links', sources.sources[0].sourceId]);
+    expect(links.links).toEqual(cliLinks.unmatchedLinks);
+    expect(links.counts).toEqual({ all: cliLinks.allLinks.length, matched: cliLinks.matchedLinks.length, unmatched: cliLinks.unmatchedLinks.length });
+  });
+
+  it('recent_articles, recent_posts and articles_overview are the CLI\'s, articleHash exact', async () => {
+    const articles = await structured('recent_articles', { limit: 5 });
+    expect(articles.articles.map((article: any) => article.articleHash)).toEqual(articleHashes((await rawGet(api, 'articles/recent?limit=5')).text));
+    const posts = await structured('recent_posts', { count: 3 });
+    expect(posts.posts.map((post: any) => [post.slug, post.content])).toEqual((await cliJson(['posts', 'recent', '--count', '3'])).map((post: any) => [post.slug, undefined]));
+    const overview = await structured('articles_overview', { days: 30 });
+    expect(overview).toEqual({ recent: await cliJson(['articles', 'stats', '--days', '30']), allTime: await cliJson(['articles', 'stats', '--all-time']) });
+  });
+
   it('week_info is the CLI\'s weeks', async () => {
     const result = await structured('week_info');
     const cli = await cliJson(['weeks']);
     expect(result).toMatchObject({ currentWeek: cli.currentWeek, last4StartWeek: cli.last4StartWeek, previousWeek: 202646, currentWeekStarts: '2026-11-16' });
+  });
+});
+
+describe('resources and prompts', () => {
+  it('the week info and the field meanings are resources', async () => {
+    const { resources } = await client.listResources();
+    expect(resources.map((resource) => resource.uri).sort()).toEqual(['newsstats://contract/fields', 'newsstats://weeks/current']);
+    const week = await client.readResource({ uri: 'newsstats://weeks/current' });
+    expect(JSON.parse((week.contents[0] as { text: string }).text)).toMatchObject({ currentWeek: 202647, last4StartWeek: 202644, previousWeek: 202646 });
+    const fields = (await client.readResource({ uri: 'newsstats://contract/fields' })).contents[0] as { text: string };
+    for (const field of ['mentionCount', 'dominance', 'reach', 'power', 'sentiment', 'persistence', 'articleHash']) expect(fields.text).toContain(`\`${field}\``);
+  });
+
+  it('a weekly briefing prompt names the tools it plans with', async () => {
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((prompt) => prompt.name)).toEqual(['weekly_briefing']);
+    const { messages } = await client.getPrompt({ name: 'weekly_briefing', arguments: { week: '202646', country: 'DE' } });
+    const body = (messages[0]!.content as { text: string }).text;
+    expect(body).toContain('202646');
+    for (const name of ['rank_people', 'people_movers', 'person_profile', 'country_attention']) {
+      expect(body).toContain(name);
+      expect(tools.map((tool) => tool.name)).toContain(name);
+    }
   });
 });
 
@@ -207,6 +317,12 @@ describe('bad input is a tool error that says what to change', () => {
     ['rank_people', { country: 'Atlantis' }, /no country matches "Atlantis"/],
     ['search_people', {}, /give query, fullName or personHash/],
     ['person_profile', { personHash: 'nobody-at-all-0000' }, /person "nobody-at-all-0000" not found.*search_people/],
+    ['person_trend', { personHashes: ['nobody-at-all-0000'] }, /person "nobody-at-all-0000" not found/],
+    ['person_trend', { personHashes: ['x-1'], weeks: 'last60' }, /60 weeks; this tool takes at most 53/],
+    ['people_movers', { limit: 50, depth: 10 }, /depth 10 is below limit 50/],
+    ['people_movers', { vs: 'yesterday' }, /vs: /],
+    ['country_attention', { countries: [] }, /countries/],
+    ['source_links', { sourceId: '99999' }, /source 99999 not found/],
     ['no_such_tool', {}, /no_such_tool/],
   ])('%s %j', async (name, args, message) => {
     const result = await call(name, args);
@@ -229,8 +345,23 @@ describe('long calls', () => {
 });
 
 describe('what never reaches the client', () => {
+  it('the key is masked in structured content and text, should the service echo it in data', async () => {
+    const result = await call('search_people', { query: ECHO_IN_DATA });
+    expect(result.isError, text(result)).toBeFalsy();
+    expect(JSON.stringify(result)).not.toContain(KEY);
+    expect((result.structuredContent as any).people[0].description).toMatch(/^key \S+ inside$/);
+  });
+
+  it('a refused key is a tool error that says a person must fix the configuration, the key masked even where the service quoted it', async () => {
+    const result = await call('person_profile', { personHash: ECHO });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(/refused the API key.*A person must fix the server's configuration/);
+    expect(text(result)).not.toContain(KEY);
+  });
+
   it('stdout carried protocol messages only, and no result or message held the key', () => {
-    expect(transportErrors).toEqual([]);
+    // A progress notification the client's SDK read after the response it belongs to is its own race, not a malformed message.
+    expect(transportErrors.map((error) => error.message).filter((message) => !message.startsWith('Received a progress notification for an unknown token'))).toEqual([]);
     expect(stderr).not.toContain(KEY);
   });
 });

@@ -61,7 +61,7 @@ const focus = verb({
     return input;
   },
   async run(ctx, { args: [country], flags }) {
-    const [countryId, window] = await Promise.all([resolveCountryId(country, ctx.deps), resolveWindow(flags, () => ctx.deps.client(), undefined, ctx.report)]);
+    const [countryId, window] = await Promise.all([resolveCountryId(country, ctx.deps), resolveWindow(flags, () => ctx.deps.weekInfo(), ctx.report)]);
     return { data: await (await ctx.deps.client()).countries.focus(countryId, window ?? {}) };
   },
 });

@@ -32,7 +32,7 @@ async function exportParams(ctx: Context, flags: BulkFlags, label: string) {
   await ctx.lifecycle.tuneV8('--optimize-for-size');
   const client = await ctx.deps.client({ concurrency: flags.concurrency, bulk: true });
   // Whole weeks unless asked otherwise (#31): a file of a week still going would be silently partial.
-  const window = (await resolveWindow(flags, async () => client, undefined, ctx.report)) ?? (await resolveWindow({ weeks: { kind: 'complete', count: 4 } }, async () => client));
+  const window = await resolveWindow(flags, () => ctx.deps.weekInfo(), ctx.report, { kind: 'complete', count: 4 });
   const { limit: _limit, ...filters } = await rankingParams(ctx, flags, window);
   let progress: Progress | undefined;
   const params = {

@@ -21,6 +21,8 @@ const serve = verb({
     ]);
     // A missing key or base URL is said now, on stderr with the exit code, not on the first call.
     if (!ctx.globals.sandbox) await ctx.deps.connection();
+    // A person who typed it at a terminal is told what it waits for, on stderr (stdout is the protocol's).
+    if (ctx.io.isTTY.stdin) ctx.report.note('newsstats mcp: serving MCP on stdin and stdout, for an MCP client to start (docs/mcp.md); Ctrl-C stops it.');
     const stop = new AbortController();
     const proc = ctx.io.process;
     const onSignal = () => stop.abort();

@@ -7,6 +7,7 @@ import type { NewsStatsClient } from '../../api/client.js';
 import type { RequestEvent } from '../../api/options.js';
 import type { Country } from '../../api/types.js';
 import type { ResolvedSettings } from '../../config/resolve.js';
+import type { WeekInfoNumbers } from '../../shared/weeks.js';
 import { ConfigurationError } from '../../api/errors.js';
 import type { CachedListName } from './cache.js';
 import { DEFAULT_CONCURRENCY } from '../flags/concurrency.js';
@@ -40,6 +41,7 @@ export class Dependencies {
   #client?: Promise<NewsStatsClient<'lossless'>>;
   #sandbox?: Promise<Sandbox>;
   #countries?: Promise<Country[]>;
+  #weekInfo: Promise<WeekInfoNumbers> | undefined;
   #concurrency = DEFAULT_CONCURRENCY;
   /** A bulk run (export, sync, tap): undici's parser kept on Liftoff for the whole run (openClient). */
   #bulk = false;
@@ -216,6 +218,20 @@ export class Dependencies {
   async cachedList(name: CachedListName, fetchList: () => Promise<unknown>): Promise<unknown> {
     const { cachedList } = await import('./cache.js');
     return cachedList({ settings: await this.settings(), globals: this.globals, env: this.env, report: this.report }, name, fetchList);
+  }
+
+  /**
+   * The service's current week and the start of its last-4 window, asked for at most once a run:
+   * every relative window (movers resolves two), the default window and a caption's partial week
+   * share this one request.
+   */
+  weekInfo(): Promise<WeekInfoNumbers> {
+    this.#weekInfo ??= this.client().then(async (client) => {
+      const info = await client.weeks.current();
+      // Numbers arrive as LosslessNumber in the CLI; week arithmetic needs plain numbers.
+      return { currentWeek: Number(String(info.currentWeek)), last4StartWeek: Number(String(info.last4StartWeek)) };
+    });
+    return this.#weekInfo;
   }
 
   /** The countries list, from the cache when fresh, else from the API. */

@@ -3,7 +3,7 @@ import { fieldsOf, personCountryRowSchema } from '../../../api/types.js';
 import { weekWindowFlags } from '../../flags/options.js';
 import { countryStatsRows } from '../../../output/rows.js';
 import { verb } from '../../run/spec.js';
-import { captionCurrentWeek, resolveWindow, weekInfoOnce } from '../../flags/week-window.js';
+import { captionCurrentWeek, resolveWindow } from '../../flags/week-window.js';
 import { caption, windowCaption } from './captions.js';
 
 const countryRowFields = ['personHash', 'startWeek', 'endWeek', ...fieldsOf(personCountryRowSchema)];
@@ -26,12 +26,11 @@ const countries = verb({
     tableFields: ['countryName', 'countryIso', 'mentions', 'articles', 'localDominance', 'reach', 'power', 'sentiment'],
   },
   async run(ctx, { args: [personHash], flags }) {
-    const info = weekInfoOnce(() => ctx.deps.client());
-    const window = await resolveWindow(flags, () => ctx.deps.client(), info, ctx.report);
+    const window = await resolveWindow(flags, () => ctx.deps.weekInfo(), ctx.report);
     const client = await ctx.deps.client();
     const [data, currentWeek] = await Promise.all([
       aboutPerson(personHash, () => client.people.countryStats(personHash, window ?? {})),
-      captionCurrentWeek(ctx.io, ctx.globals.output, info),
+      captionCurrentWeek(ctx.io, ctx.globals.output, () => ctx.deps.weekInfo()),
     ]);
     return { data, rows: countryStatsRows(personHash, data), view: { caption: countriesCaption(personHash, data, window === undefined, currentWeek) } };
   },

@@ -5,7 +5,7 @@ import type { MoverRow } from './rank-changes.js';
 import { integerFlag, parsedFlag, weekArgument, weekWindowFlags, withDefault } from '../../flags/options.js';
 import { rankingFlags, rankingParams, sortField, validateRanking, type RankingFlags } from '../../flags/ranking.js';
 import { verb, type ViewSpec } from '../../run/spec.js';
-import { captionCurrentWeek, resolveWindow, weekInfoOnce } from '../../flags/week-window.js';
+import { captionCurrentWeek, resolveWindow } from '../../flags/week-window.js';
 import { caption, filterCaption, partialCaption, weeksCaption } from './captions.js';
 
 /** A terminal shows the metric the rankings are sorted by, and its change. */
@@ -82,9 +82,9 @@ const movers = verb({
     const { joinRankings, previousWindow } = await import('./rank-changes.js');
     const client = () => ctx.deps.client();
     // Both windows may be relative (--weeks last4 --vs last8): the week info is asked for once.
-    const info = weekInfoOnce(client);
-    const window = (await resolveWindow(flags, client, info, ctx.report)) ?? (await resolveWindow({ weeks: { kind: 'last4' } }, client, info, ctx.report))!;
-    const comparison = flags.vs === 'previous' ? previousWindow(window) : (await resolveWindow({ weeks: flags.vs }, client, info))!;
+    const info = () => ctx.deps.weekInfo();
+    const window = await resolveWindow(flags, info, ctx.report, { kind: 'last4' });
+    const comparison = flags.vs === 'previous' ? previousWindow(window) : await resolveWindow({}, info, undefined, flags.vs);
     const params = { ...(await rankingParams(ctx, flags, undefined)), limit: flags.depth };
     const people = (await client()).people;
     const [current, previous, currentWeek] = await Promise.all([

@@ -1,7 +1,7 @@
 /** What more than one people verb uses: the person's fields, and the weeks of a weekly series. */
 import { NotFoundError } from '../../../api/errors.js';
 import { fieldsOf, personSchema } from '../../../api/types.js';
-import { listWeeks, type WeekInfoNumbers } from '../../../shared/weeks.js';
+import { listWeeks } from '../../../shared/weeks.js';
 import type { Context } from '../../run/spec.js';
 import { UsageError } from '../../run/errors.js';
 import { commandLine } from '../../help/slips.js';
@@ -17,9 +17,8 @@ export async function weeklyWindows(
   ctx: Context,
   flags: WeekWindowFlags,
   fallback: string,
-  info?: () => Promise<WeekInfoNumbers>,
 ): Promise<number[]> {
-  const window = await resolveWindow(flags, () => ctx.deps.client(), info, ctx.report);
+  const window = await resolveWindow(flags, () => ctx.deps.weekInfo(), ctx.report);
   if (!window) throw new UsageError(`this needs a week window`, `add --weeks, e.g. --weeks ${fallback}`);
   const weeks = listWeeks(window.startWeek, window.endWeek);
   if (weeks.length > MAX_WEEKLY_WEEKS) {

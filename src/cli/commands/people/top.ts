@@ -5,7 +5,7 @@ import { DEFAULT_CONCURRENCY, mapInOrder } from '../../flags/concurrency.js';
 import { switchFlag, weekWindowFlags } from '../../flags/options.js';
 import { rankingFlags, rankingParams, sortField, validateRanking, type RankingFlags } from '../../flags/ranking.js';
 import { verb, type Row } from '../../run/spec.js';
-import { captionCurrentWeek, resolveWindow, weekInfoOnce } from '../../flags/week-window.js';
+import { captionCurrentWeek, resolveWindow } from '../../flags/week-window.js';
 import { weeklyWindows } from './shared.js';
 
 const rankedFields = fieldsOf(personStatsSchema);
@@ -33,8 +33,11 @@ export function rankingCaption(count: number, flags: RankingFlags, window: Capti
  */
 const windowFields = ['startWeek', 'endWeek'];
 
+/** The chart of a ranking: each person's bar is the metric ranked by. */
+const rankingChart = (sort: RankingFlags['sort']) => ({ label: 'fullName', value: sortField(sort) });
+
 const topView = {
-  fields: [...rankedFields, ...windowFields], tableFields: rankedTableFields, keep: ['mentionCount'], chart: { label: 'fullName', value: 'mentionCount' },
+  fields: [...rankedFields, ...windowFields], tableFields: rankedTableFields, keep: [sortField(undefined)], chart: rankingChart(undefined),
 };
 
 const top = verb({
@@ -55,6 +58,7 @@ const top = verb({
   // metric ranked by is never hidden on a narrow terminal.
   viewFor: ({ flags }) => ({
     ...topView,
+    chart: rankingChart(flags.sort),
     keep: [sortField(flags.sort)],
     ...(flags.perWeek ? { fields: panelFields, tableFields: ['week', ...rankedTableFields] } : {}),
   }),
@@ -64,16 +68,15 @@ const top = verb({
   },
   async run(ctx, flags) {
     const client = await ctx.deps.client();
-    const info = weekInfoOnce(() => ctx.deps.client());
-    const chart = { label: 'fullName', value: sortField(flags.sort) };
+    const info = () => ctx.deps.weekInfo();
     if (!flags.perWeek) {
       // The filters first: a country that matches nothing is refused before the week is asked for.
       const filters = await rankingParams(ctx, flags, undefined);
       // Pinned when not given, so the caption and a file can say which weeks they are.
       // A file written with --output gets whole weeks by default (#31); a terminal table the last four, its partial week marked.
       const defaultWeeks = ctx.globals.output === undefined ? DEFAULT_RANKING_WEEKS : DEFAULT_FILE_WEEKS;
-      const window: CaptionWindow = (await resolveWindow(flags, () => ctx.deps.client(), info, ctx.report))
-        ?? { ...(await resolveWindow({ weeks: parseWeekSpec(defaultWeeks) }, () => ctx.deps.client(), info, ctx.report))!, defaulted: `default ${defaultWeeks}` };
+      const resolved = await resolveWindow(flags, info, ctx.report, parseWeekSpec(defaultWeeks));
+      const window: CaptionWindow = { startWeek: resolved.startWeek, endWeek: resolved.endWeek, ...(resolved.defaulted && { defaulted: `default ${defaultWeeks}` }) };
       const [data, currentWeek] = await Promise.all([
         client.people.top({ ...filters, startWeek: window.startWeek, endWeek: window.endWeek }),
         captionCurrentWeek(ctx.io, ctx.globals.output, info),
@@ -82,10 +85,10 @@ const top = verb({
       return {
         data,
         rows: ranking.map((item) => ({ ...item, startWeek: window.startWeek, endWeek: window.endWeek })),
-        view: { chart, caption: rankingCaption(ranking.length, flags, window, currentWeek) },
+        view: { caption: rankingCaption(ranking.length, flags, window, currentWeek) },
       };
     }
-    const weeks = await weeklyWindows(ctx, flags, 'last12', info);
+    const weeks = await weeklyWindows(ctx, flags, 'last12');
     const params = await rankingParams(ctx, flags, undefined);
     const [rankings, currentWeek] = await Promise.all([
       mapInOrder(weeks, DEFAULT_CONCURRENCY, (week) => client.people.top({ ...params, startWeek: week, endWeek: week })),

@@ -5,7 +5,6 @@ import { choiceFlag, configured, weekWindowFlags, withDefault } from '../../flag
 import { trendRow } from '../../../output/rows.js';
 import { verb, type Row, type ViewSpec } from '../../run/spec.js';
 import { UsageError } from '../../run/errors.js';
-import { weekInfoOnce } from '../../flags/week-window.js';
 import { caption, windowCaption } from './captions.js';
 import { aboutPerson, weeklyWindows } from './shared.js';
 
@@ -86,9 +85,8 @@ const trend = verb({
     if (personHashes.some((personHash) => personHash.trim() === '')) throw new UsageError('a personHash is empty', 'give the personHash of each person, e.g. from people search');
     // A trend is about weeks, so it always has a window: last12 unless asked otherwise.
     const given = flags.weeks !== undefined || flags.start !== undefined || flags.end !== undefined;
-    // The window and the caption's current week share one request for the week info.
-    const info = weekInfoOnce(() => ctx.deps.client());
-    const weeks = await weeklyWindows(ctx, given ? flags : { weeks: parseWeekSpec(DEFAULT_TREND_WEEKS) }, DEFAULT_TREND_WEEKS, info);
+    // The window and the caption's current week share one request for the week info (ctx.deps.weekInfo).
+    const weeks = await weeklyWindows(ctx, given ? flags : { weeks: parseWeekSpec(DEFAULT_TREND_WEEKS) }, DEFAULT_TREND_WEEKS);
     const client = await ctx.deps.client();
     const people = [...new Set(personHashes)];
     // Fail on an unknown person with one 404 naming them, before any weekly request.
@@ -99,7 +97,7 @@ const trend = verb({
         const row = trendRow(week, await client.people.countryStats(personHash, { startWeek: week, endWeek: week }));
         return people.length === 1 ? row : { week, personHash, fullName, ...row };
       }),
-      info(),
+      ctx.deps.weekInfo(),
     ]);
     const names = people.map((personHash, index) => (typeof persons[index]?.fullName === 'string' && persons[index].fullName !== '' ? String(persons[index].fullName) : personHash));
     return { data: rows, view: { caption: trendCaption(names, weeks, currentWeek, given ? undefined : `default ${DEFAULT_TREND_WEEKS}`) } };
