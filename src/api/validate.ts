@@ -1,13 +1,19 @@
 /**
- * Checks a parsed 200 against the contract at the client's edge, driven by the schemas in types.ts:
- * a body of the wrong top-level type, a field of the wrong type, a missing id, or a value no real answer holds
- * ends here as a ResponseShapeError, instead of turning into made-up rows, a TypeError deep in a
- * renderer, or an error that blames the user's input. Unknown fields, and null where the contract
- * allows it, pass.
+ * Checks a parsed 200 against the one schema (src/schema/contract.ts) at the client's edge, under the
+ * schema's one tolerance rule (spec.ts, `mayBeMissing`): null, a field left out and fields the schema
+ * does not name pass, except a `required` one; a value of its type outside the field's format or
+ * bounds (a rank of 0, a colour that is not #RRGGBB) passes as sent. What cannot have the field's
+ * declared type ends here as a ResponseShapeError naming the field (exit 5 in the CLI): the wrong JSON
+ * type, a fraction in an integer (an identifier's above all), a timestamp that is no date, a week that
+ * is no week, an identifier that is empty. So a broken answer fails at the edge, the same way for
+ * every format, instead of turning into made-up rows or a TypeError deep in a renderer.
  */
 import { isLosslessNumber } from 'lossless-json';
 import { ResponseShapeError } from './errors.js';
-import { ENDPOINT_SHAPES, ENDPOINTS, isIdentifierKind, type Endpoint, type FieldKind, type FieldSchema, type ResponseShape } from './types.js';
+import { ENDPOINT_SPECS, ENDPOINTS, type Endpoint, type ResponseShape } from '../schema/contract.js';
+import { mayBeMissing, type Fields, type FieldSpec } from '../schema/spec.js';
+import { isIntegerText } from '../shared/exact-json/identifier.js';
+import { parseTimestamp } from '../shared/timestamp.js';
 import { isValidWeek, weeksBetween } from '../shared/weeks.js';
 
 /** Values that are well-typed but impossible, by endpoint. Each returns the reason, or undefined when fine. */
@@ -59,7 +65,7 @@ export function checkResponseShape(endpoint: Endpoint, path: string, data: unkno
  * path it could fail to know and leave unchecked.
  */
 export function shapeProblem(endpoint: Endpoint, data: unknown): string | undefined {
-  const shape: ResponseShape = ENDPOINT_SHAPES[endpoint];
+  const shape: ResponseShape = ENDPOINT_SPECS[endpoint];
   const check = VALUE_CHECKS[endpoint];
   if (!shape.list) return recordProblem(data, shape, check, '');
   if (!Array.isArray(data)) return `expected an array, got ${describe(data)}`;
@@ -78,97 +84,106 @@ function recordProblem(
 ): string | undefined {
   const problem = fieldsProblem(value, shape.schema, shape.optional, where);
   if (problem !== undefined) return problem;
-  const record = value as Record<string, unknown>;
-  for (const [field, schema] of Object.entries(shape.nested ?? {})) {
-    const rows = (record[field] ?? []) as unknown[];
-    for (let index = 0; index < rows.length; index++) {
-      const nestedProblem = fieldsProblem(rows[index], schema, undefined, `${where}${field}[${index + 1}]: `);
-      if (nestedProblem !== undefined) return nestedProblem;
-    }
-  }
-  return check?.(record);
+  return check?.(value as Record<string, unknown>);
 }
 
 /** Each schema's fields as a list, made once: a ranking checks the same schema a hundred times. */
-const schemaFields = new WeakMap<FieldSchema, ReadonlyArray<[string, FieldKind]>>();
-function fieldsOf(schema: FieldSchema): ReadonlyArray<[string, FieldKind]> {
-  let fields = schemaFields.get(schema);
-  if (fields === undefined) schemaFields.set(schema, (fields = Object.entries(schema)));
-  return fields;
+const schemaFields = new WeakMap<Fields, ReadonlyArray<[string, FieldSpec]>>();
+function entriesOf(schema: Fields): ReadonlyArray<[string, FieldSpec]> {
+  let entries = schemaFields.get(schema);
+  if (entries === undefined) schemaFields.set(schema, (entries = Object.entries(schema)));
+  return entries;
 }
 
-function fieldsProblem(value: unknown, schema: FieldSchema, optional: FieldSchema | undefined, where: string): string | undefined {
+/** The problem of a record with `schema`'s fields (and `optional`'s, which may be left out), with `where` before it. */
+export function fieldsProblem(value: unknown, schema: Fields, optional: Fields | undefined, where: string): string | undefined {
   if (!isRecord(value)) return `${where}expected an object, got ${describe(value)}`;
-  for (const [field, kind] of fieldsOf(schema)) {
-    const problem = fieldProblem(value, field, kind, false);
-    if (problem !== undefined) return `${where}${problem}`;
+  for (const [field, spec] of entriesOf(schema)) {
+    const problem = fieldProblem(value, field, spec, false, where);
+    if (problem !== undefined) return problem;
   }
   if (optional === undefined) return undefined;
-  for (const [field, kind] of fieldsOf(optional)) {
-    const problem = fieldProblem(value, field, kind, true);
-    if (problem !== undefined) return `${where}${problem}`;
+  for (const [field, spec] of entriesOf(optional)) {
+    const problem = fieldProblem(value, field, spec, true, where);
+    if (problem !== undefined) return problem;
   }
   return undefined;
 }
 
-function fieldProblem(record: Record<string, unknown>, field: string, kind: FieldKind, mayBeAbsent: boolean): string | undefined {
-  // The contract's rule: null, a field left out and fields it does not name are expected. Only an
-  // identifier or week that later requests are built from must be there and usable.
-  const identifier = isIdentifierKind(kind) && !mayBeAbsent;
+function fieldProblem(record: Record<string, unknown>, field: string, spec: FieldSpec, mayBeAbsent: boolean, where: string): string | undefined {
+  // The tolerance rule: null and a field left out are expected, except where the client cannot go on.
+  const needed = !mayBeMissing(spec) && !mayBeAbsent;
+  if (!Object.hasOwn(record, field)) return needed ? `${where}field "${field}" is missing` : undefined;
   const value = record[field];
-  if (!Object.hasOwn(record, field)) return identifier ? `field "${field}" is missing` : undefined;
-  if (value === null) return identifier ? `field "${field}" is null` : undefined;
-  if (!fitsKind(value, kind)) return `field "${field}": expected ${KIND_NAMES[kind]}, got ${describe(value)}`;
-  if (identifier && typeof value === 'string') return identifierProblem(field, value);
-  return undefined;
+  if (value === null) return needed ? `${where}field "${field}" is null` : undefined;
+  const problem = valueProblem(value, spec, field);
+  return problem === undefined ? undefined : `${where}${problem}`;
 }
 
-const KIND_NAMES: Readonly<Record<FieldKind, string>> = {
-  string: 'a string', 'string!': 'a string',
-  integer: 'a number', 'integer!': 'a number up to 2^53',
-  biginteger: 'a number',
-  number: 'a number',
-  boolean: 'true or false',
-  timestamp: 'a timestamp string',
-  'string[]': 'an array of strings',
-  array: 'an array',
-  object: 'an object',
-};
-
-function fitsKind(value: unknown, kind: FieldKind): boolean {
-  switch (kind) {
-    case 'string': case 'string!': case 'timestamp':
-      return typeof value === 'string';
-    case 'integer!':
-      // An id is put back into a path or compared as a number: beyond 2^53 no JavaScript number
-      // holds it exactly, so it would address the wrong thing.
-      return Math.abs(numericValue(value)) <= Number.MAX_SAFE_INTEGER;
-    case 'integer': case 'biginteger':
-      // Any size, and a decimal too: the digits pass through as sent (a bigint in native mode), and
-      // refusing a whole answer over a count written `3.0` would help no one.
-      return typeof value === 'bigint' || (isNumeric(value) && (/^-?\d+$/.test(String(value)) || Number.isFinite(numericValue(value))));
+/** Why `value` cannot be a value of `spec`, or undefined when it can. */
+function valueProblem(value: unknown, spec: FieldSpec, field: string): string | undefined {
+  switch (spec.type) {
+    case 'string':
+      if (typeof value !== 'string') return expected(field, 'a string', value);
+      return spec.identifier ? identifierProblem(field, value) : undefined;
+    case 'timestamp':
+      if (typeof value !== 'string') return expected(field, 'a timestamp string', value);
+      return parseTimestamp(value) === undefined ? `field "${field}": expected a timestamp YYYY-MM-DDTHH:MM:SS that is a real time, got ${shownText(value)}` : undefined;
+    case 'integer':
+      return integerProblem(value, spec, field);
     case 'number':
-      return Number.isFinite(numericValue(value));
+      return Number.isFinite(numericValue(value)) ? undefined : expected(field, 'a number', value);
     case 'boolean':
-      return typeof value === 'boolean';
-    case 'string[]':
-      // An item may be null, as any value the contract does not make an identifier.
-      return Array.isArray(value) && value.every((item) => item === null || typeof item === 'string');
-    case 'array':
-      return Array.isArray(value);
+      return typeof value === 'boolean' ? undefined : expected(field, 'true or false', value);
+    case 'array': {
+      if (!Array.isArray(value)) return expected(field, spec.items === 'string' ? 'an array of strings' : 'an array', value);
+      const items = spec.items;
+      if (items === undefined) return undefined;
+      for (let index = 0; index < value.length; index++) {
+        const item: unknown = value[index];
+        if (items === 'string') {
+          // An item may be null: the tolerance rule holds for every item of a list.
+          if (item !== null && typeof item !== 'string') return `field "${field}": expected an array of strings, got ${describe(item)} at item ${index + 1}`;
+        } else {
+          const problem = fieldsProblem(item, items, undefined, `${field}[${index + 1}]: `);
+          if (problem !== undefined) return problem;
+        }
+      }
+      return undefined;
+    }
     case 'object':
-      return isRecord(value);
+      if (!isRecord(value)) return expected(field, 'an object', value);
+      return spec.fields === undefined ? undefined : fieldsProblem(value, spec.fields, undefined, `${field}.`);
   }
 }
 
-function isNumeric(value: unknown): boolean {
-  return typeof value === 'number' || isLosslessNumber(value);
+/**
+ * An integer is written as digits (in lossless mode, the text sent) or, in native mode, is a whole
+ * number; an identifier there is the string of its digits the codec made (or one sent as a string).
+ */
+function integerProblem(value: unknown, spec: FieldSpec, field: string): string | undefined {
+  const what = spec.format === 'week' ? 'a week (YYYYWW)' : 'an integer';
+  let text: string;
+  if (isLosslessNumber(value)) text = value.value;
+  else if (typeof value === 'bigint') text = value.toString();
+  // Native mode reads a number as JavaScript does: 1e3 is the integer 1000 there, 1.5 no integer.
+  else if (typeof value === 'number') text = String(value);
+  else if (typeof value === 'string' && spec.identifier && isIntegerText(value)) text = value;
+  else return expected(field, what, value);
+  const written = typeof value === 'number' ? Number.isSafeInteger(value) || (!spec.identifier && Number.isInteger(value)) : isIntegerText(text);
+  if (!written) return `field "${field}": expected ${what}, got ${text.length > 40 ? `${text.slice(0, 40)}…` : text}`;
+  if (spec.format === 'week' && !isValidWeek(Number(text))) return `field "${field}": ${text.length > 40 ? `${text.slice(0, 40)}…` : text} is not a week (YYYYWW)`;
+  return undefined;
 }
 
-/** A number from either number mode; NaN for anything else (a bigint is beyond 2^53 by construction). */
+function expected(field: string, what: string, value: unknown): string {
+  return `field "${field}": expected ${what}, got ${describe(value)}`;
+}
+
+/** A number from either number mode; NaN for anything else. */
 function numericValue(value: unknown): number {
   if (typeof value === 'number') return value;
-  return isLosslessNumber(value) ? Number(String(value)) : Number.NaN;
+  return isLosslessNumber(value) ? Number(value.value) : Number.NaN;
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -180,12 +195,10 @@ function identifierProblem(field: string, value: string): string | undefined {
   return undefined;
 }
 
-/** Week info drives every relative window: both must be real weeks, the window ending at the current one. */
+/** Week info drives every relative window: the window must end at the current week. */
 function checkWeekInfo(record: Record<string, unknown>): string | undefined {
   const current = numericValue(record.currentWeek);
   const start = numericValue(record.last4StartWeek);
-  if (!isValidWeek(current)) return `currentWeek ${current} is not a week (YYYYWW)`;
-  if (!isValidWeek(start)) return `last4StartWeek ${start} is not a week (YYYYWW)`;
   const span = weeksBetween(start, current);
   // A 4-week window ends at the current week; a year's slack, never a window that runs backwards.
   if (span < 0 || span > 52) return `last4StartWeek ${start} is not within a year before currentWeek ${current}`;
@@ -194,6 +207,11 @@ function checkWeekInfo(record: Record<string, unknown>): string | undefined {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !isLosslessNumber(value);
+}
+
+/** Text sent, quoted and cut short for a message. */
+function shownText(text: string): string {
+  return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
 }
 
 function describe(value: unknown): string {

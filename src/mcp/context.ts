@@ -42,7 +42,7 @@ export interface McpDependencies {
   /** The client in lossless mode (every digit as sent), made on first use; retries and pacing are its own. */
   client(): Promise<NewsStatsClient<'lossless'>>;
   /** A country's id from an id, ISO code, name or slug; an error with suggestions when none matches. */
-  countryId(text: string): Promise<number>;
+  countryId(text: string): Promise<number | string>;
   movers(): Promise<MoversJoin>;
   /** The text with the API key masked: every text that leaves the server passes through it. */
   redact(text: string): string;

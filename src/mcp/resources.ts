@@ -76,8 +76,8 @@ export function fieldMeanings(): string {
   const sections = RECORDS.map(([title, schema]) => [
     `## ${title}`,
     ...Object.entries(schema).map(([field, kind]) => {
-      const type = IDENTIFIER_FIELDS.has(field) ? 'identifier, a string of digits' : kind.replace('!', '');
-      const meaning = FIELD_MEANINGS[field];
+      const type = IDENTIFIER_FIELDS.has(field) ? 'identifier, a string of digits' : kind.type;
+      const meaning = FIELD_MEANINGS[field] ?? kind.description;
       return `- \`${field}\` (${type})${meaning ? `: ${meaning}` : ''}`;
     }),
   ].join('\n'));

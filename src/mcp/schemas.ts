@@ -1,43 +1,38 @@
 /**
- * The tools' output schemas, derived from the contract's field schemas (src/api/types.ts), so a
+ * The tools' output schemas, derived from the one schema (src/schema/contract.ts), so a
  * field's MCP type cannot drift from the contract: identifiers are strings of digits (exact.ts),
  * other numbers numbers, and every field but the identifiers may be null or absent, as the
  * contract's reading rule says. Records are open: a field the service adds passes through.
  */
 import * as z from 'zod';
-import type { FieldKind, FieldSchema } from '../api/types.js';
+import type { FieldSchema, FieldSpec } from '../api/types.js';
 import { IDENTIFIER_FIELDS } from './exact.js';
 
-function fieldType(name: string, kind: FieldKind): z.ZodType {
-  if (IDENTIFIER_FIELDS.has(name)) return z.string().describe('identifier: a string of decimal digits, exact at any size');
-  switch (kind) {
+function fieldType(name: string, spec: FieldSpec): z.ZodType {
+  if (IDENTIFIER_FIELDS.has(name)) return z.string().describe(`${spec.description} An identifier: a string of decimal digits, exact at any size.`);
+  switch (spec.type) {
     case 'string':
-    case 'string!':
     case 'timestamp':
-      return z.string();
+      return z.string().describe(spec.description);
     case 'integer':
-    case 'integer!':
-    case 'biginteger':
     case 'number':
-      return z.number();
+      return z.number().describe(spec.description);
     case 'boolean':
-      return z.boolean();
-    case 'string[]':
-      return z.array(z.string().nullable());
+      return z.boolean().describe(spec.description);
     case 'array':
-      return z.array(z.unknown());
+      return (spec.items === 'string' ? z.array(z.string().nullable()) : z.array(z.unknown())).describe(spec.description);
     case 'object':
-      return z.record(z.string(), z.unknown());
+      return z.record(z.string(), z.unknown()).describe(spec.description);
   }
 }
 
-/** One record of the contract as structured content: its fields typed, anything else allowed. */
+/** One record of the contract as structured content: its fields typed and described (the one schema), anything else allowed. */
 export function contractRecord(schema: FieldSchema, options: { omit?: readonly string[] } = {}) {
   const shape: Record<string, z.ZodType> = {};
-  for (const [name, kind] of Object.entries(schema)) {
+  for (const [name, spec] of Object.entries(schema)) {
     if (options.omit?.includes(name)) continue;
-    const type = fieldType(name, kind);
-    shape[name] = kind.endsWith('!') ? type : type.nullable().optional();
+    const type = fieldType(name, spec);
+    shape[name] = spec.required ? type : type.nullable().optional();
   }
   return z.looseObject(shape);
 }

@@ -22,3 +22,29 @@ export class FieldError extends OutputUsageError {
 export class JqExpressionError extends OutputUsageError {
   override name = 'JqExpressionError';
 }
+
+/**
+ * A value the service sent that a typed format cannot hold as its column's type: an integer of more
+ * than 38 digits for Parquet's DECIMAL(38,0), a timestamp that is no date. The service's doing, so the
+ * CLI exits 5 (as for any answer outside the contract), naming the column and, where the writer knows
+ * it, the row; `sync` adds the stream and the week.
+ */
+export class ValueOutOfRangeError extends Error {
+  override name = 'ValueOutOfRangeError';
+
+  constructor(
+    /** The column (field) that could not hold it. */
+    readonly field: string,
+    /** What was wrong, without the field's name. */
+    readonly reason: string,
+    /** The row in the file, from 1, when known. */
+    readonly row?: number,
+  ) {
+    super(`field "${field}"${row === undefined ? '' : ` of row ${row}`}: ${reason}`);
+  }
+
+  /** The same error with the row it happened in. */
+  atRow(row: number): ValueOutOfRangeError {
+    return new ValueOutOfRangeError(this.field, this.reason, row);
+  }
+}

@@ -1,21 +1,22 @@
 /**
  * Apache Parquet through hyparquet-writer (pure JavaScript, ~1 MB installed with its reader; loaded only
- * when the format is parquet). Columns are typed from the contract's field kinds (api/types.ts,
- * ENDPOINT_SHAPES), so a warehouse reads the schema from the file instead of guessing it:
+ * when the format is parquet). Columns are typed from the one schema (src/schema/), so a warehouse
+ * reads the types from the file instead of guessing them, the same in every file (docs/types.md):
  *
- *   integer             INT64 (a week, `week` or `...Week`, is INT32: YYYYWW fits)
- *   biginteger          INT64 (articleHash: every digit, it fits in a signed 64-bit integer)
- *   number              DOUBLE
- *   timestamp           TIMESTAMP (milliseconds, UTC: the contract's timestamps carry no offset)
- *   string              UTF8
- *   boolean             BOOLEAN
- *   string[], array,    UTF8 holding compact JSON (digits kept), which every reader can parse
- *   object
+ *   integer (ids, counts, ranks...)   DECIMAL(38,0), 16-byte fixed: every integer up to 38 digits,
+ *                                     exact (more is ValueOutOfRangeError, exit 5)
+ *   integer of the form week          INT32 (YYYYWW); `week`, the partition of a sync, too
+ *   number                            DOUBLE
+ *   timestamp                         TIMESTAMP(isAdjustedToUTC=true, MILLIS): DuckDB reads
+ *                                     TIMESTAMP WITH TIME ZONE, polars Datetime(ms, 'UTC')
+ *   string                            STRING (UTF8)
+ *   boolean                           BOOLEAN
+ *   array, object                     JSON: compact JSON text, digits kept
  *
- * A field the contract does not type (a command's own column, a field the service added) takes its
- * type from the values in the first row group: INT64 when every number there is an integer, else
- * DOUBLE; text, booleans as such; JSON text for the rest. Every column is OPTIONAL: null and absent
- * are nulls.
+ * A field the schema does not type (a command's own column, a field the service added) takes its type
+ * from the values in the first row group: DECIMAL(38,0) when every number there is an integer, else
+ * DOUBLE; text, booleans as such; JSON for the rest. Columns are OPTIONAL (null and absent are nulls)
+ * but for those the caller names required (a sync's keys), which are REQUIRED.
  *
  * Rows are buffered a row group at a time (ROW_GROUP_ROWS) and each group is written out before
  * the next is gathered, so memory stays flat however many rows stream through. Files are
@@ -23,57 +24,43 @@
  * version), which `sync` relies on for its byte-identical resumes. Snappy compression.
  */
 import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
-import { ENDPOINT_SHAPES, type FieldKind, type FieldSchema } from '../api/types.js';
-import { OutputUsageError } from './errors.js';
+import { fieldSpec } from '../schema/knowledge.js';
+import { integerDigits } from '../shared/exact-json/identifier.js';
+import { ValueOutOfRangeError } from './errors.js';
 import { compactJson, isNumericValue } from './flatten.js';
 import { fieldValue, fieldsWithRowKeys, rowsOf, type RenderOptions, type Row, type RowSink, type RowSinkSpec, type View } from './view.js';
-import { parseTimestamp } from './timestamp.js';
+import { parseTimestamp } from '../shared/timestamp.js';
 
-/** The physical and logical type of one column. */
-export type ParquetKind = 'INT32' | 'INT64' | 'DOUBLE' | 'TIMESTAMP' | 'UTF8' | 'BOOLEAN' | 'JSON';
+/** The type of one column: its physical type and logical annotation are schemaElement's. */
+export type ParquetKind = 'INT32' | 'DECIMAL' | 'DOUBLE' | 'TIMESTAMP' | 'UTF8' | 'BOOLEAN' | 'JSON';
 
 export interface ParquetColumn {
   name: string;
   kind: ParquetKind;
+  /** REQUIRED in the file (a key): never null. */
+  required?: boolean;
 }
 
 /** Rows per row group: large enough to compress well, small enough to keep memory flat. */
 export const ROW_GROUP_ROWS = 10_000;
 
-/** Every field the contract types, by name, across all its resources (their kinds agree: a test checks). */
-function contractKinds(): Map<string, FieldKind> {
-  const kinds = new Map<string, FieldKind>();
-  const add = (schema: FieldSchema | undefined) => {
-    for (const [field, kind] of Object.entries(schema ?? {})) if (!kinds.has(field)) kinds.set(field, kind);
-  };
-  for (const shape of Object.values(ENDPOINT_SHAPES) as Array<{ schema: FieldSchema; optional?: FieldSchema; nested?: Record<string, FieldSchema> }>) {
-    add(shape.schema);
-    add(shape.optional);
-    for (const nested of Object.values(shape.nested ?? {})) add(nested);
-  }
-  return kinds;
-}
+/** Digits DECIMAL(38,0) holds: the most a 16-byte two's-complement integer is given in Parquet. */
+export const DECIMAL_DIGITS = 38;
 
-let knownKinds: Map<string, FieldKind> | undefined;
-
-/** The contract's kind of a field, without its `!` (identifier) mark; undefined when the contract does not type it. */
-export function contractKind(field: string): string | undefined {
-  knownKinds ??= contractKinds();
-  return knownKinds.get(field)?.replace(/[?!]$/, '');
-}
-
-/** `week`, `startWeek`, `currentWeek`...: YYYYWW integers, INT32. */
+/** `week`, the partition column of a sync: a week, INT32. */
 export function isWeekField(field: string): boolean {
-  return field === 'week' || /[a-z]Week$/.test(field);
+  return field === 'week' || fieldSpec(field)?.format === 'week';
 }
 
-/** The Parquet type of a contract kind. */
-export function kindOfContract(field: string, kind: string): ParquetKind {
-  switch (kind) {
+/** The Parquet type of a field the schema types; undefined for one it does not. */
+export function schemaKind(field: string): ParquetKind | undefined {
+  if (field === 'week') return 'INT32';
+  const spec = fieldSpec(field);
+  switch (spec?.type) {
+    case undefined:
+      return undefined;
     case 'integer':
-      return isWeekField(field) ? 'INT32' : 'INT64';
-    case 'biginteger':
-      return 'INT64';
+      return spec.format === 'week' ? 'INT32' : 'DECIMAL';
     case 'number':
       return 'DOUBLE';
     case 'timestamp':
@@ -82,14 +69,15 @@ export function kindOfContract(field: string, kind: string): ParquetKind {
       return 'UTF8';
     case 'boolean':
       return 'BOOLEAN';
-    default:
+    case 'array':
+    case 'object':
       return 'JSON';
   }
 }
 
 const INTEGER_TEXT = /^-?\d+$/;
 
-/** A column's type from the values a sample of rows holds, for fields the contract does not type. */
+/** A column's type from the values a sample of rows holds, for fields the schema does not type. */
 function inferKind(field: string, rows: readonly Row[]): ParquetKind {
   let sawNumber = false;
   let allIntegers = true;
@@ -108,82 +96,99 @@ function inferKind(field: string, rows: readonly Row[]): ParquetKind {
   }
   const kinds = [sawNumber, sawString, sawBoolean, sawOther].filter(Boolean).length;
   if (kinds !== 1) return kinds === 0 ? 'UTF8' : 'JSON';
-  if (sawNumber) return allIntegers ? (isWeekField(field) ? 'INT32' : 'INT64') : 'DOUBLE';
+  if (sawNumber) return allIntegers ? 'DECIMAL' : 'DOUBLE';
   if (sawString) return 'UTF8';
   if (sawBoolean) return 'BOOLEAN';
   return 'JSON';
 }
 
-/** The columns of a file: the contract's type where it has one, else one read from the sample rows. */
-export function parquetColumns(fields: readonly string[], sample: readonly Row[]): ParquetColumn[] {
-  return fields.map((name) => {
-    const kind = contractKind(name);
-    return { name, kind: kind === undefined ? inferKind(name, sample) : kindOfContract(name, kind) };
-  });
+/**
+ * The columns of a file: the schema's type where it has one, else one read from the sample rows;
+ * those named in `required` REQUIRED.
+ */
+export function parquetColumns(fields: readonly string[], sample: readonly Row[], required: readonly string[] = []): ParquetColumn[] {
+  return fields.map((name) => ({
+    name,
+    kind: schemaKind(name) ?? inferKind(name, sample),
+    ...(required.includes(name) ? { required: true } : {}),
+  }));
 }
 
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
+function shown(value: unknown): string {
+  const text = isNumericValue(value) ? value.toString() : typeof value === 'string' ? value : compactJson(value);
+  return JSON.stringify(text.length > 48 ? `${text.slice(0, 24)}…${text.slice(-8)} (${text.length} characters)` : text);
+}
 
-function columnError(column: ParquetColumn, value: unknown, why: string): OutputUsageError {
-  const shown = isNumericValue(value) ? value.toString() : JSON.stringify(value);
-  return new OutputUsageError(`parquet: column ${column.name} (${column.kind}) cannot hold ${shown}: ${why}`);
+function outOfRange(column: ParquetColumn, value: unknown, why: string): ValueOutOfRangeError {
+  return new ValueOutOfRangeError(column.name, `${shown(value)} cannot be written to Parquet as ${column.kind === 'DECIMAL' ? 'DECIMAL(38,0)' : column.kind}: ${why}`);
 }
 
 /** One value as the writer takes it for its column; null for null and absent. */
 export function parquetValue(column: ParquetColumn, value: unknown): unknown {
-  if (value === null || value === undefined) return null;
+  if (value === null || value === undefined) {
+    if (column.required) throw new ValueOutOfRangeError(column.name, 'is a key and may not be null');
+    return null;
+  }
   switch (column.kind) {
     case 'INT32':
-    case 'INT64': {
+    case 'DECIMAL': {
       const text = isNumericValue(value) ? value.toString() : typeof value === 'string' ? value : '';
-      if (!INTEGER_TEXT.test(text)) throw columnError(column, value, 'not an integer');
-      const integer = BigInt(text);
+      const digits = integerDigits(text);
+      if (digits === undefined) throw outOfRange(column, value, 'not an integer');
       if (column.kind === 'INT32') {
-        if (integer < -(2n ** 31n) || integer >= 2n ** 31n) throw columnError(column, value, 'out of the 32-bit range');
-        return Number(integer);
+        const integer = Number(digits);
+        if (!Number.isInteger(integer) || integer < -(2 ** 31) || integer >= 2 ** 31) throw outOfRange(column, value, 'outside the 32-bit range');
+        return integer;
       }
-      if (integer < INT64_MIN || integer > INT64_MAX) throw columnError(column, value, 'out of the 64-bit range');
-      return integer;
+      if (digits.replace('-', '').length > DECIMAL_DIGITS) throw outOfRange(column, value, `more than ${DECIMAL_DIGITS} digits`);
+      return BigInt(digits);
     }
     case 'DOUBLE': {
       const number = isNumericValue(value) ? Number(value.toString()) : Number.NaN;
-      if (Number.isNaN(number)) throw columnError(column, value, 'not a number');
+      if (Number.isNaN(number)) throw outOfRange(column, value, 'not a number');
       return number;
     }
     case 'TIMESTAMP': {
       const date = typeof value === 'string' ? parseTimestamp(value)?.date : undefined;
-      if (!date) throw columnError(column, value, 'not a timestamp of the form YYYY-MM-DDTHH:MM:SS');
+      if (!date) throw outOfRange(column, value, 'not a real time of the form YYYY-MM-DDTHH:MM:SS');
       return date;
     }
     case 'BOOLEAN':
-      if (typeof value !== 'boolean') throw columnError(column, value, 'not a boolean');
+      if (typeof value !== 'boolean') throw outOfRange(column, value, 'not a boolean');
       return value;
     case 'UTF8':
       if (typeof value === 'string') return value;
       return isNumericValue(value) || typeof value === 'boolean' ? String(value) : compactJson(value);
     case 'JSON':
-      return typeof value === 'string' ? value : compactJson(value);
+      return compactJson(value);
   }
 }
 
-/** The schema element of a column; every column OPTIONAL (nulls as nulls). */
-function schemaElement(column: ParquetColumn) {
-  const optional = { name: column.name, repetition_type: 'OPTIONAL' } as const;
+/** The schema element of a column. */
+export function schemaElement(column: ParquetColumn) {
+  const base = { name: column.name, repetition_type: column.required ? 'REQUIRED' : 'OPTIONAL' } as const;
   switch (column.kind) {
     case 'INT32':
-      return { ...optional, type: 'INT32' } as const;
-    case 'INT64':
-      return { ...optional, type: 'INT64' } as const;
+      return { ...base, type: 'INT32' } as const;
+    case 'DECIMAL':
+      return {
+        ...base, type: 'FIXED_LEN_BYTE_ARRAY', type_length: 16, converted_type: 'DECIMAL', precision: DECIMAL_DIGITS, scale: 0,
+        logical_type: { type: 'DECIMAL', precision: DECIMAL_DIGITS, scale: 0 },
+      } as const;
     case 'DOUBLE':
-      return { ...optional, type: 'DOUBLE' } as const;
+      return { ...base, type: 'DOUBLE' } as const;
     case 'BOOLEAN':
-      return { ...optional, type: 'BOOLEAN' } as const;
+      return { ...base, type: 'BOOLEAN' } as const;
     case 'TIMESTAMP':
-      return { ...optional, type: 'INT64', converted_type: 'TIMESTAMP_MILLIS' } as const;
+      // The logical type alone: with the legacy TIMESTAMP_MILLIS annotation beside it, some readers
+      // (DuckDB 1.5) take the legacy one and lose the zone.
+      return { ...base, type: 'INT64', logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'MILLIS' } } as const;
     case 'UTF8':
+      return { ...base, type: 'BYTE_ARRAY', converted_type: 'UTF8', logical_type: { type: 'STRING' } } as const;
     case 'JSON':
-      return { ...optional, type: 'BYTE_ARRAY', converted_type: 'UTF8' } as const;
+      // The JSON logical type, with the legacy UTF8 annotation for the writer, which then encodes
+      // our text as it is (its own JSON annotation would re-serialise the value, rounding digits).
+      return { ...base, type: 'BYTE_ARRAY', converted_type: 'UTF8', logical_type: { type: 'JSON' } } as const;
   }
 }
 
@@ -226,6 +231,8 @@ class StreamByteWriter extends ByteWriter {
 class ParquetFile {
   readonly #writer: ParquetWriter;
   readonly #bytes: StreamByteWriter;
+  /** Rows written so far, to name the row of a value that cannot be written. */
+  #rows = 0;
 
   constructor(out: NodeJS.WritableStream, readonly columns: readonly ParquetColumn[]) {
     this.#bytes = new StreamByteWriter(out);
@@ -239,10 +246,18 @@ class ParquetFile {
 
   async writeGroup(rows: readonly Row[]): Promise<void> {
     if (rows.length === 0) return;
+    const first = this.#rows;
     const columnData = this.columns.map((column) => ({
       name: column.name,
-      data: rows.map((row) => parquetValue(column, fieldValue(row, column.name))),
+      data: rows.map((row, index) => {
+        try {
+          return parquetValue(column, fieldValue(row, column.name));
+        } catch (error) {
+          throw error instanceof ValueOutOfRangeError ? error.atRow(first + index + 1) : error;
+        }
+      }),
     }));
+    this.#rows += rows.length;
     await this.#writer.write({ columnData, rowGroupSize: rows.length });
   }
 

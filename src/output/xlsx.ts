@@ -22,7 +22,7 @@ import { displayWidth } from './text.js';
 import { fieldValue, fieldsWithRowKeys, rowsOf, type RenderOptions, type Row, type RowSink, type RowSinkSpec, type View } from './view.js';
 import { loadWorkbookWriter } from './exceljs.js';
 import { OutputUsageError } from './errors.js';
-import { parseTimestamp } from './timestamp.js';
+import { parseTimestamp } from '../shared/timestamp.js';
 
 /** Identifiers: numeric in the API, but never arithmetic, and beyond what a double holds. */
 const TEXT_FIELDS = new Set(['articleHash']);

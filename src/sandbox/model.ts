@@ -37,7 +37,7 @@ export type WeekInfo = Complete<typeof weekInfoSchema>;
 export type Person = Complete<typeof personSchema, 'description' | 'countryName' | 'birthDate'>;
 /** fromCountryName is null for a person with no known country, as Person.countryName is. */
 export type PersonStats = Complete<typeof personStatsSchema, 'fromCountryName' | 'birthDate'>;
-export type PersonLink = Complete<typeof personLinkBaseSchema> & Partial<Complete<typeof personLinkContextSchema>>;
+export type PersonLink = Omit<Complete<typeof personLinkBaseSchema>, 'articleHash'> & { articleHash: bigint } & Partial<Complete<typeof personLinkContextSchema>>;
 export type PersonCountryRow = Complete<typeof personCountryRowSchema>;
 export type PersonCountryStats = Omit<Complete<typeof personCountryStatsSchema>, 'countries'> & { countries: PersonCountryRow[] };
 export type Country = Complete<typeof countrySchema>;
@@ -50,7 +50,7 @@ export type SourceLinks = Omit<Complete<typeof sourceLinksSchema>, 'source' | 'a
   unmatchedLinks: string[];
 };
 export type Post = Complete<typeof postSchema>;
-export type Article = Complete<typeof articleBaseSchema> & Partial<Complete<typeof articleSourceContextSchema>>;
+export type Article = Omit<Complete<typeof articleBaseSchema>, 'articleHash'> & { articleHash: bigint } & Partial<Complete<typeof articleSourceContextSchema>>;
 export type ArticleStats = Complete<typeof articleStatsSchema>;
 export type ArticleStatsAllTime = Complete<typeof articleStatsAllTimeSchema>;
 export type InternationalAttention = Complete<typeof internationalAttentionSchema>;
@@ -63,11 +63,15 @@ export interface SandboxModelOptions {
   now: Date;
 }
 
+/** Country filters as the sandbox reads them: its countries are numbered 1 to 60. */
+type CountryFilters = { countryId?: number | undefined; fromCountryId?: number | undefined };
+
 /** The contract's search parameters, with the server's defaults filled in. */
-export type PeopleSearchQuery = PeopleSearchParams & { exactName: boolean; limit: number };
+export type PeopleSearchQuery = Omit<PeopleSearchParams, 'countryId'> & Pick<CountryFilters, 'countryId'> & { exactName: boolean; limit: number };
 
 /** The contract's ranking parameters, with the window resolved and the server's defaults filled in. */
-export type PeopleTopQuery = Omit<PeopleTopParams, keyof WeekWindow> &
+export type PeopleTopQuery = Omit<PeopleTopParams, keyof WeekWindow | keyof CountryFilters> &
+  CountryFilters &
   WeekWindow &
   { limit: number; fresh: boolean; sortBy: NonNullable<PeopleTopParams['sortBy']> };
 

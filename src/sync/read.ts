@@ -45,7 +45,7 @@ export interface StreamQuery {
 /** What decides a partition's contents, as the state records it. */
 export function queryRecord(query: StreamQuery): Record<string, string | number | boolean> {
   const record: Record<string, string | number | boolean> = { depth: query.depth, top: query.top, linksLimit: query.linksLimit };
-  for (const [key, value] of Object.entries(query.filters)) if (value !== undefined) record[key] = value;
+  for (const [key, value] of Object.entries(query.filters)) if (value !== undefined) record[key] = typeof value === 'bigint' ? value.toString() : value;
   return record;
 }
 

@@ -16,7 +16,8 @@
  */
 import type { NewsStatsClient } from '../api/client.js';
 import type { RequestEvent } from '../api/options.js';
-import { contractKind, type ParquetColumn } from '../output/parquet.js';
+import type { ParquetColumn } from '../output/parquet.js';
+import { singerSchemaOfField } from '../schema/singer.js';
 import type { Row } from '../output/view.js';
 import { addWeeks, isValidWeek, listWeeks } from '../shared/weeks.js';
 import { isPartitionFailure } from './failures.js';
@@ -33,10 +34,13 @@ export type JsonSchema = Record<string, unknown>;
  * is never sent (runTap skips it with a warning), so a target may make its keys NOT NULL.
  */
 export function columnJsonSchema(column: ParquetColumn, key = false): JsonSchema {
+  // A field of the contract: its schema's (src/schema/singer.ts), described, a key never null.
+  const fromSchema = singerSchemaOfField(column.name, { key });
+  if (fromSchema !== undefined) return fromSchema;
   const type = (name: string): string | string[] => (key ? name : ['null', name]);
   switch (column.kind) {
     case 'INT32':
-    case 'INT64':
+    case 'DECIMAL':
       return { type: type('integer') };
     case 'DOUBLE':
       return { type: type('number') };
@@ -46,12 +50,8 @@ export function columnJsonSchema(column: ParquetColumn, key = false): JsonSchema
       return { type: type('boolean') };
     case 'UTF8':
       return { type: type('string') };
-    case 'JSON': {
-      const kind = contractKind(column.name);
-      if (kind === 'string[]') return { type: type('array'), items: { type: ['null', 'string'] } };
-      if (kind === 'object') return { type: type('object') };
+    case 'JSON':
       return { type: type('array') };
-    }
   }
 }
 

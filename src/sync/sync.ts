@@ -18,7 +18,7 @@
 import type { NewsStatsClient } from '../api/client.js';
 import { ResponseShapeError } from '../api/errors.js';
 import { openParquetWriter, type ParquetColumn } from '../output/parquet.js';
-import { parseTimestamp } from '../output/timestamp.js';
+import { parseTimestamp } from '../shared/timestamp.js';
 import type { Row } from '../output/view.js';
 import { isoWeekOf, weeksBetween } from '../shared/weeks.js';
 import { STORE_FOLDER, type Destination } from './destinations/destination.js';

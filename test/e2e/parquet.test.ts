@@ -12,7 +12,8 @@ const logged = useLoggedSandbox();
 /** A DuckDB value as CSV would write it: timestamps in the contract's form, null as empty. */
 function asCsvText(value: unknown, type: string): string {
   if (value === null) return '';
-  if (type === 'TIMESTAMP') return String(value).replace(' ', 'T');
+  // UTC-adjusted: DuckDB writes the zone, +00, which the contract's form leaves out.
+  if (type === 'TIMESTAMP WITH TIME ZONE') return String(value).replace(' ', 'T').replace(/\+00$/, '');
   return String(value);
 }
 
@@ -29,7 +30,9 @@ describe('parquet output', () => {
     const path = join(dir, 'links.parquet');
     const types = await duckTypes(`SELECT * FROM read_parquet(${sqlText(path)})`);
     expect(Object.keys(types)).toEqual(Object.keys(records[0]!));
-    expect(types).toMatchObject({ rank: 'BIGINT', articleHash: 'BIGINT', mentionDate: 'TIMESTAMP', sentiment: 'DOUBLE', sourceId: 'BIGINT', snippet: 'VARCHAR' });
+    expect(types).toMatchObject({
+      rank: 'DECIMAL(38,0)', articleHash: 'DECIMAL(38,0)', mentionDate: 'TIMESTAMP WITH TIME ZONE', sentiment: 'DOUBLE', sourceId: 'DECIMAL(38,0)', snippet: 'VARCHAR',
+    });
     const rows = await readParquet(path);
     expect(rows.length).toBe(records.length);
     expect(records.some((record) => BigInt(record.articleHash!) > 2n ** 53n)).toBe(true);

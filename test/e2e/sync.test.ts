@@ -87,7 +87,9 @@ describe('sync', () => {
 
     const glob = sqlText(join(dir, 'rankings', '*', '*.parquet'));
     const types = await duckTypes(`SELECT * FROM read_parquet(${glob}, hive_partitioning = true)`);
-    expect(types).toMatchObject({ rank: 'BIGINT', personHash: 'VARCHAR', mentionCount: 'BIGINT', dominance: 'DOUBLE', birthDate: 'TIMESTAMP', week: 'BIGINT' });
+    expect(types).toMatchObject({
+      rank: 'DECIMAL(38,0)', personHash: 'VARCHAR', mentionCount: 'DECIMAL(38,0)', dominance: 'DOUBLE', birthDate: 'TIMESTAMP WITH TIME ZONE', week: 'BIGINT',
+    });
     for (const week of WEEKS) {
       const top = await runCli(['people', 'top', '--weeks', String(week), '--limit', '12', '-f', 'json'], { env });
       const expected = JSON.parse(top.stdout) as Array<Record<string, unknown>>;
@@ -98,9 +100,9 @@ describe('sync', () => {
         expect(Object.keys(row)).toEqual(Object.keys(want).filter((key) => key in types));
         for (const [field, value] of Object.entries(row)) {
           const sent = want[field];
-          if (types[field] === 'BIGINT') expect(value, field).toBe(String(sent));
+          if (types[field] === 'DECIMAL(38,0)') expect(value, field).toBe(String(sent));
           else if (types[field] === 'DOUBLE') expect(value, field).toBe(sent);
-          else if (types[field] === 'TIMESTAMP') expect(value === null ? null : String(value).replace(' ', 'T'), field).toBe(sent);
+          else if (types[field] === 'TIMESTAMP WITH TIME ZONE') expect(value === null ? null : String(value).replace(' ', 'T').replace(/\+00$/, ''), field).toBe(sent);
           else if (Array.isArray(sent)) expect(JSON.parse(String(value)), field).toEqual(sent);
           else expect(value, field).toBe(sent);
         }

@@ -392,7 +392,7 @@ describe('items 1 and 8: numbers are bounded before any arithmetic, integers are
     try {
       const result = await run(['people', 'top', '--country', 'DE', '-f', 'json', '--no-cache'], { env: { NEWSSTATS_BASE_URL: service.url, NEWSSTATS_API_KEY: KEY } });
       expect(result.code).toBe(5);
-      expect(result.stderr).toMatch(/GET \/api\/data\/countries with an unexpected shape: field "countryId": expected an integer, got 1\.5/);
+      expect(result.stderr).toMatch(/GET \/api\/data\/countries with an unexpected shape: item 1: field "countryId": expected an integer, got 1\.5/);
     } finally {
       await service.close();
     }

@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as fc from 'fast-check';
-import { ENDPOINT_SHAPES, ENDPOINTS, isIdentifierKind, type Endpoint, type FieldKind, type FieldSchema, type ResponseShape } from '../../src/api/types.js';
+import { ENDPOINT_SHAPES, ENDPOINTS, type Endpoint, type FieldSchema, type FieldSpec, type ResponseShape } from '../../src/api/types.js';
 import { endpointFor } from '../../src/api/validate.js';
 import { stringifyJson } from '../../src/sandbox/http/json.js';
 
@@ -25,9 +25,15 @@ const timestamp = fc
   .date({ min: new Date('1900-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true })
   .map((date) => date.toISOString().slice(0, 19));
 
-/** Integers of any size, beyond 2^53 too: a bigint is written with every digit. */
-const integer = fc.oneof(fc.integer(), fc.bigInt({ min: -(2n ** 80n), max: 2n ** 80n }));
+/** Integers of any size the contract allows, beyond 2^53 and 2^64 too, up to 38 digits (what Parquet's DECIMAL(38,0) holds). */
+const integer = fc.oneof(fc.integer(), fc.bigInt({ min: -(2n ** 80n), max: 2n ** 80n }), fc.bigInt({ min: -(10n ** 38n) + 1n, max: 10n ** 38n - 1n }));
+const positiveInteger = fc.oneof(fc.integer({ min: 1 }), fc.bigInt({ min: 1n, max: 10n ** 38n - 1n }));
 const number = fc.oneof(fc.integer({ min: -1_000_000, max: 1_000_000 }), fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e9, max: 1e9 }));
+/** Real weeks, 53-week years included. */
+const week = fc.constantFrom(202001, 202053, 201553, 202647, 199952, 100001, 999952);
+const color = fc.tuple(fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 255 }))
+  .map((bytes) => `#${bytes.map((byte) => byte.toString(16).padStart(2, '0')).join('')}`);
+const url = fc.webUrl({ withQueryParameters: true, withFragments: true });
 
 /** Any JSON value a service could add later (unknown fields), bigints included. */
 const unknownValue: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
@@ -49,43 +55,46 @@ const IDENTIFIERS: Readonly<Record<string, fc.Arbitrary<unknown>>> = {
   countryId: fc.integer({ min: 1, max: 60 }),
   sourceId: fc.integer({ min: 1, max: 200 }),
   slug: fc.constantFrom('post-1', 'weekly-roundup'),
+  articleHash: fc.bigInt({ min: 0n, max: 10n ** 26n }),
 };
 
-function valueOf(kind: FieldKind): fc.Arbitrary<unknown> {
-  switch (kind) {
-    case 'string': case 'string!':
+/** A value of `spec` the contract allows: of its type and form. */
+function valueOf(spec: FieldSpec): fc.Arbitrary<unknown> {
+  switch (spec.type) {
+    case 'string':
+      if (spec.format === 'color') return color;
+      if (spec.format === 'url') return url;
       return text;
     case 'timestamp':
-      return fc.oneof(timestamp, text);
-    case 'integer': case 'integer!': case 'biginteger':
-      return integer;
+      return timestamp;
+    case 'integer':
+      if (spec.format === 'week') return week;
+      return spec.minimum === 1 ? positiveInteger : integer;
     case 'number':
       return number;
     case 'boolean':
       return fc.boolean();
-    case 'string[]':
-      return fc.array(fc.option(text, { nil: null }), { maxLength: 3 });
     case 'array':
+      if (spec.items === 'string') return fc.array(text, { maxLength: 3 });
+      if (spec.items !== undefined) return fc.array(recordOf(spec.items, undefined), { maxLength: 3 });
       return fc.array(unknownValue, { maxLength: 3 });
     case 'object':
+      if (spec.fields !== undefined) return recordOf(spec.fields, undefined);
       return fc.dictionary(text, unknownValue, { maxKeys: 3 });
   }
 }
 
-/** A record the contract allows: identifiers there and usable; any other field null, absent or of its kind; unknown fields. */
-function recordOf(schema: FieldSchema, optional: FieldSchema | undefined, nested: Readonly<Record<string, FieldSchema>> | undefined): fc.Arbitrary<Record<string, unknown>> {
+/** A record the contract allows: required fields there and usable; any other field null, absent or of its type; unknown fields. */
+function recordOf(schema: FieldSchema, optional: FieldSchema | undefined): fc.Arbitrary<Record<string, unknown>> {
   const fields: Record<string, fc.Arbitrary<unknown>> = {};
   const required: string[] = [];
-  for (const [field, kind] of Object.entries({ ...optional, ...schema })) {
-    const identifier = isIdentifierKind(kind) && schema[field] !== undefined;
-    if (identifier) {
+  for (const [field, spec] of Object.entries({ ...optional, ...schema })) {
+    if (spec.required && schema[field] !== undefined) {
       required.push(field);
-      fields[field] = IDENTIFIERS[field] ?? valueOf(kind);
+      fields[field] = IDENTIFIERS[field] ?? valueOf(spec);
       continue;
     }
-    const nestedSchema = nested?.[field];
-    const value = nestedSchema ? fc.array(recordOf(nestedSchema, undefined, undefined), { maxLength: 3 }) : valueOf(kind);
-    fields[field] = fc.option(value, { nil: null, freq: 3 });
+    fields[field] = fc.option(valueOf(spec), { nil: null, freq: 3 });
   }
   return fc
     .tuple(fc.record(fields, { requiredKeys: required }), fc.dictionary(fc.constantFrom('addedLater', 'x-new', 'ñew', 'nested'), unknownValue, { maxKeys: 2 }))
@@ -98,7 +107,7 @@ const weekInfo = fc.constant({ currentWeek: 202647, last4StartWeek: 202644 });
 export function answerOf(endpoint: Endpoint): fc.Arbitrary<unknown> {
   if (endpoint === '/api/data/weeks/current') return weekInfo;
   const shape: ResponseShape = ENDPOINT_SHAPES[endpoint];
-  const record = recordOf(shape.schema, shape.optional, shape.nested);
+  const record = recordOf(shape.schema, shape.optional);
   return shape.list ? fc.array(record, { maxLength: 5 }) : record;
 }
 

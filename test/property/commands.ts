@@ -137,7 +137,8 @@ export async function outputProblems(run: Run, format: Format): Promise<string[]
         break;
       }
       case 'terminal':
-        if (/\bnull\b/.test(text)) problems.push(`"null" shown in a terminal table: ${JSON.stringify(text.slice(0, 200))}`);
+        // A null field is shown empty; a null inside an object or a list shown as JSON is that value's text.
+        if (/\bnull\b/.test(text.replace(/[[{][^\n]*/g, ''))) problems.push(`"null" shown in a terminal table: ${JSON.stringify(text.slice(0, 200))}`);
         break;
     }
   } catch (error) {

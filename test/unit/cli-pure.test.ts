@@ -19,9 +19,9 @@ import { validateSetting } from '../../src/cli/commands/config.js';
 import { countryStatsRows, sourceLinkRows, trendRow } from '../../src/output/rows.js';
 
 const countries = [
-  { countryId: 1, countryName: 'Germany', countryIso: 'DE' },
-  { countryId: 2, countryName: "Côte d'Ivoire", countryIso: 'CI' },
-  { countryId: 3, countryName: 'United Kingdom', countryIso: 'GB' },
+  { countryId: '1', countryName: 'Germany', countryIso: 'DE' },
+  { countryId: '2', countryName: "Côte d'Ivoire", countryIso: 'CI' },
+  { countryId: '3', countryName: 'United Kingdom', countryIso: 'GB' },
 ];
 
 describe('country arguments', () => {
@@ -31,10 +31,10 @@ describe('country arguments', () => {
   });
 
   it('matches ISO codes, names and slugs, case-insensitively', () => {
-    expect(matchCountry('de', countries)?.countryId).toBe(1);
-    expect(matchCountry('germany', countries)?.countryId).toBe(1);
-    expect(matchCountry('cote-d-ivoire', countries)?.countryId).toBe(2);
-    expect(matchCountry('united-kingdom', countries)?.countryId).toBe(3);
+    expect(matchCountry('de', countries)?.countryId).toBe('1');
+    expect(matchCountry('germany', countries)?.countryId).toBe('1');
+    expect(matchCountry('cote-d-ivoire', countries)?.countryId).toBe('2');
+    expect(matchCountry('united-kingdom', countries)?.countryId).toBe('3');
     expect(matchCountry('atlantis', countries)).toBeUndefined();
   });
 

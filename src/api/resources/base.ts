@@ -6,7 +6,7 @@ import { APIPromise, type WithResponse } from '../api-promise.js';
 import { InvalidParameterError } from '../errors.js';
 import type { Query, RequestOptions } from '../core/http-client.js';
 import type { NumberMode, Parsed } from '../json.js';
-import type { Endpoint, PathParameterNames, WeekRange } from '../types.js';
+import type { Endpoint, IdentifierInput, PathParameterNames, WeekRange } from '../types.js';
 
 /**
  * Options of one call: cancel it, give it its own deadlines (per attempt, for the whole call) or its
@@ -93,11 +93,21 @@ export function checkInteger(parameter: string, value: number | undefined): numb
   return value;
 }
 
-export function checkId(parameter: string, value: number): number {
-  if (!Number.isSafeInteger(value)) {
-    throw new InvalidParameterError(parameter, `${parameter} must be an integer (got ${String(value)})`);
+/**
+ * An identifier integer as sent: a number up to 2^53, a bigint, or a string of digits (what native mode
+ * returns for one), any size. Anything else is refused naming the parameter.
+ */
+export function checkId(parameter: string, value: IdentifierInput): string | number | bigint {
+  const fits = typeof value === 'bigint' || (typeof value === 'number' ? Number.isSafeInteger(value) : typeof value === 'string' && /^-?\d+$/.test(value));
+  if (!fits) {
+    throw new InvalidParameterError(parameter, `${parameter} must be an integer: a number up to 2^53, a bigint or a string of digits (got ${typeof value === 'string' ? quote(value) : String(value)})`);
   }
   return value;
+}
+
+/** An optional identifier query parameter (countryId, fromCountryId), checked as checkId does. */
+export function checkOptionalId(parameter: string, value: IdentifierInput | undefined): string | number | bigint | undefined {
+  return value === undefined ? undefined : checkId(parameter, value);
 }
 
 export function checkText(parameter: string, value: string): string {

@@ -1,7 +1,7 @@
 /** Countries: the list, one country by id or slug, international attention and domestic focus. */
 import type { APIPromise } from '../api-promise.js';
 import type { NumberMode, Parsed } from '../json.js';
-import type { Country, DomesticFocus, InternationalAttention, WeekRange } from '../types.js';
+import type { Country, DomesticFocus, IdentifierInput, InternationalAttention, WeekRange } from '../types.js';
 import { APIResource, checkId, checkText, quote, weekQuery, type CallOptions } from './base.js';
 
 export class CountriesResource<M extends NumberMode> extends APIResource<M> {
@@ -9,7 +9,7 @@ export class CountriesResource<M extends NumberMode> extends APIResource<M> {
     return this.request<Country[]>(() => ({ endpoint: '/api/data/countries' }), options);
   }
 
-  get(countryId: number, options?: CallOptions): APIPromise<Parsed<M, Country>> {
+  get(countryId: IdentifierInput, options?: CallOptions): APIPromise<Parsed<M, Country>> {
     return this.request<Country>(() => ({
       endpoint: '/api/data/countries/{countryId}', params: { countryId: checkId('countryId', countryId) },
       notFound: `country ${countryId}`,
@@ -24,7 +24,7 @@ export class CountriesResource<M extends NumberMode> extends APIResource<M> {
   }
 
   /** How much the world's news mentions this country. */
-  attention(countryId: number, options?: CallOptions): APIPromise<Parsed<M, InternationalAttention>> {
+  attention(countryId: IdentifierInput, options?: CallOptions): APIPromise<Parsed<M, InternationalAttention>> {
     return this.request<InternationalAttention>(() => ({
       endpoint: '/api/data/countries/{countryId}/international-attention', params: { countryId: checkId('countryId', countryId) },
       notFound: `country ${countryId}`,
@@ -32,7 +32,7 @@ export class CountriesResource<M extends NumberMode> extends APIResource<M> {
   }
 
   /** How much this country's news is about itself, over a week range. */
-  focus(countryId: number, range?: WeekRange, options?: CallOptions): APIPromise<Parsed<M, DomesticFocus>> {
+  focus(countryId: IdentifierInput, range?: WeekRange, options?: CallOptions): APIPromise<Parsed<M, DomesticFocus>> {
     return this.request<DomesticFocus>(() => ({
       endpoint: '/api/data/countries/{countryId}/domestic-focus', params: { countryId: checkId('countryId', countryId) },
       query: weekQuery(range),

@@ -17,7 +17,7 @@ import {
   type PersonStats,
   type WeekRange,
 } from '../types.js';
-import { APIResource, checkBound, checkInteger, checkText, quote, weekQuery, type CallOptions } from './base.js';
+import { APIResource, checkBound, checkInteger, checkOptionalId, checkText, quote, weekQuery, type CallOptions } from './base.js';
 
 /** Whether the parameters name something to search by (a non-empty q, personHash or fullName). */
 export function hasSearchTerm<P extends PeopleSearchParams>(params: P): params is P & SearchTerm {
@@ -48,7 +48,7 @@ export class PeopleResource<M extends NumberMode> extends APIResource<M> {
         query: {
           q, personHash, fullName,
           exactName: params.exactName,
-          countryId: checkInteger('countryId', params.countryId),
+          countryId: checkOptionalId('countryId', params.countryId),
           gender: checkInteger('gender', params.gender),
           limit: checkBound('limit', params.limit, BOUNDS.searchLimit),
         },
@@ -68,8 +68,8 @@ export class PeopleResource<M extends NumberMode> extends APIResource<M> {
           ...weekQuery(params),
           limit: checkInteger('limit', params.limit),
           fresh: params.fresh,
-          countryId: checkInteger('countryId', params.countryId),
-          fromCountryId: checkInteger('fromCountryId', params.fromCountryId),
+          countryId: checkOptionalId('countryId', params.countryId),
+          fromCountryId: checkOptionalId('fromCountryId', params.fromCountryId),
           gender: checkInteger('gender', params.gender),
           minAge: checkInteger('minAge', params.minAge),
           maxAge: checkInteger('maxAge', params.maxAge),

@@ -1,23 +1,23 @@
 /** News sources and the links on their homepages. */
 import type { APIPromise } from '../api-promise.js';
 import type { NumberMode, Parsed } from '../json.js';
-import type { Source, SourceLinks } from '../types.js';
-import { APIResource, checkId, checkInteger, type CallOptions } from './base.js';
+import type { IdentifierInput, Source, SourceLinks } from '../types.js';
+import { APIResource, checkId, checkOptionalId, type CallOptions } from './base.js';
 
 export class SourcesResource<M extends NumberMode> extends APIResource<M> {
-  list(params: { countryId?: number } = {}, options?: CallOptions): APIPromise<Parsed<M, Source[]>> {
+  list(params: { countryId?: IdentifierInput } = {}, options?: CallOptions): APIPromise<Parsed<M, Source[]>> {
     return this.request<Source[]>(() => ({
       endpoint: '/api/data/sources',
-      query: { countryId: checkInteger('countryId', params.countryId) },
+      query: { countryId: checkOptionalId('countryId', params.countryId) },
     }), options);
   }
 
-  get(sourceId: number, options?: CallOptions): APIPromise<Parsed<M, Source>> {
+  get(sourceId: IdentifierInput, options?: CallOptions): APIPromise<Parsed<M, Source>> {
     return this.request<Source>(() => ({ endpoint: '/api/data/sources/{sourceId}', params: { sourceId: checkId('sourceId', sourceId) }, notFound: `source ${sourceId}` }), options);
   }
 
   /** Links on the source's homepage, split by its link filter (applyFilter defaults to true on the server). */
-  links(sourceId: number, params: { applyFilter?: boolean } = {}, options?: CallOptions): APIPromise<Parsed<M, SourceLinks>> {
+  links(sourceId: IdentifierInput, params: { applyFilter?: boolean } = {}, options?: CallOptions): APIPromise<Parsed<M, SourceLinks>> {
     return this.request<SourceLinks>(() => ({
       endpoint: '/api/data/sources/{sourceId}/links', params: { sourceId: checkId('sourceId', sourceId) },
       query: { applyFilter: params.applyFilter },

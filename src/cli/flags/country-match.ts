@@ -8,12 +8,13 @@ import { slugify } from '../../shared/slug.js';
 import { closest, didYouMean } from '../../shared/suggest.js';
 import { UsageError } from '../run/errors.js';
 
-export type CountryQuery = { kind: 'id'; countryId: number } | { kind: 'text'; text: string };
+export type CountryQuery = { kind: 'id'; countryId: number | string } | { kind: 'text'; text: string };
 
 /** Digits are an id and need no lookup; anything else is matched against the list. */
 export function parseCountryQuery(text: string): CountryQuery {
   const trimmed = text.trim();
-  if (/^\d+$/.test(trimmed)) return { kind: 'id', countryId: Number(trimmed) };
+  // Beyond 2^53 the digits stay a string: a number would round them to another country.
+  if (/^\d+$/.test(trimmed)) return { kind: 'id', countryId: Number.isSafeInteger(Number(trimmed)) ? Number(trimmed) : trimmed };
   return { kind: 'text', text: trimmed };
 }
 
@@ -54,7 +55,7 @@ export interface CountrySource {
 }
 
 /** An id, ISO code, name or slug, as a countryId. Ids are taken as given and cost no request. */
-export async function resolveCountryId(text: string, source: CountrySource): Promise<number> {
+export async function resolveCountryId(text: string, source: CountrySource): Promise<number | string> {
   // An empty name would match nothing and end as a request for the slug "" (or the list of all).
   if (text.trim() === '') throw new UsageError('the country is empty', 'give an id, ISO code, name or slug, e.g. DE');
   const query = parseCountryQuery(text);

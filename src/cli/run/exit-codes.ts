@@ -18,7 +18,7 @@ import {
 import { closest } from '../../shared/suggest.js';
 import { ConfigFileError } from '../../config/resolve.js';
 import { SettingError } from '../../config/settings.js';
-import { OutputUsageError } from '../../output/errors.js';
+import { OutputUsageError, ValueOutOfRangeError } from '../../output/errors.js';
 import { OutputWriteError } from '../../output/write-error.js';
 import { WeekError } from '../../shared/weeks.js';
 import { IncompleteRunError, InterruptedError, KeyRejectedError, MissingKeyError, NotTheApiError, UsageError } from './errors.js';
@@ -48,7 +48,7 @@ export const EXIT_CODE_MEANINGS: ReadonlyArray<[number, string]> = [
   [EXIT.notFound, 'not found (404): the person, country, source, post or path named'],
   [EXIT.unavailable, 'the service failed: server error (5xx), rate limit (429), network, proxy or TLS failure or timeout ' +
     '(after retries), a redirect (never followed), any other unexpected status, an answer that is too large, ' +
-    'too deep or not the shape the contract promises, or a host that does not answer as the API (a 404 or a misshapen 200 from a base URL where /api/data/weeks/current is not the API\'s either)'],
+    'too deep or not the shape the contract promises, a value the output format cannot hold (an integer of more than 38 digits in Parquet), or a host that does not answer as the API (a 404 or a misshapen 200 from a base URL where /api/data/weeks/current is not the API\'s either)'],
   [EXIT.outputFailed, 'the output could not be written (disk full, I/O error, stdout closed with an error), or cannot be (its folder is missing or not writable, or stdout was closed with >&-: checked before any request); the old --output file is kept'],
   [EXIT.incomplete, 'sync or tap: some weeks failed after retries (service errors); every partition that landed is kept and recorded, and a rerun fetches only what is missing'],
   [EXIT.hangup, 'hung up (SIGHUP); temporary files removed'],
@@ -157,7 +157,7 @@ export function describeFailure(error: unknown, verbose: boolean): Failure {
     // Nothing listens there: the service is down, or the address is not its (#31).
     return failure(EXIT.unavailable, 'is the service running there? check --base-url, NEWSSTATS_BASE_URL or the profile key base-url; `newsstats sandbox` serves synthetic data, and --sandbox runs against it in-process');
   }
-  if (error instanceof ConnectionError || error instanceof ApiError) return failure(EXIT.unavailable);
+  if (error instanceof ConnectionError || error instanceof ApiError || error instanceof ValueOutOfRangeError) return failure(EXIT.unavailable);
   if (error instanceof OutputWriteError) return failure(EXIT.outputFailed);
   if (error instanceof IncompleteRunError) return failure(EXIT.incomplete);
   if (isDistIncomplete(error)) return { exitCode: EXIT.unexpected, lines: [REBUILDING] };

@@ -116,9 +116,27 @@ export function weekWindow(query: Query, info: WeekInfo): WeekWindow {
   return { startWeek, endWeek };
 }
 
-/** A numeric path segment (countryId, sourceId): not an integer is a 400, like a query integer. */
+/**
+ * An identifier integer (countryId, sourceId) from a path segment or the query: not an integer is a
+ * 400. The contract bounds no identifier, so an integer of any size is one; beyond 2^53 it names no
+ * sandbox country or source (they are numbered from 1), so it is given as Infinity, which finds
+ * nothing: a 404 in a path (contract rule 2), an empty list as a filter.
+ */
+function identifierValue(text: string, name: string): number {
+  if (text.trim() !== text) throw badRequest(`${name} must be an integer`);
+  const value = parseIntegerText(text);
+  if (value !== undefined) return value;
+  if (/^[+-]?\d+$/.test(text)) return Number.POSITIVE_INFINITY;
+  throw badRequest(`${name} must be an integer`);
+}
+
+/** A numeric path segment (countryId, sourceId), as identifierValue reads it. */
 export function pathInteger(segment: string, name: string): number {
-  const value = parseIntegerText(segment);
-  if (value === undefined || segment.trim() !== segment) throw badRequest(`${name} must be an integer`);
-  return value;
+  return identifierValue(segment, name);
+}
+
+/** An identifier query parameter (countryId, fromCountryId), as identifierValue reads it. */
+export function optionalIdentifier(query: Query, name: string): number | undefined {
+  const text = query.get(name);
+  return text === undefined ? undefined : identifierValue(text.trim(), name);
 }

@@ -13,6 +13,7 @@ import {
   optionalBoolean,
   optionalInteger,
   optionalText,
+  optionalIdentifier,
   pathInteger,
   sortByParam,
   weekWindow,
@@ -85,7 +86,7 @@ const ROUTES: Route[] = [
         personHash: optionalText(query, 'personHash'),
         fullName: optionalText(query, 'fullName'),
         exactName: optionalBoolean(query, 'exactName', false),
-        countryId: optionalInteger(query, 'countryId'),
+        countryId: optionalIdentifier(query, 'countryId'),
         gender: optionalInteger(query, 'gender'),
         limit: boundedInteger(query, 'limit', SANDBOX_BOUNDS.searchLimit, SANDBOX_DEFAULTS.searchLimit),
       };
@@ -103,8 +104,8 @@ const ROUTES: Route[] = [
         ...window,
         limit: boundedInteger(query, 'limit', SANDBOX_BOUNDS.topLimit, SANDBOX_DEFAULTS.topLimit),
         fresh: optionalBoolean(query, 'fresh', false),
-        countryId: optionalInteger(query, 'countryId'),
-        fromCountryId: optionalInteger(query, 'fromCountryId'),
+        countryId: optionalIdentifier(query, 'countryId'),
+        fromCountryId: optionalIdentifier(query, 'fromCountryId'),
         gender: optionalInteger(query, 'gender'),
         minAge: boundedInteger(query, 'minAge', SANDBOX_BOUNDS.age),
         maxAge: boundedInteger(query, 'maxAge', SANDBOX_BOUNDS.age),
@@ -181,7 +182,7 @@ const ROUTES: Route[] = [
   {
     segments: ['sources'],
     handle: ({ model }, _path, query) => {
-      const countryId = optionalInteger(query, 'countryId');
+      const countryId = optionalIdentifier(query, 'countryId');
       return resolved('sources', [countryId ?? null], () => model.sources(countryId));
     },
   },

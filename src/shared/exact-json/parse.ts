@@ -4,50 +4,53 @@
  * small body only after one pass has put the numbers it would change into strings; a large body, or
  * one that pass cannot make safe, goes to slicing.ts, a parser that hands every number's text on.
  *
- * Neutral: it knows JSON, not the contract. Which fields are always bigints in native mode is the
- * caller's to say (api/json.ts passes the contract's `biginteger` fields).
+ * Neutral: it knows JSON, not the contract. Which fields are identifiers, kept exact as strings of
+ * digits in native mode, is the caller's to say (api/json.ts passes the schema's identifier integers).
  */
-import { isInteger, LosslessNumber } from 'lossless-json';
+import { LosslessNumber } from 'lossless-json';
+import { isIntegerText } from './identifier.js';
 import { NumberBoundError, parseJsonText } from './slicing.js';
 
 /**
- * `native`: numbers, and bigints for integers beyond 2^53 (and always for `biginteger` fields).
+ * `native`: identifier integers as strings of their digits (exact at any size), every other number a
+ * JavaScript number (beyond 2^53 the nearest double); never a bigint.
  * `lossless`: every number a LosslessNumber holding the digits as sent.
  */
 export type NumberMode = 'native' | 'lossless';
 
-/** A resource type as returned in lossless mode: every number (or bigint) becomes a LosslessNumber. */
-export type LosslessOf<T> =
+/**
+ * A resource type (as native mode returns it) as lossless mode returns it: every number becomes a
+ * LosslessNumber, and so does the string of digits of a field named in `Identifiers`, as the parser
+ * does by key.
+ */
+export type LosslessOf<T, Identifiers extends PropertyKey = never> =
   T extends number | bigint ? LosslessNumber :
-  T extends readonly (infer E)[] ? LosslessOf<E>[] :
-  T extends object ? { [K in keyof T]: LosslessOf<T[K]> } :
+  T extends readonly (infer E)[] ? LosslessOf<E, Identifiers>[] :
+  T extends object ? { [K in keyof T]: K extends Identifiers ? LosslessIdentifier<T[K]> : LosslessOf<T[K], Identifiers> } :
   T;
 
-export type Parsed<M extends NumberMode, T> = M extends 'lossless' ? LosslessOf<T> : T;
+/** An identifier's type in lossless mode: its digits (a string in native mode) as a LosslessNumber. */
+type LosslessIdentifier<V> = V extends string | number | bigint ? LosslessNumber : V;
+
+export type Parsed<M extends NumberMode, T, Identifiers extends PropertyKey = never> = M extends 'lossless' ? LosslessOf<T, Identifiers> : T;
 
 /**
- * Field names whose integers are bigints in native mode even when small, so a field has one type
- * instead of number-or-bigint depending on its value.
+ * Field names whose integers are identifiers: in native mode a string of the digits, whatever the
+ * size, so a field has one type (what the schema says) instead of depending on its value. A number
+ * not written as digits there (1.5, 1e3) stays a number, for the client's check to refuse by name.
  */
-export type BigIntegerFields = ReadonlySet<string>;
+export type IdentifierFields = ReadonlySet<string>;
 
-const NO_FIELDS: BigIntegerFields = new Set();
+const NO_FIELDS: IdentifierFields = new Set();
 
-function parseNativeNumber(text: string): number | bigint {
-  if (isInteger(text)) {
-    const value = Number(text);
-    return Number.isSafeInteger(value) ? value : BigInt(text);
-  }
-  return Number.parseFloat(text);
+/** An identifier's whole number (from JSON.parse: within 2^53, printed as written) as its digits. */
+function asFieldType<T>(key: string, value: T, identifierFields: IdentifierFields): T | string {
+  return typeof value === 'number' && Number.isInteger(value) && identifierFields.has(key) ? String(value) : value;
 }
 
-/** A whole number of a biginteger field as a bigint, whatever its size; any other value as it is. */
-function asFieldType<T>(key: string, value: T, bigIntegerFields: BigIntegerFields): T | bigint {
-  return typeof value === 'number' && Number.isInteger(value) && bigIntegerFields.has(key) ? BigInt(value) : value;
-}
-
-function nativeNumber(digits: string, key: string, bigIntegerFields: BigIntegerFields): number | bigint {
-  return asFieldType(key, parseNativeNumber(digits), bigIntegerFields);
+/** A number's text in native mode: an identifier's digits, else a number (the nearest double). */
+function nativeNumber(digits: string, key: string, identifierFields: IdentifierFields): number | string {
+  return identifierFields.has(key) && isIntegerText(digits) ? digits : Number(digits);
 }
 
 /** True when a number's text is what JavaScript prints for its value: JSON.parse then loses nothing. */
@@ -106,10 +109,10 @@ function markedDigits(value: unknown): string | undefined {
  */
 const MAYBE_CHANGED_NUMBER = /[:,[]\s*(?:-0(?![.\d])|-?(?:\d[\d.]{15}|[\d.]+[eE]|\d+\.\d*0(?!\d)|0\.0{6}))/;
 
-/** JSON.parse's reviver for unmarked text in native mode: only the biginteger fields change. */
-function bigIntegerReviver(bigIntegerFields: BigIntegerFields): ((key: string, value: unknown) => unknown) | undefined {
-  if (bigIntegerFields.size === 0) return undefined;
-  return (key, value) => asFieldType(key, value, bigIntegerFields);
+/** JSON.parse's reviver for unmarked text in native mode: only the identifier fields change. */
+function identifierReviver(identifierFields: IdentifierFields): ((key: string, value: unknown) => unknown) | undefined {
+  if (identifierFields.size === 0) return undefined;
+  return (key, value) => asFieldType(key, value, identifierFields);
 }
 
 /**
@@ -133,11 +136,11 @@ function withLosslessNumbers(value: unknown, marked: boolean): unknown {
 }
 
 /** JSON.parse's reviver for marked text in native mode. */
-function markedNumberReviver(bigIntegerFields: BigIntegerFields): (key: string, value: unknown) => unknown {
+function markedNumberReviver(identifierFields: IdentifierFields): (key: string, value: unknown) => unknown {
   return (key, value) => {
     const digits = markedDigits(value);
-    if (digits !== undefined) return nativeNumber(digits, key, bigIntegerFields);
-    return asFieldType(key, value, bigIntegerFields);
+    if (digits !== undefined) return nativeNumber(digits, key, identifierFields);
+    return asFieldType(key, value, identifierFields);
   };
 }
 
@@ -157,17 +160,17 @@ export const JSON_PARSE_MAX_CHARS = 512 * 1024;
  * garbage on a bulk export's many small answers); anything else by slicing.ts, which slices strings
  * rather than building them. A repeated key keeps its last value in both.
  */
-export function parseJson(text: string, mode: NumberMode, bigIntegerFields: BigIntegerFields = NO_FIELDS): unknown {
+export function parseJson(text: string, mode: NumberMode, identifierFields: IdentifierFields = NO_FIELDS): unknown {
   if (text.length <= JSON_PARSE_MAX_CHARS) {
     // JSON has no undefined: here it says the JSON.parse path could not read the text.
-    const value = parseWithJsonParse(text, mode, bigIntegerFields);
+    const value = parseWithJsonParse(text, mode, identifierFields);
     if (value !== undefined) return value;
   }
-  return parseJsonSlicing(text, mode, bigIntegerFields);
+  return parseJsonSlicing(text, mode, identifierFields);
 }
 
 /** The JSON.parse path alone: undefined when the text cannot be made exact for it, or is not JSON. */
-export function parseWithJsonParse(text: string, mode: NumberMode, bigIntegerFields: BigIntegerFields = NO_FIELDS): unknown {
+export function parseWithJsonParse(text: string, mode: NumberMode, identifierFields: IdentifierFields = NO_FIELDS): unknown {
   // Text without a number JSON.parse could change is read as it is. The walk assigns every key: a
   // "__proto__" one would set the prototype, so such text goes the marking way, which refuses it.
   const marked = MAYBE_CHANGED_NUMBER.test(text) || text.includes('"__proto__"');
@@ -175,7 +178,7 @@ export function parseWithJsonParse(text: string, mode: NumberMode, bigIntegerFie
   if (readable === undefined) return undefined;
   try {
     if (mode === 'lossless') return withLosslessNumbers(JSON.parse(readable), marked);
-    return JSON.parse(readable, marked ? markedNumberReviver(bigIntegerFields) : bigIntegerReviver(bigIntegerFields));
+    return JSON.parse(readable, marked ? markedNumberReviver(identifierFields) : identifierReviver(identifierFields));
   } catch {
     // Not JSON: parseJsonSlicing throws the SyntaxError with the position.
     return undefined;
@@ -209,8 +212,8 @@ export function isBeyondNumberBounds(text: string): boolean {
 }
 
 /** The slicing.ts path alone, in `mode`. */
-export function parseJsonSlicing(text: string, mode: NumberMode, bigIntegerFields: BigIntegerFields = NO_FIELDS): unknown {
-  const make = mode === 'lossless' ? losslessNumber : (digits: string, key: string) => nativeNumber(digits, key, bigIntegerFields);
+export function parseJsonSlicing(text: string, mode: NumberMode, identifierFields: IdentifierFields = NO_FIELDS): unknown {
+  const make = mode === 'lossless' ? losslessNumber : (digits: string, key: string) => nativeNumber(digits, key, identifierFields);
   return parseJsonText(text, (digits, key) => {
     // Most numbers are short and have no exponent: only those that could be out of bounds are read.
     if ((digits.length > 20 || /[eE]/.test(digits)) && isBeyondNumberBounds(digits)) throw new NumberBoundError(key, digits, MAX_NUMBER_DIGITS, MAX_NUMBER_EXPONENT);

@@ -394,7 +394,7 @@ describe('parameter bounds', () => {
       [() => client.people.search({}), 'people search needs at least one of q, personHash, fullName'],
       [() => client.people.search({ q: '', limit: 5 }), 'people search needs at least one of q, personHash, fullName'],
       [() => client.people.top({ startWeek: 2025.5 }), 'startWeek must be an integer (got 2025.5)'],
-      [() => client.countries.get(Number.NaN), 'countryId must be an integer (got NaN)'],
+      [() => client.countries.get(Number.NaN), 'countryId must be an integer: a number up to 2^53, a bigint or a string of digits (got NaN)'],
       [() => client.people.get(''), 'personHash must be a non-empty string'],
     ];
     for (const [call, message] of calls) {
@@ -426,20 +426,22 @@ describe('number modes', () => {
     expect(String(value.sentiment)).toBe('1.50');
     expect(String((value.nested as unknown[])[0])).toBe('1e2');
     // The static type follows the mode.
-    expectTypeOf<Awaited<ReturnType<typeof client.people.links>>[number]['articleHash']>().toEqualTypeOf<LosslessNumber | null | undefined>();
+    expectTypeOf<Awaited<ReturnType<typeof client.people.links>>[number]['articleHash']>().toEqualTypeOf<LosslessNumber>();
+    expectTypeOf<Awaited<ReturnType<typeof client.people.links>>[number]['countryId']>().toEqualTypeOf<LosslessNumber | null | undefined>();
     expectTypeOf<Awaited<ReturnType<typeof client.weeks.current>>['currentWeek']>().toEqualTypeOf<LosslessNumber>();
     expectTypeOf<Awaited<ReturnType<typeof client.people.get>>['birthDate']>().toEqualTypeOf<string | null | undefined>();
   });
 
-  it('native gives bigint beyond 2^53 and for articleHash, number otherwise', async () => {
+  it('native gives identifiers as strings of their digits at any size, every other number a number, never a bigint', async () => {
     const { client } = await harness(ok(body));
     expect(await client.get('/x')).toEqual({
-      articleHash: 1152921504606846977n, sentiment: 1.5, count: 3, small: { articleHash: 42n }, nested: [100, -0.25],
+      articleHash: '1152921504606846977', sentiment: 1.5, count: 3, small: { articleHash: '42' }, nested: [100, -0.25],
     });
     const big = await (await harness(ok('[9007199254740993, 9007199254740991, 12345678901234567890.5]'))).client.get('/y');
-    // eslint-disable-next-line no-loss-of-precision -- the float the client must give for a non-integer
-    expect(big).toEqual([9007199254740993n, 9007199254740991, 12345678901234567890.5]);
-    expectTypeOf<Awaited<ReturnType<typeof client.people.links>>[number]['articleHash']>().toEqualTypeOf<bigint | null | undefined>();
+    // eslint-disable-next-line no-loss-of-precision -- the nearest doubles, as documented for a number beyond 2^53
+    expect(big).toEqual([9007199254740992, 9007199254740991, 12345678901234567890.5]);
+    expectTypeOf<Awaited<ReturnType<typeof client.people.links>>[number]['articleHash']>().toEqualTypeOf<string>();
+    expectTypeOf<Awaited<ReturnType<typeof client.people.links>>[number]['countryId']>().toEqualTypeOf<string | null | undefined>();
     expectTypeOf<Awaited<ReturnType<typeof client.weeks.current>>['currentWeek']>().toEqualTypeOf<number>();
   });
 });

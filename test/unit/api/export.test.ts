@@ -150,7 +150,7 @@ describe('client.export.links', () => {
     const items = [];
     for await (const item of client.export.links({ top: 2, startWeek: 202644, endWeek: 202647, limit: 1, includeContext: false })) items.push(item);
     expect(items.map((item) => item.links[0]!.personHash)).toEqual(['p-1', 'p-1']);
-    expect(items[0]!.links[0]!.articleHash).toBe(1152921504606846977n);
+    expect(items[0]!.links[0]!.articleHash).toBe('1152921504606846977');
     expect(server.requests.slice(1).map((request) => request.url)).toEqual([
       '/api/data/people/p-1/links?limit=1&includeContext=false', '/api/data/people/p-2/links?limit=1&includeContext=false',
     ]);

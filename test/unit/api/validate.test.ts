@@ -11,22 +11,33 @@ describe('shapeProblem', () => {
     expect(shapeProblem('/api/data/weeks/current', [])).toBe('expected an object, got an array');
   });
 
-  it('checks field types in both number modes, and ids within 2^53', () => {
+  it('checks field types in both number modes; identifiers are integers of any size', () => {
     expect(shapeProblem('/api/data/countries', parse('[{"countryId":18,"countryName":"Germany","countryIso":"DE"}]'))).toBeUndefined();
     expect(shapeProblem('/api/data/countries', [{ countryId: 18, countryName: 7 }])).toBe('item 1: field "countryName": expected a string, got the number 7');
-    expect(shapeProblem('/api/data/countries', [{ countryId: new LosslessNumber('9007199254740993') }]))
-      .toBe('item 1: field "countryId": expected a number up to 2^53, got the number 9007199254740993');
+    expect(shapeProblem('/api/data/countries', [{ countryId: new LosslessNumber('123456789012345678901234567890') }])).toBeUndefined();
+    expect(shapeProblem('/api/data/countries', [{ countryId: '123456789012345678901234567890' }])).toBeUndefined();
+    // A fraction in an identifier is a contract violation, in either mode, naming the field.
+    expect(shapeProblem('/api/data/countries', [{ countryId: new LosslessNumber('3.5') }]))
+      .toBe('item 1: field "countryId": expected an integer, got 3.5');
+    expect(shapeProblem('/api/data/countries', [{ countryId: 3.5 }])).toBe('item 1: field "countryId": expected an integer, got 3.5');
+    expect(shapeProblem('/api/data/countries', [{ countryId: new LosslessNumber('1e3') }])).toBe('item 1: field "countryId": expected an integer, got 1e3');
+    expect(shapeProblem('/api/data/countries', [{ countryId: 'x' }])).toBe('item 1: field "countryId": expected an integer, got a string');
     expect(shapeProblem('/api/data/countries', [{ countryName: 'X' }])).toBe('item 1: field "countryId" is missing');
     expect(shapeProblem('/api/data/countries', [{ countryId: null }])).toBe('item 1: field "countryId" is null');
     expect(shapeProblem('/api/data/people', [{ personHash: 42, countryId: 1 }])).toBe('item 1: field "personHash": expected a string, got the number 42');
     expect(shapeProblem('/api/data/posts/recent', [{ title: 'no slug' }])).toBe('item 1: field "slug" is missing');
     expect(shapeProblem('/api/data/weeks/current', { currentWeek: null, last4StartWeek: 202644 })).toBe('field "currentWeek" is null');
-    expect(shapeProblem('/api/data/people/top', [{ personHash: 'p', mentionCount: 'many' }])).toBe('item 1: field "mentionCount": expected a number, got a string');
+    expect(shapeProblem('/api/data/people/top', [{ personHash: 'p', mentionCount: 'many' }])).toBe('item 1: field "mentionCount": expected an integer, got a string');
   });
 
-  it('takes a number of any size where the field is not an identifier', () => {
-    expect(shapeProblem('/api/data/people/top', parse('[{"personHash":"p","mentionCount":123456789012345678901234567890,"rank":1.0}]'))).toBeUndefined();
+  it('takes an integer of any size in an integer field, and refuses a fraction there or a time that is no time', () => {
+    expect(shapeProblem('/api/data/people/top', parse('[{"personHash":"p","mentionCount":123456789012345678901234567890,"rank":1}]'))).toBeUndefined();
     expect(shapeProblem('/api/data/people/top', [{ personHash: 'p', mentionCount: 2n ** 70n }])).toBeUndefined();
+    expect(shapeProblem('/api/data/people/top', parse('[{"personHash":"p","mentionCount":1.5}]'))).toBe('item 1: field "mentionCount": expected an integer, got 1.5');
+    expect(shapeProblem('/api/data/people/{personHash}', { personHash: 'p', countryId: 1, birthDate: '2026-98-94T90:86:75' }))
+      .toBe('field "birthDate": expected a timestamp YYYY-MM-DDTHH:MM:SS that is a real time, got "2026-98-94T90:86:75"');
+    // Outside the contract's format but of the field's type: passed on as sent (the tolerance rule).
+    expect(shapeProblem('/api/data/people/top', [{ personHash: 'p', rank: 0, sentimentColor: '=1+1' }])).toBeUndefined();
   });
 
   it('lets unknown fields, allowed nulls and absent context fields pass; checks nested rows', () => {
@@ -36,10 +47,11 @@ describe('shapeProblem', () => {
     expect(shapeProblem('/api/data/people/top', [{ personHash: 'p', fromCountryName: null, mentionCount: null, snippets: null, countryRows: null }])).toBeUndefined();
     expect(shapeProblem('/api/data/sources/{sourceId}', { sourceId: 1, countryId: 1, lastCheckedDate: null, country: { id: 1 } })).toBeUndefined();
     expect(shapeProblem('/api/data/sources/{sourceId}/links', { source: null, allLinks: ['a', null], matchedLinks: null })).toBeUndefined();
-    expect(shapeProblem('/api/data/people/{personHash}/links', [{ personHash: 'p1', sourceId: null, otherPeople: [] }])).toBeUndefined();
+    expect(shapeProblem('/api/data/people/{personHash}/links', [{ personHash: 'p1', articleHash: 1, sourceId: null, otherPeople: [] }])).toBeUndefined();
     expect(shapeProblem('/api/data/people/{personHash}/links', [{ personHash: 'p1', articleHash: new LosslessNumber('12345678901234567890') }])).toBeUndefined();
-    expect(shapeProblem('/api/data/people/{personHash}/country-stats', { countries: [{ countryId: 'x' }] }))
-      .toBe('countries[1]: field "countryId": expected a number up to 2^53, got a string');
+    expect(shapeProblem('/api/data/people/{personHash}/links', [{ personHash: 'p1' }])).toBe('item 1: field "articleHash" is missing');
+    expect(shapeProblem('/api/data/people/{personHash}/country-stats', { countries: [{ countryId: true }] }))
+      .toBe('countries[1]: field "countryId": expected an integer, got a boolean');
     expect(shapeProblem('/api/data/people/{personHash}/country-stats', { countries: null, startWeek: null })).toBeUndefined();
     expect(shapeProblem('/api/data/people/{personHash}/country-stats', { countries: {} })).toBe('field "countries": expected an array, got an object');
   });
@@ -50,7 +62,7 @@ describe('shapeProblem', () => {
     expect(shapeProblem('/api/data/weeks/current', { currentWeek: 202647, last4StartWeek: 202644 })).toBeUndefined();
     expect(shapeProblem('/api/data/weeks/current', { currentWeek: 202601, last4StartWeek: 202550 })).toBeUndefined();
     expect(shapeProblem('/api/data/weeks/current', { currentWeek: 202647, last4StartWeek: 202648 })).toMatch(/not within a year before/);
-    expect(shapeProblem('/api/data/weeks/current', { currentWeek: 202699, last4StartWeek: 202644 })).toBe('currentWeek 202699 is not a week (YYYYWW)');
+    expect(shapeProblem('/api/data/weeks/current', { currentWeek: 202699, last4StartWeek: 202644 })).toBe('field "currentWeek": 202699 is not a week (YYYYWW)');
   });
 
   it('knows every endpoint it is asked about: a path without a shape does not compile', () => {

@@ -1,15 +1,14 @@
 /**
- * Parquet output read back by an independent reader (DuckDB): column types from the contract's field
- * kinds, exact digits (articleHash up to 2^63 - 1), nulls as nulls, deterministic bytes.
+ * Parquet output read back by an independent reader (DuckDB): column types from the one schema,
+ * exact digits (integers up to 38 digits, beyond 2^64), UTC timestamps, nulls as nulls, deterministic bytes.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LosslessNumber } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
-import { ENDPOINT_SHAPES, type FieldSchema } from '../../../src/api/types.js';
 import { renderView, openRowSink, type View } from '../../../src/output/index.js';
 import { ROW_GROUP_ROWS, parquetColumns, parquetValue } from '../../../src/output/parquet.js';
-import { parseTimestamp } from '../../../src/output/timestamp.js';
+import { parseTimestamp } from '../../../src/shared/timestamp.js';
 import { duckRows, duckTypes, readParquet, sqlText } from '../../duckdb.js';
 import { tempDir } from '../../e2e/harness.js';
 import { BytesStream, baseOptions } from './helpers.js';
@@ -38,20 +37,20 @@ async function parquetFile(view: View, fields?: string[]): Promise<string> {
 }
 
 describe('parquet', () => {
-  it('types columns from the contract and keeps every digit', async () => {
+  it('types columns from the schema and keeps every digit', async () => {
     const path = await parquetFile(linksView);
     expect(await duckTypes(`SELECT * FROM read_parquet(${sqlText(path)})`)).toEqual({
-      rank: 'BIGINT', personHash: 'VARCHAR', articleHash: 'BIGINT', mentionDate: 'TIMESTAMP', sentiment: 'DOUBLE',
+      rank: 'DECIMAL(38,0)', personHash: 'VARCHAR', articleHash: 'DECIMAL(38,0)', mentionDate: 'TIMESTAMP WITH TIME ZONE', sentiment: 'DOUBLE',
       startWeek: 'INTEGER', countryName: 'VARCHAR', otherPeople: 'VARCHAR', matched: 'BOOLEAN', share: 'DOUBLE',
     });
     const rows = await readParquet(path);
     expect(rows).toEqual([
       {
-        rank: '1', personHash: 'ada-obi-0001', articleHash: '9223372036854775807', mentionDate: '2026-11-20 08:15:30',
+        rank: '1', personHash: 'ada-obi-0001', articleHash: '9223372036854775807', mentionDate: '2026-11-20 08:15:30+00',
         sentiment: 0.498, startWeek: 202647, countryName: null, otherPeople: '["b-2","c-3"]', matched: true, share: 0.25,
       },
       {
-        rank: '2', personHash: 'bo-li-0002', articleHash: '1304092902047982424', mentionDate: '2026-01-01 00:00:00',
+        rank: '2', personHash: 'bo-li-0002', articleHash: '1304092902047982424', mentionDate: '2026-01-01 00:00:00+00',
         sentiment: -0.1, startWeek: 202601, countryName: 'Nigeria', otherPeople: '[]', matched: false, share: 1,
       },
     ]);
@@ -90,39 +89,32 @@ describe('parquet', () => {
 
   it('an empty result is a valid file with the typed columns', async () => {
     const path = await parquetFile({ data: [], fields: ['rank', 'articleHash', 'mentionDate'] });
-    expect(await duckTypes(`SELECT * FROM read_parquet(${sqlText(path)})`)).toEqual({ rank: 'BIGINT', articleHash: 'BIGINT', mentionDate: 'TIMESTAMP' });
+    expect(await duckTypes(`SELECT * FROM read_parquet(${sqlText(path)})`)).toEqual({ rank: 'DECIMAL(38,0)', articleHash: 'DECIMAL(38,0)', mentionDate: 'TIMESTAMP WITH TIME ZONE' });
     expect(await readParquet(path)).toEqual([]);
   });
 
   it('refuses a value its column cannot hold, naming the column', () => {
-    expect(() => parquetValue({ name: 'mentionDate', kind: 'TIMESTAMP' }, 'yesterday')).toThrow(/column mentionDate \(TIMESTAMP\) cannot hold "yesterday"/);
-    expect(() => parquetValue({ name: 'rank', kind: 'INT64' }, n('1.5'))).toThrow(/not an integer/);
-    expect(() => parquetValue({ name: 'articleHash', kind: 'INT64' }, n('9223372036854775808'))).toThrow(/64-bit/);
+    expect(() => parquetValue({ name: 'mentionDate', kind: 'TIMESTAMP' }, 'yesterday')).toThrow(/field "mentionDate": "yesterday" cannot be written to Parquet as TIMESTAMP/);
+    expect(() => parquetValue({ name: 'rank', kind: 'DECIMAL' }, n('1.5'))).toThrow(/not an integer/);
+    expect(() => parquetValue({ name: 'articleHash', kind: 'DECIMAL' }, n('1'.repeat(39)))).toThrow(/more than 38 digits/);
+    expect(() => parquetValue({ name: 'personHash', kind: 'UTF8', required: true }, null)).toThrow(/is a key and may not be null/);
+    expect(parquetValue({ name: 'articleHash', kind: 'DECIMAL' }, n('9'.repeat(38)))).toBe(10n ** 38n - 1n);
+    expect(parquetValue({ name: 'gdp', kind: 'DECIMAL' }, n('3.0e2'))).toBe(300n);
     expect(parseTimestamp('2026-02-30T00:00:00')).toBeUndefined();
   });
 
-  it('reads a timestamp as xlsx does (output/timestamp.ts), a fraction cut to the millisecond, never rounded up', () => {
+  it('reads a timestamp as xlsx does (shared/timestamp.ts), a fraction cut to the millisecond, never rounded up', () => {
     expect(parseTimestamp('2026-11-23T13:31:04')).toEqual({ date: new Date(Date.UTC(2026, 10, 23, 13, 31, 4)), fractionDigits: 0 });
     expect(parseTimestamp('2026-11-23 13:31:04.9999Z')).toEqual({ date: new Date(Date.UTC(2026, 10, 23, 13, 31, 4, 999)), fractionDigits: 4 });
     expect(parseTimestamp('2026-11-23T13:31:04.035')?.date.getUTCMilliseconds()).toBe(35);
     expect(['2026-11-23T24:00:00', '2026-11-23', 'yesterday', '2026-11-23T13:31:04+01:00'].map(parseTimestamp)).toEqual([undefined, undefined, undefined, undefined]);
   });
 
-  it('the contract gives each field name one kind across its resources', () => {
-    const seen = new Map<string, string>();
-    for (const shape of Object.values(ENDPOINT_SHAPES) as Array<{ schema: FieldSchema; optional?: FieldSchema; nested?: Record<string, FieldSchema> }>) {
-      for (const schema of [shape.schema, shape.optional ?? {}, ...Object.values(shape.nested ?? {})]) {
-        for (const [field, kind] of Object.entries(schema)) {
-          const base = kind.replace(/[?!]$/, '');
-          expect(seen.get(field) ?? base, field).toBe(base);
-          seen.set(field, base);
-        }
-      }
-    }
-    expect(parquetColumns(['articleHash', 'endWeek', 'gdp', 'birthDate', 'country'], [])).toEqual([
-      { name: 'articleHash', kind: 'INT64' },
+  it('types each column from the schema, keys REQUIRED when the caller names them', () => {
+    expect(parquetColumns(['articleHash', 'endWeek', 'gdp', 'birthDate', 'country'], [], ['articleHash'])).toEqual([
+      { name: 'articleHash', kind: 'DECIMAL', required: true },
       { name: 'endWeek', kind: 'INT32' },
-      { name: 'gdp', kind: 'INT64' },
+      { name: 'gdp', kind: 'DECIMAL' },
       { name: 'birthDate', kind: 'TIMESTAMP' },
       { name: 'country', kind: 'JSON' },
     ]);

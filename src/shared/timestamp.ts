@@ -1,7 +1,8 @@
 /**
- * The contract's timestamps (`YYYY-MM-DDTHH:MM:SS`, UTC, no offset) read as instants, for the formats
- * that have a date type (xlsx, Parquet). One reading, so a cell and a column never disagree on what
- * is a date.
+ * The contract's timestamps (`YYYY-MM-DDTHH:MM:SS`, UTC, no offset) read as instants, for the client's
+ * check (a timestamp that is no date is a contract violation, api/validate.ts) and the formats that
+ * have a date type (xlsx, Parquet). One reading, so the check, a cell and a column never disagree on
+ * what is a date.
  */
 
 // A space for the T, a trailing Z and a fraction are read too: they say the same instant.
