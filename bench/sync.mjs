@@ -9,11 +9,19 @@
 // Printed: requests (the sandbox's request log), wall seconds, peak RSS (GNU time; for csv the largest
 // of its processes), bytes on disk, and sync's time as a ratio of the CSV export's.
 //
-//   npm run bench:sync [-- --weeks 52 --depth 200 --top 100]
-import { spawn } from 'node:child_process';
+// Then the wire (#33 item 6): `sync` of --wire-weeks (25) weeks of rankings, country_stats and links at
+// depth 100 and top 20, concurrency 4, against bench/sync-replay.mjs replaying the very requests that
+// sync made (from the sandbox's log) with node:http at the same concurrency, every body read: the
+// median of --runs (3) paired runs, wall and CPU (user + system) ratios, sync's peak RSS; and the same
+// sync into s3://, a local S3-compatible store (s3rver on loopback), against the local folder.
+//
+//   npm run bench:sync [-- --weeks 52 --depth 200 --top 100 --wire-weeks 25 --runs 3]
+//   npx -y node@24 bench/sync.mjs ...   (the whole bench, its children included, on another Node)
+import { spawn, spawnSync } from 'node:child_process';
+import { URLSearchParams } from 'node:url';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { bin, home, KEY, numberFlag, timed } from './lib.mjs';
+import { bin, benchEnv, home, KEY, median, numberFlag, repo, timed } from './lib.mjs';
 
 const weeks = numberFlag('--weeks', 52);
 const depth = numberFlag('--depth', 200);
@@ -71,8 +79,10 @@ rmSync(lake, { recursive: true, force: true });
 mkdirSync(csvDir, { recursive: true });
 
 const syncArgs = [bin, 'sync', lake, '--since', String(since), '--streams', 'rankings,country_stats', '--depth', String(depth), '--top', String(top), '-q'];
-const sync = await counted(() => timed(process.execPath, syncArgs, env));
+console.error('bench: sync'); const sync = await counted(() => timed(process.execPath, syncArgs, env));
 const again = await counted(() => timed(process.execPath, syncArgs, env));
+
+console.error('bench: the wire'); const wire = await wireRuns();
 
 const csv = await counted(() => {
   const runs = [timed(process.execPath, [bin, 'people', 'top', '--weeks', `${since}..${last}`, '--per-week', '--limit', String(depth), '-q', '-o', join(csvDir, 'rankings.csv')], env)];
@@ -81,6 +91,8 @@ const csv = await counted(() => {
   }
   return { ms: runs.reduce((total, run) => total + run.ms, 0), rssMiB: Math.max(...runs.map((run) => run.rssMiB)), processes: runs.length };
 });
+
+console.error('bench: s3'); await s3VersusLocal();
 stop();
 
 const row = (name, result, bytes) =>
@@ -92,3 +104,118 @@ console.log(row('sync (Parquet)', sync, bytesUnder(lake)));
 console.log(row('sync again (nothing new)', again));
 console.log(row(`CSV export (${csv.processes} processes)`, csv, bytesUnder(csvDir)));
 console.log(`sync / CSV export: ${(sync.ms / csv.ms).toFixed(2)}x the time, ${(sync.requests / csv.requests).toFixed(2)}x the requests`);
+
+console.log('');
+console.log(`the wire: ${wire.weeks} weeks of rankings, country_stats and links, depth 100, top 20, concurrency 4: ${wire.requests} requests, ${wire.partitions} partitions`);
+console.log('| run | wall | CPU | peak RSS |');
+console.log('|---|---:|---:|---:|');
+console.log(`| sync | ${(wire.sync.ms / 1000).toFixed(2)} s | ${(wire.sync.cpuMs / 1000).toFixed(2)} s | ${wire.sync.rssMiB.toFixed(0)} MiB |`);
+console.log(`| node:http replay | ${(wire.replay.ms / 1000).toFixed(2)} s | ${(wire.replay.cpuMs / 1000).toFixed(2)} s | ${wire.replay.rssMiB.toFixed(0)} MiB |`);
+console.log(`sync / replay: ${wire.wallRatio.toFixed(2)}x the wall time, ${wire.cpuRatio.toFixed(2)}x the CPU (median of ${wire.runs} paired runs)`);
+if (s3Result) console.log(`sync to s3:// (s3rver on loopback) / sync to a local folder: ${s3Result.ratio.toFixed(2)}x the wall time (${(s3Result.s3 / 1000).toFixed(2)} s against ${(s3Result.local / 1000).toFixed(2)} s)`);
+else console.log('sync to s3://: skipped (s3rver or @aws-sdk/client-s3 is not installed)');
+
+/** A child's wall, CPU (user + system, from GNU time when present) and peak RSS. */
+function timedCpu(command, args, env = {}, input) {
+  const started = process.hrtime.bigint();
+  const result = spawnSync('/usr/bin/time', ['-f', '%U %S %M', command, ...args], { env: { ...benchEnv, ...env }, input, stdio: ['pipe', 'pipe', 'pipe'], maxBuffer: 256 * 1024 * 1024 });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')}: exit ${result.status}: ${result.stderr}`);
+  const [user, system, rss] = result.stderr.toString().trim().split('\n').at(-1).split(' ').map(Number);
+  return { ms, cpuMs: (user + system) * 1000, rssMiB: rss / 1024 };
+}
+
+function logLines() {
+  try {
+    return readFileSync(log, 'utf8').split('\n').filter((line) => line.trim() !== '');
+  } catch {
+    return [];
+  }
+}
+
+async function settledLog() {
+  let count = logLines().length;
+  for (let settled = 0; settled < 3; ) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const now = logLines().length;
+    settled = now === count ? settled + 1 : 0;
+    count = now;
+  }
+  return logLines();
+}
+
+async function wireRuns() {
+  const wireWeeks = numberFlag('--wire-weeks', 25);
+  const runs = numberFlag('--runs', 3);
+  const first = addWeeks(last, -(wireWeeks - 1));
+  const args = ['--since', String(first), '--streams', 'rankings,country_stats,links', '--depth', '100', '--top', '20', '--concurrency', '4', '-q'];
+  const samples = [];
+  let requests = 0;
+  let partitions = 0;
+  for (let run = 0; run <= runs; run += 1) {
+    const dir = join(home, `wire-${run}`);
+    rmSync(dir, { recursive: true, force: true });
+    const before = (await settledLog()).length;
+    const sync = timedCpu(process.execPath, [bin, 'sync', dir, ...args], env);
+    const entries = (await settledLog()).slice(before).map((line) => JSON.parse(line));
+    const paths = entries.map((entry) => entry.path + (Object.keys(entry.query).length === 0 ? '' : '?' + new URLSearchParams(Object.entries(entry.query).flatMap(([name, value]) => (Array.isArray(value) ? value.map((item) => [name, item]) : [[name, value]]))).toString()));
+    requests = paths.length;
+    partitions = countParquet(dir);
+    const replay = timedCpu(process.execPath, [join(repo, 'bench', 'sync-replay.mjs'), url, KEY, '4'], {}, paths.join('\n'));
+    if (run > 0) samples.push({ sync, replay }); // run 0 warms the sandbox's caches and the file system
+  }
+  return {
+    weeks: wireWeeks,
+    runs,
+    requests,
+    partitions,
+    sync: { ms: median(samples.map((s) => s.sync.ms)), cpuMs: median(samples.map((s) => s.sync.cpuMs)), rssMiB: median(samples.map((s) => s.sync.rssMiB)) },
+    replay: { ms: median(samples.map((s) => s.replay.ms)), cpuMs: median(samples.map((s) => s.replay.cpuMs)), rssMiB: median(samples.map((s) => s.replay.rssMiB)) },
+    wallRatio: median(samples.map((s) => s.sync.ms / s.replay.ms)),
+    cpuRatio: median(samples.map((s) => s.sync.cpuMs / s.replay.cpuMs)),
+  };
+}
+
+function countParquet(path) {
+  return readdirSync(path, { recursive: true }).filter((name) => String(name).endsWith('.parquet')).length;
+}
+
+var s3Result;
+async function s3VersusLocal() {
+  let S3rver;
+  try {
+    await import('@aws-sdk/client-s3');
+    S3rver = (await import('s3rver')).default;
+  } catch {
+    return;
+  }
+  const store = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: join(home, 's3'), configureBuckets: [{ name: 'lake' }] });
+  const { port } = await store.run();
+  const s3env = { ...env, AWS_ENDPOINT_URL_S3: `http://127.0.0.1:${port}`, AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', AWS_EC2_METADATA_DISABLED: 'true' };
+  const first = addWeeks(last, -(numberFlag('--wire-weeks', 25) - 1));
+  const args = ['--since', String(first), '--streams', 'rankings,country_stats,links', '--depth', '100', '--top', '20', '--concurrency', '4', '-q'];
+  const ratios = [];
+  const times = [];
+  for (let run = 0; run < 3; run += 1) {
+    const dir = join(home, `local-${run}`);
+    rmSync(dir, { recursive: true, force: true });
+    const local = await wallOf(process.execPath, [bin, 'sync', dir, ...args], env);
+    const remote = await wallOf(process.execPath, [bin, 'sync', `s3://lake/run-${run}`, ...args], s3env);
+    ratios.push(remote / local);
+    times.push({ local, remote });
+  }
+  await store.close();
+  s3Result = { ratio: median(ratios), s3: median(times.map((t) => t.remote)), local: median(times.map((t) => t.local)) };
+}
+
+/** A child's wall time, spawned without blocking: the S3 store answering it runs in this process. */
+function wallOf(command, args, env) {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(command, args, { env: { ...benchEnv, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
+    child.once('error', reject);
+    child.once('close', (code) => (code === 0 ? resolve(Number(process.hrtime.bigint() - started) / 1e6) : reject(new Error(`${args.join(' ')}: exit ${code}: ${stderr}`))));
+  });
+}

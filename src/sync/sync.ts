@@ -89,6 +89,9 @@ function linkWeek(row: Row, fetchedWeek: number): number {
   return date ? isoWeekOf(date) : fetchedWeek;
 }
 
+/** The state is written at most this often while partitions land (and always at the end). */
+const STATE_INTERVAL_MS = 1000;
+
 /** Links rows beyond which the run merges what it holds into the lake before fetching more. */
 const LINKS_BUFFER_ROWS = 20_000;
 
@@ -148,6 +151,7 @@ class LakeRun {
       if (task.stream !== 'links') options.onTask?.(task);
     }
     await this.#mergeLinks();
+    if (this.#unsaved) await this.#saveState(true);
     summary.requests = this.#reader.requests;
     return summary;
   }
@@ -179,13 +183,27 @@ class LakeRun {
     }
     if (answer !== known) {
       this.#state = { ...this.#state, currentWeek: answer };
-      await this.#saveState();
+      await this.#saveState(true);
     }
     return answer;
   }
 
-  async #saveState(): Promise<void> {
+  #savedAt = 0;
+  #unsaved = false;
+
+  /**
+   * Writes the state, at most once a second unless `now`: each write waits for every file before it to
+   * be durable, and a killed run loses at most a second of records (those partitions are written again,
+   * the same bytes). The run's end always writes it.
+   */
+  async #saveState(now = false): Promise<void> {
+    if (!now && performance.now() - this.#savedAt < STATE_INTERVAL_MS) {
+      this.#unsaved = true;
+      return;
+    }
     await this.#lake.writeState(stateText(this.#state));
+    this.#savedAt = performance.now();
+    this.#unsaved = false;
   }
 
   /**

@@ -108,7 +108,7 @@ const sync = verb({
     ctx.lifecycle.onCleanup(async (reason) => {
       if (reason !== 'interrupted') return;
       await lake?.close().catch(() => undefined);
-      ctx.report.note(`sync: interrupted: ${written} partitions written and recorded this run are kept in ${lakeName}; the next run fetches the rest`, { evenQuiet: true });
+      ctx.report.note(`sync: interrupted: ${written} partitions written this run are kept in ${lakeName}; the next run fetches what is missing`, { evenQuiet: true });
       await writeSummary('interrupted').catch(() => undefined);
     });
     try {

@@ -177,6 +177,8 @@ export class LocalLake implements Destination {
   }
 
   async close(): Promise<void> {
+    // No write of ours goes on once the lock is released.
+    await Promise.allSettled([...this.#pending.values()]);
     if (this.#lockText === undefined) return;
     process.off('exit', this.#releaseOnExit);
     const path = join(this.root, LOCK_FILE);
@@ -225,17 +227,40 @@ export class LocalLake implements Destination {
   }
 
   async writeState(text: string): Promise<void> {
-    await this.write(STATE_FILE, async (out) => {
-      out.write(text);
-    });
+    // Every file the state may record first: published and durable, or the state is not written.
+    await this.#settle();
+    await this.#publish(STATE_FILE, Buffer.from(text));
   }
 
   async read(path: string): Promise<Buffer | undefined> {
+    await this.#pending.get(path);
     return readBounded(join(this.root, path), 1024 * 1024 * 1024);
+  }
+
+  /**
+   * Files being made durable and published: each is fsynced, renamed over its name and its folder
+   * fsynced in the background, many at once (one fsync after another was most of a sync's time: 53
+   * partitions of 3 weeks, 5.5 s of wall for 0.95 s of CPU), and all of them are awaited before the
+   * state is written, so the state never records a file that has not landed.
+   */
+  readonly #pending = new Map<string, Promise<void>>();
+
+  async #settle(): Promise<void> {
+    const pending = [...this.#pending.values()];
+    this.#pending.clear();
+    await Promise.all(pending);
   }
 
   async write(path: string, produce: Produce): Promise<void> {
     const bytes = await produceBytes(produce);
+    await this.#pending.get(path);
+    const done = this.#publish(path, bytes);
+    // A failure is reported by the next writeState (exit 6), which awaits every file before it.
+    done.catch(() => undefined);
+    this.#pending.set(path, done);
+  }
+
+  async #publish(path: string, bytes: Buffer): Promise<void> {
     const folder = await this.#folder(dirname(path));
     const target = join(folder, basename(path));
     const temporary = await temporaryName(target);

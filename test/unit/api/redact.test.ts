@@ -4,7 +4,7 @@
  * a URL or a host name, where masking it would mangle the text and tell what the key is.
  */
 import { describe, expect, test } from 'vitest';
-import { MASK, redactSecret } from '../../../src/api/redact.js';
+import { redactSecret } from '../../../src/api/redact.js';
 
 describe('a long key (8 characters or more) is masked wherever it appears', () => {
   test('in words, paths and query values alike', () => {
@@ -29,7 +29,6 @@ describe('a short key is masked where a key could show up', () => {
     ['.*', 'x .* y and abc', 'x •••• y and abc'],
   ])('key %j in %j', (key, text, masked) => {
     expect(redactSecret(text, key)).toBe(masked);
-    expect(masked).toContain(MASK);
   });
 });
 
