@@ -13,6 +13,7 @@
  * Neither renderView nor a sink ends `out`: stdout must stay open, and an atomic file is ended by
  * its commit().
  */
+import { closest } from '../shared/suggest.js';
 import { FieldError } from './errors.js';
 import type { OutputFormat } from './formats.js';
 import { fieldsWithRowKeys, rowsOf, type FormatRenderer, type RenderOptions, type RowSink, type RowSinkSpec, type View } from './view.js';
@@ -30,6 +31,13 @@ export type { RenderOptions, Row, RowSink, RowSinkSpec, View, ViewSpec } from '.
  * --fields checked against a view's fields: names trimmed, empty names and repeats dropped, the
  * user's order kept. Throws FieldError naming every unknown field and listing the valid ones.
  */
+/** A field whose last word is close to `name`: `nmae` and `name` are fullName's, `country` fromCountryName's. */
+function byLastWord(name: string, valid: readonly string[]): string | undefined {
+  const lastWords = valid.map((field) => /[A-Z]?[a-z0-9]+$/.exec(field)?.[0] ?? field);
+  const [word] = closest(name, lastWords, 1);
+  return word === undefined ? undefined : valid[lastWords.indexOf(word)];
+}
+
 export function selectFields(requested: readonly string[], valid: readonly string[]): string[] {
   const selected = [...new Set(requested.map((name) => name.trim()).filter((name) => name !== ''))];
   if (selected.length === 0) {
@@ -38,8 +46,9 @@ export function selectFields(requested: readonly string[], valid: readonly strin
   const validSet = new Set(valid);
   const unknown = selected.filter((name) => !validSet.has(name));
   if (unknown.length > 0) {
+    // The same name in another case first, else a close one (`nmae` is `name`'s slip: fullName has none).
     const hints = unknown
-      .map((name) => valid.find((field) => field.toLowerCase() === name.toLowerCase()))
+      .map((name) => valid.find((field) => field.toLowerCase() === name.toLowerCase()) ?? closest(name, valid, 1)[0] ?? byLastWord(name, valid))
       .filter((field): field is string => field !== undefined);
     const didYouMean = hints.length > 0 ? ` (did you mean ${hints.join(', ')}?)` : '';
     const noun = unknown.length === 1 ? 'field' : 'fields';

@@ -778,3 +778,25 @@ describe.concurrent('hints keep the context they were given', () => {
     expect(name.stderr).toContain("did you mean newsstats --sandbox people search 'Hira Abbasi'?");
   });
 });
+
+/** #31 item 9: slips get the fix they most likely meant, and failures a next step. */
+describe.concurrent('small slips and next steps', () => {
+  test.each([
+    [['people', 'top', '--format=JSON'], 2, 'did you mean --format json?'],
+    [['people', 'top', '--sort', 'mention'], 2, 'did you mean --sort mentions?'],
+    [['people', 'top', '--fields', 'rank,nmae'], 2, 'unknown field "nmae" (did you mean fullName?)'],
+    [['people', 'top', '-o', 'json'], 2, '--output json names a file; did you mean --format json?'],
+  ])('%j', async (args, code, expected) => {
+    const result = await runCli(['--sandbox', ...args]);
+    expect(result.code).toBe(code);
+    expect(result.stderr).toContain(expected);
+  });
+
+  test('nothing listening at the base URL: a next step, and no other profile or service in it', async () => {
+    const result = await runCli(['--base-url', 'http://127.0.0.1:9', '--retries', '0', 'weeks'], { env: { NEWSSTATS_API_KEY: 'k' } });
+    expect(result.code).toBe(5);
+    expect(result.stderr).toContain('(ECONNREFUSED)');
+    expect(result.stderr).toContain('hint: is the service running there? check --base-url');
+    expect(result.stderr).toContain('`newsstats sandbox` serves synthetic data');
+  });
+});

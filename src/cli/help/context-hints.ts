@@ -39,8 +39,9 @@ export function withContext(line: string, args: readonly string[]): string {
   if (context.length === 0) return line;
   return line.replace(SUGGESTED, (...groups: string[]) => {
     const [opening, command, closing] = groups[1] !== undefined ? [groups[1], groups[2]!, groups[3]!] : [groups[4]!, groups[5]!, groups[6]!];
-    // `config` acts on a profile and never on a service: only --profile matters to it.
-    const relevant = /^config\b/.test(command) ? context.filter(([name]) => name === '--profile') : context;
+    // `config` acts on a profile and never on a service: only --profile matters to it. `sandbox`
+    // serves its own data: none does.
+    const relevant = /^sandbox\b/.test(command) ? [] : /^config\b/.test(command) ? context.filter(([name]) => name === '--profile') : context;
     const missing = relevant.filter(([name]) => !command.split(/\s+/).some((word) => word === name || word.startsWith(`${name}=`)));
     if (missing.length === 0) return `${opening}${command}${closing}`;
     // commandLine quotes what a shell would split; its leading `newsstats` is the opening's already.

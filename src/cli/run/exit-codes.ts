@@ -15,6 +15,7 @@ import {
   RedirectError,
   ResponseTooLargeError,
 } from '../../api/errors.js';
+import { closest } from '../../shared/suggest.js';
 import { ConfigFileError } from '../../config/resolve.js';
 import { SettingError } from '../../config/settings.js';
 import { OutputUsageError, ValueOutOfRangeError } from '../../output/errors.js';
@@ -80,6 +81,19 @@ function isDistIncomplete(error: unknown): boolean {
   return ours && (code === 'MODULE_NOT_FOUND' || code === 'ENOENT' || error instanceof SyntaxError);
 }
 
+/**
+ * A value outside a flag's choices (`--format=JSON`, `--sort mention`): the choice it most likely
+ * meant, the same in another case first, else a close one (#31).
+ */
+function choiceSuggestion(message: string): string {
+  const refused = /^(?:error: )?option '(?:-\w, )?(--[\w-]+)[^']*' argument '([^']*)' is invalid\. Allowed choices are (.*)\.$/.exec(message);
+  if (!refused) return '';
+  const [, flag, value, list] = refused as unknown as [string, string, string, string];
+  const choices = list.split(', ');
+  const meant = choices.find((choice) => choice.toLowerCase() === value.toLowerCase()) ?? closest(value, choices, 1)[0];
+  return meant === undefined ? '' : `; did you mean ${flag} ${meant}?`;
+}
+
 export interface Failure {
   exitCode: number;
   /** Lines for stderr; empty when the message was already printed (commander's own errors). */
@@ -91,7 +105,9 @@ export function describeFailure(error: unknown, verbose: boolean): Failure {
     // Help and --version exit 0, printed already. A refusal is one line: commander puts its
     // "(Did you mean x?)" on a second one.
     if (error.exitCode === 0) return { exitCode: EXIT.ok, lines: [] };
-    return { exitCode: EXIT.usage, lines: [error.message.replace(/\n\(Did you mean (.*)\?\)$/, '; did you mean $1?').replace(/\n/g, ' ')] };
+    const line = error.message.replace(/\n\(Did you mean (.*)\?\)$/, '; did you mean $1?').replace(/\n/g, ' ');
+    const suggestion = choiceSuggestion(error.message);
+    return { exitCode: EXIT.usage, lines: [suggestion === '' ? line : line.replace(/\.$/, '') + suggestion] };
   }
   // Ctrl-C at the key prompt: the prompt said so already.
   if (error instanceof InterruptedError) return { exitCode: EXIT.interrupted, lines: [] };
@@ -136,6 +152,10 @@ export function describeFailure(error: unknown, verbose: boolean): Failure {
   }
   if (error instanceof ResponseTooLargeError && error.limitBytes !== undefined) {
     return failure(EXIT.unavailable, 'raise the limit with --max-response-mb or the profile key max-response-mb');
+  }
+  if (error instanceof ConnectionError && error.code === 'ECONNREFUSED') {
+    // Nothing listens there: the service is down, or the address is not its (#31).
+    return failure(EXIT.unavailable, 'is the service running there? check --base-url, NEWSSTATS_BASE_URL or the profile key base-url; `newsstats sandbox` serves synthetic data, and --sandbox runs against it in-process');
   }
   if (error instanceof ConnectionError || error instanceof ApiError || error instanceof ValueOutOfRangeError) return failure(EXIT.unavailable);
   if (error instanceof OutputWriteError) return failure(EXIT.outputFailed);

@@ -5,7 +5,7 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import {
-  BINARY_FORMATS, formatFromPath, isSpecialTarget, outputExtensions, selectFields, type OutputFormat, type RenderOptions, type ViewSpec,
+  BINARY_FORMATS, formatFromPath, isOutputFormat, isSpecialTarget, outputExtensions, selectFields, type OutputFormat, type RenderOptions, type ViewSpec,
 } from '../../output/index.js';
 import type { GlobalOptions } from '../flags/global.js';
 import type { Io } from './io.js';
@@ -29,6 +29,10 @@ export function chooseFormat(
   if (globals.output && isSpecialTarget(globals.output, io.cwd)) return 'json';
   if (globals.output) {
     const format = formatFromPath(globals.output);
+    // `-o json` meant the format (kubectl's -o): point at --format rather than write a file named json.
+    if (!format && isOutputFormat(globals.output)) {
+      throw new UsageError(`--output ${globals.output} names a file; did you mean --format ${globals.output}?`, `-o is the output file, -f the format: --format ${globals.output}, or --output FILE.${globals.output}`);
+    }
     if (!format) {
       throw new UsageError(
         `--output ${globals.output}: the extension names no format (known: ${outputExtensions().join(', ')})`,
