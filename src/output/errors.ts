@@ -39,12 +39,19 @@ export class ValueOutOfRangeError extends Error {
     readonly reason: string,
     /** The row in the file, from 1, when known. */
     readonly row?: number,
+    /** Where the file is, when the writer's caller says (`sync`: the stream and week). */
+    readonly where?: string,
   ) {
-    super(`field "${field}"${row === undefined ? '' : ` of row ${row}`}: ${reason}`);
+    super(`${where === undefined ? '' : `${where}: `}${row === undefined ? '' : `row ${row}, `}field "${field}": ${reason}`);
   }
 
   /** The same error with the row it happened in. */
   atRow(row: number): ValueOutOfRangeError {
-    return new ValueOutOfRangeError(this.field, this.reason, row);
+    return new ValueOutOfRangeError(this.field, this.reason, row, this.where);
+  }
+
+  /** The same error saying where the file is. */
+  in(where: string): ValueOutOfRangeError {
+    return new ValueOutOfRangeError(this.field, this.reason, this.row, where);
   }
 }

@@ -17,6 +17,7 @@
  */
 import type { NewsStatsClient } from '../api/client.js';
 import { ResponseShapeError } from '../api/errors.js';
+import { ValueOutOfRangeError } from '../output/errors.js';
 import { openParquetWriter, type ParquetColumn } from '../output/parquet.js';
 import { parseTimestamp } from '../shared/timestamp.js';
 import type { Row } from '../output/view.js';
@@ -205,12 +206,24 @@ class LakeRun {
     this.#unsaved = false;
   }
 
+  /**
+   * Writes one partition. The week is a column of every file as well as its path (INT32, the same in
+   * every partition), so a reader without hive partitioning still has it; the stream's keys are
+   * REQUIRED. A value its column cannot hold (more than 38 digits) is exit 5 naming stream, week, row
+   * and field (docs/types.md).
+   */
   async #writeRows(partition: Partition, fill: (write: (row: Row) => Promise<void>) => Promise<void>): Promise<void> {
-    await this.#lake.write(partitionPath(partition), async (out) => {
-      const writer = openParquetWriter(out, () => lakeColumns(partition.stream));
-      await fill((row) => writer.write(row));
-      await writer.end();
-    });
+    const keys = STREAMS[partition.stream].keyProperties;
+    const columns: ParquetColumn[] = [{ name: 'week', kind: 'INT32', required: true }, ...lakeColumns(partition.stream).map((column) => (keys.includes(column.name) ? { ...column, required: true } : column))];
+    try {
+      await this.#lake.write(partitionPath(partition), async (out) => {
+        const writer = openParquetWriter(out, () => columns);
+        await fill((row) => writer.write({ ...row, week: partition.week }));
+        await writer.end();
+      });
+    } catch (error) {
+      throw error instanceof ValueOutOfRangeError ? error.in(`${partition.stream} week ${partition.week}`) : error;
+    }
   }
 
   /** A partition of rankings, country stats or a reference table: fetched, written whole, recorded. */

@@ -22,7 +22,7 @@ const serve = verb({
     rateLimit: parsedFlag('--rate-limit <n>', 'answer 429 with Retry-After above N requests a second', (text) => parseInteger('--rate-limit', text)),
     log: textFlag('--log <file>', 'append each request as a JSON line (never the key)'),
     logMaxMb: parsedFlag('--log-max-mb <n>', 'the most the --log file may hold, in MiB; later requests are not logged (default 64)', (text) => parseDecimal('--log-max-mb', text)),
-    wild: switchFlag('--wild', 'answers carry what the contract allows and the data never has: nulls, left-out and unknown fields, empty arrays, many scripts, long text, integers beyond 2^53'),
+    wild: switchFlag('--wild', 'answers carry what the contract allows and the data never has, and nothing it forbids: nulls, left-out and unknown fields, empty arrays, many scripts, long text, integers beyond 2^53 and 2^64 (up to 38 digits), ranks from 1, valid #RRGGBB colours, URLs and weeks'),
   },
   // The URL alone, for scripts: written by the server as soon as it listens.
   prints: 'text',
