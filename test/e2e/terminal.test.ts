@@ -800,3 +800,20 @@ describe.concurrent('small slips and next steps', () => {
     expect(result.stderr).toContain('`newsstats sandbox` serves synthetic data');
   });
 });
+
+describe('the sandbox on a port in use', () => {
+  test('says so and points at --port 0', async () => {
+    const { createServer } = await import('node:net');
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const { port } = blocker.address() as { port: number };
+    try {
+      const result = await runCli(['sandbox', '--port', String(port)]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(`port ${port} is already in use`);
+      expect(result.stderr).toContain('hint: choose another --port, or --port 0 for any free one');
+    } finally {
+      await new Promise<void>((resolve) => blocker.close(() => resolve()));
+    }
+  });
+});

@@ -2,7 +2,7 @@
  * A stdout the shell closed (issue #21, Low): `newsstats ... >&-` exited 0 with the output lost (Node
  * reopens a closed stdout on /dev/null). It is one line and exit 6 now, before any request when the
  * run's data would go there. Discarding on purpose (`>/dev/null`, a parent program's stdio 'ignore')
- * and `-o FILE` stay exit 0. The closed-pipe case (`| head`) is in round3.test.ts and
+ * and `-o FILE` stay exit 0. The closed-pipe case (`| head`) is in outputs-config-numbers-escapes.test.ts and
  * test/e2e/commands.test.ts. Linux only: elsewhere the stdout left behind cannot be told apart.
  */
 import { spawn } from 'node:child_process';

@@ -50,7 +50,9 @@ const serve = verb({
       // The library names its option (failRate); the CLI names the flag that set it (--fail-rate).
       if (error instanceof SandboxOptionError) {
         const flag = SANDBOX_OPTION_FLAGS[error.option];
-        throw new UsageError(error.message.startsWith(`${error.option} `) ? `${flag}${error.message.slice(error.option.length)}` : error.message);
+        // A port taken by another program: any free one will do, and the sandbox prints its URL (#31).
+        const hint = (error as { code?: string }).code === 'EADDRINUSE' ? 'choose another --port, or --port 0 for any free one (the URL is printed first)' : undefined;
+        throw new UsageError(error.message.startsWith(`${error.option} `) ? `${flag}${error.message.slice(error.option.length)}` : error.message, hint);
       }
       throw error;
     }

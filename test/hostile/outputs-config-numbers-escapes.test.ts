@@ -1,7 +1,9 @@
 /**
- * Hardening, round 3 (issue #21): numbers that explode, escapes through field names, files that
- * block, outputs that lose data. Each test ran against the build before the fix and failed there
- * (NEWSSTATS_HOSTILE_BIN, see servers.ts). Item numbers are the issue's.
+ * What a hostile machine or service cannot do: make the runtime open its inspector or change the exit
+ * code through stderr, lose data through what an --output path is, block on or swell with a config
+ * file, carry the key into the cache, explode a number, send an escape to the terminal, break a
+ * spreadsheet, or send an empty value to the service. Each test ran against the build before its fix
+ * and failed there (NEWSSTATS_HOSTILE_BIN, see servers.ts); the fixes came from issue #21.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { accessSync, chmodSync, closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -76,7 +78,7 @@ describe('the runtime: a signal cannot open the inspector, stderr cannot change 
   });
 
   // A process: the real process's stderr descriptor is the device.
-  test.skipIf(!existsSync('/dev/full'))('item 10: stderr on /dev/full: the data is written and the exit code is 0', async () => {
+  test.skipIf(!existsSync('/dev/full'))('stderr on /dev/full: the data is written and the exit code is 0', async () => {
     const full = openSync('/dev/full', 'w');
     try {
       const result = await runWithStdio(['countries', 'list', '-f', 'json', '--no-cache', '--verbose'], ['ignore', 'pipe', full]);
@@ -88,7 +90,7 @@ describe('the runtime: a signal cannot open the inspector, stderr cannot change 
   });
 
   // A process: the real process's stderr is a pipe its reader closed.
-  test('item 10: a closed stderr pipe: the data is written and the exit code is 0', async () => {
+  test('a closed stderr pipe: the data is written and the exit code is 0', async () => {
     const child = spawn(process.execPath, [HOSTILE_BIN, 'countries', 'list', '-f', 'json', '--no-cache', '--verbose'], {
       env: isolatedEnv(tempDir('newsstats-hostile-'), env()),
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -115,8 +117,8 @@ function shmDir(): string | undefined {
   return dir;
 }
 
-describe('items 3 and 4: what --output is decided by what the path is', () => {
-  test('item 3: -o FIFO with no reader ends on SIGTERM (143), the FIFO still a FIFO', async () => {
+describe('what --output is decided by what the path is', () => {
+  test('-o FIFO with no reader ends on SIGTERM (143), the FIFO still a FIFO', async () => {
     const dir = tempDir('newsstats-fifo-');
     const fifo = join(dir, 'pipe');
     expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
@@ -137,7 +139,7 @@ describe('items 3 and 4: what --output is decided by what the path is', () => {
   afterAll(() => {
     if (shm) rmSync(shm, { recursive: true, force: true });
   });
-  test.skipIf(shm === undefined)('item 4: -o /dev/shm/x.csv is a regular file: CSV by its extension, written atomically', async () => {
+  test.skipIf(shm === undefined)('-o /dev/shm/x.csv is a regular file: CSV by its extension, written atomically', async () => {
     // A folder of its own: the next test writes links.csv beside, in whichever order they run.
     const folder = join(shm!, 'regular');
     mkdirSync(folder);
@@ -149,7 +151,7 @@ describe('items 3 and 4: what --output is decided by what the path is', () => {
     expect(readdirSync(folder)).toEqual(['x.csv']);
   });
 
-  test.skipIf(shm === undefined)('item 4: an interrupted export to /dev/shm/x.csv leaves the old file as it was', async () => {
+  test.skipIf(shm === undefined)('an interrupted export to /dev/shm/x.csv leaves the old file as it was', async () => {
     const target = join(shm!, 'links.csv');
     writeFileSync(target, 'precious\n');
     const seen = requestSeen('/api/data/people/p2/links');
@@ -163,7 +165,7 @@ describe('items 3 and 4: what --output is decided by what the path is', () => {
     expect(readdirSync(shm!).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
-  test('item 4: -o /proc/self/cwd/x.csv is the working directory\'s x.csv, written atomically as CSV', async () => {
+  test('-o /proc/self/cwd/x.csv is the working directory\'s x.csv, written atomically as CSV', async () => {
     const dir = tempDir('newsstats-cwd-');
     writeFileSync(join(dir, 'x.csv'), 'precious\n');
     const seen = requestSeen('/api/data/people/p2/links');
@@ -209,8 +211,8 @@ function homeWithConfig(plant: (path: string) => void): string {
   return home;
 }
 
-describe('items 5 and 14: the config file is read without blocking and within a bound', () => {
-  test('item 5: a FIFO planted as config.json: exit 2 naming it, at once (no writer ever comes)', async () => {
+describe('the config file is read without blocking and within a bound', () => {
+  test('a FIFO planted as config.json: exit 2 naming it, at once (no writer ever comes)', async () => {
     const home = homeWithConfig((path) => expect(spawnSync('mkfifo', [path]).status).toBe(0));
     // A process: a regression blocks in open() for good, which only killing a process ends.
     const result = await runProcess(['countries', 'list', '--no-cache', '-f', 'json'], { home, env: env(), timeoutMs: 8_000 });
@@ -218,7 +220,7 @@ describe('items 5 and 14: the config file is read without blocking and within a 
     expect(result.stderr).toMatch(/^error: the config file .*config\.json is a FIFO; it must be a regular file/m);
   });
 
-  test('item 14: config.json linked to /dev/zero: exit 2 naming it, memory never grows', async () => {
+  test('config.json linked to /dev/zero: exit 2 naming it, memory never grows', async () => {
     const home = homeWithConfig((path) => symlinkSync('/dev/zero', path));
     // A process: a regression reads without end, which must not exhaust the test runner's memory.
     const result = await runProcess(['countries', 'list', '--no-cache', '-f', 'json'], { home, env: env(), timeoutMs: 8_000 });
@@ -226,7 +228,7 @@ describe('items 5 and 14: the config file is read without blocking and within a 
     expect(result.stderr).toMatch(/^error: the config file .*config\.json is a device; it must be a regular file/m);
   });
 
-  test('item 14: a config.json over 1 MiB is refused, not read', async () => {
+  test('a config.json over 1 MiB is refused, not read', async () => {
     const home = homeWithConfig((path) => writeFileSync(path, `{"profiles":{}}${' '.repeat(1024 * 1024)}`, { mode: 0o600 }));
     const result = await run(['countries', 'list', '--no-cache', '-f', 'json'], { home, env: env() });
     expect(result.code).toBe(2);
@@ -287,7 +289,7 @@ describe('items 5 and 14: the config file is read without blocking and within a 
   });
 });
 
-test('item 7: a key holding " or \\ is still kept out of the cache', async () => {
+test('a key holding " or \\ is still kept out of the cache', async () => {
   const key = 'key-with-"quote"-and-\\backslash';
   const echoing = await hostileServer({ '/api/data/countries': json([{ countryId: 1, countryName: `Echo ${key}`, countryIso: 'EC' }]) });
   const home = tempDir('newsstats-home-');
@@ -310,10 +312,10 @@ async function serviceWith(texts: Record<string, string>): Promise<HostileServer
 const rankingText = (mentionCount: string, rank = '1') =>
   `[{"rank":${rank},"personHash":"p1","fullName":"Person 1","mentionCount":${mentionCount},"dominance":0.5}]`;
 
-describe('items 1 and 8: numbers are bounded before any arithmetic, integers are integers', () => {
+describe('numbers are bounded before any arithmetic, integers are integers', () => {
   for (const mentionCount of ['1e-100000000', '1e-999999999', `1${'0'.repeat(5000)}`, '1E+400000']) {
     const shown = mentionCount.length > 30 ? `${mentionCount.slice(0, 12)}… (${mentionCount.length} characters)` : mentionCount;
-    test(`item 1: mentionCount ${shown} in a ranking: movers ends at once with exit 5 naming the field`, async () => {
+    test(`mentionCount ${shown} in a ranking: movers ends at once with exit 5 naming the field`, async () => {
       const service = await serviceWith({ '/api/data/people/top': rankingText(mentionCount) });
       try {
         const result = await run(['people', 'movers', '-f', 'json', '--no-cache'], { env: { NEWSSTATS_BASE_URL: service.url, NEWSSTATS_API_KEY: KEY } });
@@ -326,7 +328,7 @@ describe('items 1 and 8: numbers are bounded before any arithmetic, integers are
     }, 10_000);
   }
 
-  test('item 1: the bound holds for a plain pass-through too (-f json), large body or small', async () => {
+  test('the bound holds for a plain pass-through too (-f json), large body or small', async () => {
     const big = `[${Array.from({ length: 8000 }, (_, index) => `{"rank":${index + 1},"personHash":"p${index}","fullName":"${'x'.repeat(60)}","mentionCount":${index === 7999 ? '1e-100000000' : '5'}}`).join(',')}]`;
     expect(big.length).toBeGreaterThan(512 * 1024);
     for (const text of [rankingText('1e-100000000'), big]) {
@@ -353,7 +355,7 @@ describe('items 1 and 8: numbers are bounded before any arithmetic, integers are
   });
 
   for (const [field, value] of [['rank', '1.5'], ['rank', '1e3'], ['mentionCount', '1.5'], ['mentionCount', '1e-9999']] as const) {
-    test(`item 8: ${field} ${value} in a ranking: movers is exit 5 naming the field, not exit 1`, async () => {
+    test(`${field} ${value} in a ranking: movers is exit 5 naming the field, not exit 1`, async () => {
       const text = field === 'rank' ? rankingText('5', value) : rankingText(value);
       const service = await serviceWith({ '/api/data/people/top': text });
       try {
@@ -368,7 +370,7 @@ describe('items 1 and 8: numbers are bounded before any arithmetic, integers are
   }
 
   for (const mentions of ['1.5', '1e3']) {
-    test(`item 8: mentions ${mentions} in a person's country statistics: trend is exit 5 naming the field`, async () => {
+    test(`mentions ${mentions} in a person's country statistics: trend is exit 5 naming the field`, async () => {
       const service = await serviceWith({
         '/api/data/people/p1': '{"personHash":"p1","fullName":"Person 1","countryId":18}',
         '/api/data/people/p1/country-stats': `{"startWeek":202647,"endWeek":202647,"globalDominance":0.1,"globalSentiment":0.1,"globalReach":0.1,"globalPower":0.1,"persistence":1,"countries":[{"countryId":18,"countryName":"Germany","countryIso":"DE","mentions":${mentions}}]}`,
@@ -383,7 +385,7 @@ describe('items 1 and 8: numbers are bounded before any arithmetic, integers are
     });
   }
 
-  test('item 8: a countryId of 1.5 in the countries list is the service\'s fault (exit 5), not the user\'s (exit 2)', async () => {
+  test('a countryId of 1.5 in the countries list is the service\'s fault (exit 5), not the user\'s (exit 2)', async () => {
     const service = await hostileServer({
       '/api/data/weeks/current': json(WEEK_INFO),
       '/api/data/countries': json('[{"countryId":1.5,"countryName":"Germany","countryIso":"DE"}]'),
@@ -415,7 +417,7 @@ function expectNoControls(text: string): void {
   expect(text).not.toMatch(/[\u0007\u001b\u009b\u202e]/);
 }
 
-describe('items 2 and 6: nothing the service writes reaches the terminal as an escape', () => {
+describe('nothing the service writes reaches the terminal as an escape', () => {
   let service: HostileServer;
   beforeAll(async () => {
     const rows = [1, 2].map((rank) => ({
@@ -430,14 +432,14 @@ describe('items 2 and 6: nothing the service writes reaches the terminal as an e
   });
   afterAll(() => service.close());
 
-  test('item 2: field names in a table\'s header and in the "columns hidden" note', async () => {
+  test('field names in a table\'s header and in the "columns hidden" note', async () => {
     const result = await onTerminal(['api', '/api/data/people/top', '-f', 'table'], service.url, 60);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/columns? hidden at 60 columns:/);
     expectNoControls(result.stdout);
   });
 
-  test('item 2: field names of a single record (field/value rows) and of a piped table', async () => {
+  test('field names of a single record (field/value rows) and of a piped table', async () => {
     const single = await onTerminal(['api', '/api/data/people/top', '-f', 'table', '--fields', `evil${HOSTILE_TEXT}`], service.url);
     expect(single.code).toBe(0);
     expectNoControls(single.stdout);
@@ -447,7 +449,7 @@ describe('items 2 and 6: nothing the service writes reaches the terminal as an e
   });
 
   for (const format of ['csv', 'tsv']) {
-    test(`item 6: -f ${format} on a terminal: cells and headers without controls`, async () => {
+    test(`-f ${format} on a terminal: cells and headers without controls`, async () => {
       for (const args of [['countries', 'list', '--no-cache', '-f', format], ['api', '/api/data/people/top', '-f', format]]) {
         const result = await onTerminal(args, service.url);
         expect(result.code).toBe(0);
@@ -457,13 +459,13 @@ describe('items 2 and 6: nothing the service writes reaches the terminal as an e
     });
   }
 
-  test(`item 6: -f csv into a file or pipe keeps the service's text exactly (it is data there)`, async () => {
+  test(`-f csv into a file or pipe keeps the service's text exactly (it is data there)`, async () => {
     const result = await run(['countries', 'list', '--no-cache', '-f', 'csv'], { env: { NEWSSTATS_BASE_URL: service.url, NEWSSTATS_API_KEY: KEY } });
     expect(expectSuccess(result)).toContain(`Evil ${HOSTILE_TEXT}`);
   });
 
   for (const format of ['json', 'ndjson']) {
-    test(`item 6: -f ${format} escapes C1 and bidi controls as well as ESC, on a terminal and off one, and stays the same JSON`, async () => {
+    test(`-f ${format} escapes C1 and bidi controls as well as ESC, on a terminal and off one, and stays the same JSON`, async () => {
       const terminal = await onTerminal(['countries', 'list', '--no-cache', '-f', format], service.url);
       expect(terminal.code).toBe(0);
       expectNoControls(terminal.stdout);
@@ -477,8 +479,8 @@ describe('items 2 and 6: nothing the service writes reaches the terminal as an e
   }
 });
 
-describe('items 11 and 12: spreadsheets', () => {
-  test.skipIf(spawnSync('unzip', ['-v']).status !== 0)('item 11: U+FFFE, U+FFFF and C0 controls in a string still make a well-formed xlsx', async () => {
+describe('spreadsheets', () => {
+  test.skipIf(spawnSync('unzip', ['-v']).status !== 0)('U+FFFE, U+FFFF and C0 controls in a string still make a well-formed xlsx', async () => {
     const service = await hostileServer({ '/api/data/countries': json([{ countryId: 1, countryName: 'a\uFFFEb\uFFFFc\u0001d\u0008e', countryIso: 'X\uFFFF' }]) });
     try {
       const dir = tempDir('newsstats-xlsx-');
@@ -493,7 +495,7 @@ describe('items 11 and 12: spreadsheets', () => {
     }
   });
 
-  test('item 12: the formula guard catches formulas after a ";" and after leading blanks or a line break', async () => {
+  test('the formula guard catches formulas after a ";" and after leading blanks or a line break', async () => {
     const names = ["Anna;=cmd|' /C calc'!A0", ' =1+1', '\n=1+1', 'Bob; +1', 'plain; text'];
     const service = await hostileServer({ '/api/data/countries': json(names.map((countryName, index) => ({ countryId: index + 1, countryName, countryIso: 'XX' }))) });
     try {
@@ -508,7 +510,7 @@ describe('items 11 and 12: spreadsheets', () => {
   });
 });
 
-describe('item 15: empty values never reach the service', () => {
+describe('empty values never reach the service', () => {
   for (const args of [
     ['people', 'top', '--category', ''],
     ['people', 'trend', ''],
