@@ -239,7 +239,23 @@ test('item 10: a full disk under --output is one line, exit 6, and the old file 
   }
 });
 
-describe('item 11: empty values are refused before any request', () => {
+describe('empty values are refused before any request', () => {
+  // An empty flag value or positional says so in its message.
+  for (const args of [
+    ['people', 'top', '--category', ''],
+    ['people', 'trend', ''],
+    ['people', 'trend', 'p1', ' '],
+    ['countries', 'list', '--profile', ''],
+  ]) {
+    test(`${args.map((arg) => (arg.trim() === '' ? `'${arg}'` : arg)).join(' ')}: exit 2 saying it is empty, no request`, async () => {
+      const before = server.requests.length;
+      const result = await run([...args, '--no-cache', '-q'], { env: env() });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/^error: .*(must not be empty|is empty)/m);
+      expect(server.requests.slice(before)).toEqual([]);
+    });
+  }
+
   for (const args of [
     ['people', 'top', '--country', ''],
     ['api', ''],
