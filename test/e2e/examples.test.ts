@@ -7,15 +7,11 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/run/registry.js';
-import { REPO, runCliOnTerminal, runCliWithHome, tempDir, useLoggedSandbox } from './harness.js';
+import { REPO, runCliOnTerminal, runCliWithHome, splitExample, tempDir, useLoggedSandbox } from './harness.js';
 
 const NEEDS_A_SHELL = /[|<>$]/;
 const RUN_ELSEWHERE = [/^sandbox\b/, /^auth login\b/];
 
-/** Splits an example into argv the way a shell would for these simple cases: spaces, and "quoted words". */
-export function splitExample(example: string): string[] {
-  return [...example.matchAll(/"([^"]*)"|(\S+)/g)].map((match) => match[1] ?? match[2]!);
-}
 
 const examples: string[] = [];
 for (const entry of COMMANDS) {

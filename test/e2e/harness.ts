@@ -59,6 +59,11 @@ export interface CliOptions {
   timeoutMs?: number;
 }
 
+/** Splits an example into argv the way a shell would for these simple cases: spaces, and "quoted words". */
+export function splitExample(example: string): string[] {
+  return [...example.matchAll(/"([^"]*)"|(\S+)/g)].map((match) => match[1] ?? match[2]!);
+}
+
 export function tempDir(prefix = 'newsstats-e2e-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }

@@ -2,10 +2,11 @@
  * -f parquet / -o FILE.parquet as the user meets them: real runs against the sandbox, files read back
  * with DuckDB and compared row for row with the CSV of the same data.
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { duckTypes, readParquet, sqlText } from '../duckdb.js';
-import { csvRecords, runCli, runCliOnTerminal, tempDir, useLoggedSandbox } from './harness.js';
+import { csvRecords, fakeApi, runCli, runCliOnTerminal, sandboxEnv, tempDir, useLoggedSandbox } from './harness.js';
 
 const logged = useLoggedSandbox();
 
@@ -65,5 +66,40 @@ describe('parquet output', () => {
     const result = await runCliOnTerminal(['people', 'top', '--limit', '3', '-f', 'parquet'], { env: logged.env });
     expect(result.code).toBe(2);
     expect(result.stdout).toMatch(/parquet is a binary file format and stdout is a terminal/);
+  });
+
+  /** One country whose countryId the contract allows (an integer) but DECIMAL(38,0) can't hold: 39 digits. */
+  const country = (countryId: string) => `[{"countryId":${countryId},"countryName":"Wide","countryIso":"WD"}]`;
+
+  it('an allowed integer Parquet cannot hold (39 digits) is exit 5 naming the row and field, no file left; csv keeps it', async () => {
+    const wide = '1'.repeat(39);
+    const fake = await fakeApi({ '/api/data/countries': country(wide) });
+    try {
+      const dir = tempDir();
+      const parquet = await runCli(['countries', 'list', '--no-cache', '--output', join(dir, 'c.parquet')], { env: sandboxEnv(fake) });
+      expect(parquet.code, parquet.stderr).toBe(5);
+      expect(parquet.stderr).toMatch(/countryId/);
+      expect(parquet.stderr).toMatch(/row 1|first row/);
+      expect(existsSync(join(dir, 'c.parquet'))).toBe(false);
+      const csv = await runCli(['countries', 'list', '--no-cache', '-f', 'csv'], { env: sandboxEnv(fake) });
+      expect(csv.code, csv.stderr).toBe(0);
+      expect(csv.stdout).toContain(wide);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('a value the contract rules out (a fraction in an identifier) is exit 5 naming the field in every format, never exit 2', async () => {
+    const fake = await fakeApi({ '/api/data/countries': country('3.5') });
+    try {
+      for (const format of ['json', 'csv', 'parquet']) {
+        const dir = tempDir();
+        const result = await runCli(['countries', 'list', '--no-cache', '--output', join(dir, `c.${format}`)], { env: sandboxEnv(fake) });
+        expect(result.code, `${format}: ${result.stderr}`).toBe(5);
+        expect(result.stderr, format).toMatch(/countryId/);
+      }
+    } finally {
+      await fake.close();
+    }
   });
 });
