@@ -43,7 +43,7 @@ function countriesFile(home: string): string {
   return files[0]!;
 }
 
-/** Sets an entry's savedAt to `hoursAgo` hours before now. */
+/** Sets an entry's savedAt to `hoursAgo` hours before now (its digest covers the value, not the time). */
 function age(file: string, hoursAgo: number): void {
   const entry = JSON.parse(readFileSync(file, 'utf8')) as { savedAt: number };
   entry.savedAt = Date.now() - hoursAgo * 3_600_000;
@@ -145,6 +145,21 @@ describe('countries cache', () => {
       expect(rewritten.value.length).toBeGreaterThan(10);
       expect(countriesRequests((await run(home, TOP_DE)).entries)).toBe(0);
     }
+  });
+
+  it('drops an entry whose value no longer matches its digest (a bit flipped on disk) and fetches again', async () => {
+    const home = tempDir();
+    const first = await run(home, TOP_DE);
+    const file = countriesFile(home);
+    const text = readFileSync(file, 'utf8');
+    // One letter of a country's name changed: still JSON, still the list's shape, no longer what was fetched.
+    const flipped = text.replace(/"countryName":"(.)/, (_match, letter: string) => `"countryName":"${letter === 'X' ? 'Y' : 'X'}`);
+    expect(flipped).not.toBe(text);
+    writeFileSync(file, flipped);
+    const again = await run(home, TOP_DE);
+    expect(countriesRequests(again.entries)).toBe(1);
+    expect(again.stdout).toBe(first.stdout);
+    expect(readFileSync(file, 'utf8')).toBe(text.replace(/"savedAt":\d+/, (readFileSync(file, 'utf8').match(/"savedAt":\d+/) ?? [''])[0]));
   });
 
   it('keeps entries 24 hours by default, as long as the profile\'s cache-ttl says otherwise', async () => {

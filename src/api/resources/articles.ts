@@ -35,6 +35,7 @@ export class ArticlesResource<M extends NumberMode> extends APIResource<M> {
     }), options);
   }
 
+  /** Counts since the service began: articles, sources and countries (`/articles/stats/all-time`). */
   statsAllTime(options?: CallOptions): APIPromise<Parsed<M, ArticleStatsAllTime>> {
     return this.request<ArticleStatsAllTime>(() => ({ endpoint: '/api/data/articles/stats/all-time' }), options);
   }

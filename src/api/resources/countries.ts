@@ -5,10 +5,12 @@ import type { Country, DomesticFocus, IdentifierInput, InternationalAttention, W
 import { APIResource, checkId, checkText, quote, weekQuery, type CallOptions } from './base.js';
 
 export class CountriesResource<M extends NumberMode> extends APIResource<M> {
+  /** Every country the service knows: id, name and ISO code. Stable: cache it (the CLI does, for 24 hours). */
   list(options?: CallOptions): APIPromise<Parsed<M, Country[]>> {
     return this.request<Country[]>(() => ({ endpoint: '/api/data/countries' }), options);
   }
 
+  /** One country by its id; `NotFoundError` when there is none. */
   get(countryId: IdentifierInput, options?: CallOptions): APIPromise<Parsed<M, Country>> {
     return this.request<Country>(() => ({
       endpoint: '/api/data/countries/{countryId}', params: { countryId: checkId('countryId', countryId) },
@@ -16,6 +18,7 @@ export class CountriesResource<M extends NumberMode> extends APIResource<M> {
     }), options);
   }
 
+  /** One country by its slug (the service's text key; its format is not published); `NotFoundError` when there is none. */
   getBySlug(slug: string, options?: CallOptions): APIPromise<Parsed<M, Country>> {
     return this.request<Country>(() => ({
       endpoint: '/api/data/countries/slug/{slug}', params: { slug: checkText('slug', slug) },

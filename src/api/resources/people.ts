@@ -25,10 +25,12 @@ export function hasSearchTerm<P extends PeopleSearchParams>(params: P): params i
 }
 
 export class PeopleResource<M extends NumberMode> extends APIResource<M> {
+  /** Every person the service tracks (the whole list: prefer `search` or `top` in frequent polling). */
   list(options?: CallOptions): APIPromise<Parsed<M, Person[]>> {
     return this.request<Person[]>(() => ({ endpoint: '/api/data/people' }), options);
   }
 
+  /** One person's record by `personHash`; `NotFoundError` when there is none. */
   get(personHash: string, options?: CallOptions): APIPromise<Parsed<M, Person>> {
     return this.request<Person>(() => ({
       endpoint: '/api/data/people/{personHash}', params: { personHash: checkText('personHash', personHash) },
@@ -92,6 +94,10 @@ export class PeopleResource<M extends NumberMode> extends APIResource<M> {
     }), options);
   }
 
+  /**
+   * One person's statistics per country over a week range (both ends optional: the service then uses
+   * its own default window and says which in `startWeek`/`endWeek`), with global totals.
+   */
   countryStats(personHash: string, range?: WeekRange, options?: CallOptions): APIPromise<Parsed<M, PersonCountryStats>> {
     return this.request<PersonCountryStats>(() => ({
       endpoint: '/api/data/people/{personHash}/country-stats', params: { personHash: checkText('personHash', personHash) },

@@ -5,6 +5,7 @@ import type { IdentifierInput, Source, SourceLinks } from '../types.js';
 import { APIResource, checkId, checkOptionalId, type CallOptions } from './base.js';
 
 export class SourcesResource<M extends NumberMode> extends APIResource<M> {
+  /** Every news source, or those of one country (`countryId`). Stable: cache it. */
   list(params: { countryId?: IdentifierInput } = {}, options?: CallOptions): APIPromise<Parsed<M, Source[]>> {
     return this.request<Source[]>(() => ({
       endpoint: '/api/data/sources',
@@ -12,6 +13,7 @@ export class SourcesResource<M extends NumberMode> extends APIResource<M> {
     }), options);
   }
 
+  /** One source by its id; `NotFoundError` when there is none. */
   get(sourceId: IdentifierInput, options?: CallOptions): APIPromise<Parsed<M, Source>> {
     return this.request<Source>(() => ({ endpoint: '/api/data/sources/{sourceId}', params: { sourceId: checkId('sourceId', sourceId) }, notFound: `source ${sourceId}` }), options);
   }

@@ -4,7 +4,8 @@
  *
  * Entries live under $XDG_CACHE_HOME/newsstats/<scope>/ where scope is a hash of the base URL and the
  * profile name: two services or two profiles never share entries, and the key is never part of it
- * (nor of anything written). A file that cannot be read or parsed is treated as absent and rewritten.
+ * (nor of anything written). A file that cannot be read or parsed, or whose value no longer matches
+ * the digest written with it, is treated as absent and rewritten.
  */
 import { createHash } from 'node:crypto';
 import { isLosslessNumber } from 'lossless-json';
@@ -31,6 +32,15 @@ interface CacheEntry {
   savedAt: number;
   baseUrl: string;
   value: unknown;
+}
+
+/**
+ * The digest an entry carries of its value's text: a bit flipped on disk inside a name or an id
+ * still parses and still has the list's shape, and would be served as data; with the digest it is
+ * dropped and fetched again, as Node's own compile cache checks each entry.
+ */
+function valueDigest(valueText: string): string {
+  return createHash('sha256').update(valueText).digest('hex');
 }
 
 /** No real countries or sources list comes near this; a bigger file was not written by us. */
@@ -80,9 +90,10 @@ export async function readCacheEntry(path: string, ttlMs: number, expected: { ba
     handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     const stats = await handle.stat();
     if (!stats.isFile() || stats.size > MAX_CACHE_FILE_BYTES) return undefined;
-    const { parse } = await import('lossless-json');
-    const entry = parse(await handle.readFile('utf8')) as Partial<CacheEntry> | null;
+    const { parse, stringify } = await import('lossless-json');
+    const entry = parse(await handle.readFile('utf8')) as (Partial<CacheEntry> & { sha256?: unknown }) | null;
     if (typeof entry !== 'object' || entry === null || entry.baseUrl !== expected.baseUrl) return undefined;
+    if (entry.sha256 !== valueDigest(stringify(entry.value) ?? '')) return undefined;
     const savedAt = Number(String(entry.savedAt));
     if (!(savedAt <= now && now - savedAt < ttlMs) || entry.value === undefined) return undefined;
     const { shapeProblem } = await import('../../api/validate.js');
@@ -100,7 +111,7 @@ export async function writeCacheEntry(path: string, entry: CacheEntry): Promise<
   // planted at the entry's name is replaced, never written through.
   const file = await openAtomicFile(path, 0o600, { replaceSymlink: true });
   try {
-    file.stream.write(stringify(entry) ?? '');
+    file.stream.write(stringify({ ...entry, sha256: valueDigest(stringify(entry.value) ?? '') }) ?? '');
     await file.commit();
   } finally {
     await file.abort();
