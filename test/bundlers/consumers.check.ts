@@ -12,6 +12,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import commonjs from '@rollup/plugin-commonjs';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import { build } from 'esbuild';
 import { rollup } from 'rollup';
@@ -93,6 +94,22 @@ describe('a consumer bundled and run', () => {
     const fromRequire = await esbuild('consumer.cjs', 'cjs');
     expect(fromRequire.inputs.some((input) => input.includes('dist/cjs/index.js'))).toBe(true);
     expect(await run(fromRequire.outfile)).toEqual(expected);
+  });
+
+  it('Rollup (node-resolve and commonjs), from require: runs, no warning, no sandbox', async () => {
+    const warnings: string[] = [];
+    const bundle = await rollup({
+      input: join(project, 'consumer.cjs'),
+      plugins: [nodeResolve({ exportConditions: ['node', 'require'], preferBuiltins: true }), commonjs({ transformMixedEsModules: true })],
+      external: (id) => id.startsWith('node:'),
+      onwarn: (warning) => warnings.push(warning.message),
+    });
+    const outfile = join(project, 'consumer.rollup.cjs');
+    await bundle.write({ file: outfile, format: 'cjs', inlineDynamicImports: true });
+    await bundle.close();
+    expect(await run(outfile)).toEqual(expected);
+    expect(readFileSync(outfile, 'utf8')).not.toContain(SANDBOX_ONLY);
+    expect(warnings.filter((message) => !/Circular dependency/.test(message))).toEqual([]);
   });
 
   it('Rollup (node-resolve, ES modules)', async () => {
