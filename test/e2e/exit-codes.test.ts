@@ -68,6 +68,23 @@ describe('exit 2: usage errors, before any request', () => {
     expectFailure(await runQuiet(args), 2, message);
   });
 
+  test.concurrent('a missing person hash says where to find one, with the flags that chose the service', async () => {
+    const result = await runQuiet(['--sandbox', 'people', 'get']);
+    expectFailure(result, 2, /^error: missing required argument 'personHash'$/);
+    expect(stderrLines(result).slice(1)).toEqual(["hint: find a person's hash with `newsstats --sandbox people search NAME` (the personHash column)"]);
+  });
+
+  test.concurrent.each([
+    ['--start', ['--start', '202645']],
+    ['--end', ['--end', '202645']],
+  ])('a lone %s is answered with a hint naming no week but the one given (none after the current week)', async (_name, flags) => {
+    const result = await runQuiet(['people', 'top', ...flags]);
+    expectFailure(result, 2, /^error: --start and --end go together$/);
+    const hint = stderrLines(result).slice(1).join('\n');
+    expect(hint).toMatch(/^hint: /);
+    expect(hint.match(/\d{6}/g)?.every((week) => week === '202645')).toBe(true);
+  });
+
   test.concurrent('an unknown field in --fields lists the valid fields', async () => {
     const line = expectFailure(await runQuiet(['people', 'list', '--fields', 'fullName,nope']), 2, /"nope"/);
     expect(line).toMatch(/personHash, fullName, description, gender, category, countryId, countryName, birthDate, createdAt, updatedAt/);

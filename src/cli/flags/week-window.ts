@@ -30,11 +30,20 @@ export async function resolveWindow(flags: WeekWindowFlags, info: WeekInfoSource
   if (flags.weeks) return fromSpec(flags.weeks, info, seen, false);
   if (flags.start !== undefined || flags.end !== undefined) {
     if (flags.start === undefined || flags.end === undefined) {
-      throw new UsageError('--start and --end go together', 'or use --weeks, e.g. --weeks 202640..202652');
+      throw new UsageError('--start and --end go together', boundsHint(flags.start ?? flags.end!));
     }
     return { ...windowFromBounds(flags.start, flags.end), defaulted: false };
   }
   return fallback === undefined ? undefined : fromSpec(fallback, info, seen, true);
+}
+
+/**
+ * The way out of a lone --start or --end. It names only the week the user gave: any other week would
+ * have to come from the service's current week, and a usage error is refused before any request (a
+ * fixed example once suggested weeks after the current one).
+ */
+function boundsHint(week: number): string {
+  return `e.g. --start ${week} --end ${week} for that one week, or --weeks lastN for the N weeks to the current one`;
 }
 
 async function fromSpec(spec: WeekSpec, info: WeekInfoSource, seen: WindowWitness | undefined, defaulted: boolean): Promise<ResolvedWindow> {

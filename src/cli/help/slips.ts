@@ -20,8 +20,10 @@ export interface CommandLine {
 }
 
 /** A better one-line error for commander's refusal `code`, or undefined to keep commander's own. */
-export function explainSlip(code: string, line: CommandLine): UsageError | undefined {
+export function explainSlip(code: string, line: CommandLine, message = ''): UsageError | undefined {
   switch (code) {
+    case 'commander.missingArgument':
+      return missingArgument(message);
     case 'commander.unknownCommand':
       return unknownCommand(line);
     case 'commander.excessArguments':
@@ -78,6 +80,23 @@ function unknownCommand(line: CommandLine): UsageError | undefined {
   }
   const near = closest(word, nouns.map((candidate) => candidate.name));
   return new UsageError(`unknown command "${word}"${near.length > 0 ? didYouMean(near) : '; see newsstats --help'}`);
+}
+
+/**
+ * Where the missing argument's value comes from: a person's hash from a search, a source's id or a
+ * country from their lists. The message stays commander's; the hint is the next step.
+ */
+const ARGUMENT_SOURCES: Record<string, string> = {
+  personHash: 'find a person\'s hash with `newsstats people search NAME` (the personHash column)',
+  sourceId: 'find a source\'s id with `newsstats sources list`',
+  slug: 'find a post\'s slug with `newsstats posts recent`',
+  country: 'name a country or its ISO code; `newsstats countries list` shows them',
+};
+
+function missingArgument(message: string): UsageError | undefined {
+  const name = /missing required argument '([^']+)'/.exec(message)?.[1];
+  if (name === undefined) return undefined;
+  return new UsageError(`missing required argument '${name}'`, ARGUMENT_SOURCES[name.replace(/\.\.\.$/, '')]);
 }
 
 /** `people top last4`: a week spec where no argument goes, on a verb that takes --weeks. */

@@ -176,10 +176,10 @@ function isCommanderRefusal(error: unknown): error is { code: string } {
   return typeof code === 'string' && code.startsWith('commander.') && exitCode !== 0;
 }
 
-async function explainCommanderRefusal(error: { code: string }, args: readonly string[]): Promise<Error | undefined> {
+async function explainCommanderRefusal(error: { code: string; message?: string }, args: readonly string[]): Promise<Error | undefined> {
   const [{ explainSlip }, registry] = await Promise.all([import('../help/slips.js'), import('./registry.js')]);
   const nouns = await Promise.all(registry.COMMANDS.map(registry.loadNoun));
-  return explainSlip(error.code, { args, nouns, globalOptions: registry.globalOptions() });
+  return explainSlip(error.code, { args, nouns, globalOptions: registry.globalOptions() }, error.message);
 }
 
 function isCommanderSuccess(error: unknown): boolean {
