@@ -12,10 +12,10 @@
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import commonjs from '@rollup/plugin-commonjs';
+import commonjsPlugin from '@rollup/plugin-commonjs';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import { build } from 'esbuild';
-import { rollup } from 'rollup';
+import { rollup, type Plugin } from 'rollup';
 import webpack from 'webpack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
@@ -26,6 +26,9 @@ import { REPO, sandbox, spawnAndCollect } from '../e2e/harness.js';
  * two packages (one for import, one for require), so a CommonJS program tests its numbers with
  * isLosslessNumber, or with the LosslessNumber newsstats exports (docs/library.md says so).
  */
+/** The plugin's declarations describe an ES module's default; loaded here it is the function itself. */
+const commonjs = commonjsPlugin as unknown as (options: { transformMixedEsModules: boolean }) => Plugin;
+
 const consumerBody = `
 const client = new NewsStatsClient({ baseUrl: process.env.URL, apiKey: process.env.KEY, numbers: 'lossless' });
 client.people.top({ weeks: 'last4', limit: 3 }).then((rows) => {
