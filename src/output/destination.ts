@@ -3,6 +3,8 @@
  * renamed into place only when everything was written). A failure or Ctrl-C leaves the target untouched.
  * A device, FIFO or other special file is written into as a shell's `> target` would (atomic.ts).
  */
+import { statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { openAtomicFile } from './atomic.js';
 import { isSystemError } from '../shared/system-error.js';
 import { OutputWriteError } from './write-error.js';
@@ -29,7 +31,7 @@ export async function writeToDestination(destination: Destination, write: (strea
     return;
   }
   const target = destination.label ?? destination.outputPath;
-  const asWriteError = (error: unknown) => (isSystemError(error) ? new OutputWriteError(target, error) : error);
+  const asWriteError = (error: unknown) => (isSystemError(error) ? new OutputWriteError(target, error, folderThatCannotHold(destination.outputPath!, error)) : error);
   const file = await openAtomicFile(destination.outputPath).catch((error: unknown) => {
     throw asWriteError(error);
   });
@@ -46,4 +48,14 @@ export async function writeToDestination(destination: Destination, write: (strea
     await file.abort();
     throw asWriteError(error);
   }
+}
+
+/**
+ * ENOENT from a folder that exists (a file system that takes no new file) is not "no such directory":
+ * the true reason, or undefined to keep the errno's words.
+ */
+function folderThatCannotHold(path: string, error: NodeJS.ErrnoException): string | undefined {
+  if (error.code !== 'ENOENT') return undefined;
+  const directory = dirname(path);
+  return statSync(directory, { throwIfNoEntry: false })?.isDirectory() ? `the directory ${directory} exists but cannot hold a new file (not a regular file system?)` : undefined;
 }

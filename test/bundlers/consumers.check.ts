@@ -12,9 +12,10 @@
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import commonjsPlugin from '@rollup/plugin-commonjs';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import { build } from 'esbuild';
-import { rollup } from 'rollup';
+import { rollup, type Plugin } from 'rollup';
 import webpack from 'webpack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
@@ -25,6 +26,9 @@ import { REPO, sandbox, spawnAndCollect } from '../e2e/harness.js';
  * two packages (one for import, one for require), so a CommonJS program tests its numbers with
  * isLosslessNumber, or with the LosslessNumber newsstats exports (docs/library.md says so).
  */
+/** The plugin's declarations describe an ES module's default; loaded here it is the function itself. */
+const commonjs = commonjsPlugin as unknown as (options: { transformMixedEsModules: boolean }) => Plugin;
+
 const consumerBody = `
 const client = new NewsStatsClient({ baseUrl: process.env.URL, apiKey: process.env.KEY, numbers: 'lossless' });
 client.people.top({ weeks: 'last4', limit: 3 }).then((rows) => {
@@ -93,6 +97,22 @@ describe('a consumer bundled and run', () => {
     const fromRequire = await esbuild('consumer.cjs', 'cjs');
     expect(fromRequire.inputs.some((input) => input.includes('dist/cjs/index.js'))).toBe(true);
     expect(await run(fromRequire.outfile)).toEqual(expected);
+  });
+
+  it('Rollup (node-resolve and commonjs), from require: runs, no warning, no sandbox', async () => {
+    const warnings: string[] = [];
+    const bundle = await rollup({
+      input: join(project, 'consumer.cjs'),
+      plugins: [nodeResolve({ exportConditions: ['node', 'require'], preferBuiltins: true }), commonjs({ transformMixedEsModules: true })],
+      external: (id) => id.startsWith('node:'),
+      onwarn: (warning) => warnings.push(warning.message),
+    });
+    const outfile = join(project, 'consumer.rollup.cjs');
+    await bundle.write({ file: outfile, format: 'cjs', inlineDynamicImports: true });
+    await bundle.close();
+    expect(await run(outfile)).toEqual(expected);
+    expect(readFileSync(outfile, 'utf8')).not.toContain(SANDBOX_ONLY);
+    expect(warnings.filter((message) => !/Circular dependency/.test(message))).toEqual([]);
   });
 
   it('Rollup (node-resolve, ES modules)', async () => {

@@ -139,6 +139,15 @@ describe('an --output path that cannot be written is refused before any request'
     expect(result.stderr).toBe('error: cannot write to /nonexistent/dir/x.csv: the directory /nonexistent/dir does not exist (ENOENT)\n');
   });
 
+  test('-o /proc/top.csv: exit 6 naming the true reason (the folder exists, but takes no file), not "no such directory"', async () => {
+    const result = await runCli(['countries', 'list', '-o', '/proc/top.csv'], { env: sandboxEnv(logged) });
+    expect(result.code).toBe(6);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).not.toMatch(/no such directory|does not exist/);
+    // As root: proc takes no new file; as anyone else: /proc is not writable. Either is the truth.
+    expect(result.stderr).toMatch(/^error: cannot write to \/proc\/top\.csv: the directory \/proc (exists but cannot hold a file: it is the kernel's process file system \(proc\), not a regular file system|is not writable)/);
+  });
+
   test('the service was not asked', async () => {
     // The sandbox runs in this process: readLog has every line it logged, with no wait.
     expect(await readLog(log)).toEqual([]);

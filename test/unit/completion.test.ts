@@ -89,6 +89,12 @@ describe('the completion tree', () => {
     expect(verb('config', 'set').arguments?.first).toEqual(expect.arrayContaining(['base-url', 'timeout']));
   });
 
+  it('offers the week specs after --weeks', async () => {
+    const tree = await loadCompletionTree({ nouns: () => Promise.all(COMMANDS.map(loadNoun)), globalOptions });
+    const top = tree.nouns.find((noun) => noun.name === 'people')!.verbs.find((verb) => verb.name === 'top')!;
+    expect(top.options.find((option) => option.names.includes('--weeks'))?.choices).toEqual(['current', 'last4', 'last12', 'complete4', 'complete12']);
+  });
+
   it('refuses a word that cannot be one shell word', () => {
     expect(() =>
       buildCompletionTree({

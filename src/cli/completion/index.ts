@@ -46,6 +46,8 @@ export async function loadCompletionTree(commands: CommandTreeSource): Promise<C
       'config get': profileKeys,
       'config unset': profileKeys,
     },
+    // The week specs a user most often means; any other (last8, 202640..202647) is typed out.
+    values: { '--weeks': ['current', 'last4', 'last12', 'complete4', 'complete12'] },
   });
 }
 

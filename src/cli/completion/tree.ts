@@ -89,6 +89,8 @@ export interface CompletionTreeInput {
   globalOptions: readonly Option[];
   /** Words for positional arguments, keyed by command path: 'completion', 'config set'. */
   arguments?: Readonly<Record<string, CompletionArguments>>;
+  /** Words offered for the value of an option without choices, by its long name: '--weeks'. */
+  values?: Readonly<Record<string, readonly string[]>>;
 }
 
 function commandPath(noun: string, verb: string): string {
@@ -96,7 +98,11 @@ function commandPath(noun: string, verb: string): string {
 }
 
 export function buildCompletionTree(input: CompletionTreeInput): CompletionTree {
-  const visible = (options: readonly Option[]) => options.filter((option) => !option.hidden).map(completionOption);
+  const withValues = (option: CompletionOption): CompletionOption => {
+    const words = option.takesValue && !option.choices ? input.values?.[option.names.at(-1)!] : undefined;
+    return words ? { ...option, choices: checkWords(words, option.flags) } : option;
+  };
+  const visible = (options: readonly Option[]) => options.filter((option) => !option.hidden).map(completionOption).map(withValues);
   return {
     program: input.program,
     globalOptions: [...visible(input.globalOptions), ...BUILT_IN_OPTIONS],
