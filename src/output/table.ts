@@ -69,10 +69,20 @@ export interface ColumnLayout {
   wholeUrl?: boolean;
 }
 
-/** The width a column is shortened to before a column that is not kept is hidden for it. */
-function floorWidth(column: ColumnLayout): number {
+/**
+ * The width a column is shortened to before a column that is not kept is hidden for it. A title (free
+ * text) keeps at least as many cells as the widest id beside it (`widestId`): a 19-digit hash whole
+ * beside `Hira Abba…` gave the reader the number and not the words.
+ */
+function floorWidth(column: ColumnLayout, widestId = 0): number {
   if (isNeverCut(column.kind)) return column.natural;
-  return Math.min(column.natural, column.kind === 'name' ? NAME_FLOOR : TEXT_FLOOR);
+  if (column.kind === 'name') return Math.min(column.natural, NAME_FLOOR);
+  return Math.min(column.natural, Math.max(widestId, TEXT_FLOOR));
+}
+
+/** The widest identifier column (a hash, a slug), which names and text are not shortened below. */
+function widestIdentifier(columns: readonly ColumnLayout[]): number {
+  return Math.max(0, ...columns.filter((column) => column.kind === 'identifier' && !column.wholeUrl).map((column) => column.natural));
 }
 
 /** The width a name or text is shortened to, at most, so the kept columns fit. */
@@ -159,19 +169,22 @@ function growWidths(columns: readonly ColumnLayout[], floors: readonly number[],
  */
 export function fitColumns(columns: readonly ColumnLayout[], width: number): { shown: number[]; widths: number[] } {
   let shown = columns.map((_, i) => i);
+  const widestId = widestIdentifier(columns);
+  const floorBesideIds = (column: ColumnLayout) => floorWidth(column, widestId);
   const at = (floor: (column: ColumnLayout) => number) => shown.map((i) => floor(columns[i]!));
   const fits = (floor: (column: ColumnLayout) => number) => lineWidth(at(floor)) <= width;
   const hide = (index: number) => {
     shown = shown.filter((i) => i !== index);
   };
-  while (!fits(floorWidth)) {
+  while (!fits(floorBesideIds)) {
     const least = shown.findLast((i) => !columns[i]!.kept);
     if (least === undefined) break;
     // A name or text is shortened to its narrowest before it is hidden itself.
     if (isShortened(columns[least]!) && fits(narrowestWidth)) break;
     hide(least);
   }
-  const widthsOf = () => growWidths(shown.map((i) => columns[i]!), at(fits(floorWidth) ? floorWidth : narrowestWidth), width);
+  const floor = () => (fits(floorBesideIds) ? floorBesideIds : fits(floorWidth) ? floorWidth : narrowestWidth);
+  const widthsOf = () => growWidths(shown.map((i) => columns[i]!), at(floor()), width);
   let widths = widthsOf();
   for (;;) {
     const squeezed = shown.findIndex((i, k) => isShortened(columns[i]!) && widths[k]! < comfortableWidth(columns[i]!));

@@ -198,6 +198,14 @@ describe('fitColumns', () => {
     expect(fitColumns(columns, 70)).toEqual({ shown: [0, 1, 2, 3, 4], widths: [2, 18, 25, 8, 9] });
   });
 
+  test('a title beside a 19-digit hash is not cut to 10 cells while a less important column is shown (people links at 80)', () => {
+    const columns = [column('date', 10), column('identifier', 19, true), column('text', 60), column('name', 20), column('identifier', 3, true), column('number', 9)];
+    const { shown, widths } = fitColumns(columns, 80);
+    const title = widths[shown.indexOf(2)]!;
+    expect(title).toBeGreaterThanOrEqual(19);
+    expect(shown).not.toContain(5);
+  });
+
   test('kept columns are never hidden: the name shrinks to 4 cells, then it goes', () => {
     const columns = [column('rank', 2, true), column('name', 30), column('identifier', 23, true), column('number', 8, true), column('number', 9)];
     expect(fitColumns(columns, 50)).toEqual({ shown: [0, 1, 2, 3], widths: [2, 11, 23, 8] });
