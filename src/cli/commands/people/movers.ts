@@ -7,6 +7,7 @@ import { rankingFlags, rankingParams, sortField, validateRanking, type RankingFl
 import { verb, type ViewSpec } from '../../run/spec.js';
 import { captionCurrentWeek, resolveWindow } from '../../flags/week-window.js';
 import { caption, filterCaption, partialCaption, weeksCaption } from './captions.js';
+import { LEFT_TOP_MARK } from '../../../output/movement.js';
 
 /** A terminal shows the metric the rankings are sorted by, and its change. */
 function moverTableFields(sort: SortBy | undefined): string[] {
@@ -20,7 +21,7 @@ function moverKeptFields(sort: SortBy | undefined): string[] {
 }
 
 const MOVER_FIELDS: readonly (keyof MoverRow)[] = [
-  'rank', 'previousRank', 'rankChange', 'status', 'personHash', 'fullName', 'mentionCount', 'previousMentionCount',
+  'rank', 'previousRank', 'rankChange', 'status', 'leftTop', 'personHash', 'fullName', 'mentionCount', 'previousMentionCount',
   'mentionChange', 'dominance', 'previousDominance', 'dominanceChange', 'window', 'previousWindow',
 ];
 
@@ -31,19 +32,28 @@ const moverRankingFlags = rankingFlags('rows from the top of each ranking');
  * either window holds the current week, the caption says that week is partial and so compared short.
  */
 export function moversCaption(
-  flags: Pick<RankingFlags, 'sort' | 'country' | 'fromCountry' | 'gender' | 'minAge' | 'maxAge' | 'category' | 'fresh'> & { depth: number },
-  window: WeekWindow, comparison: WeekWindow, currentWeek: number | undefined,
+  flags: Pick<RankingFlags, 'sort' | 'country' | 'fromCountry' | 'gender' | 'minAge' | 'maxAge' | 'category' | 'fresh'> & { depth: number; limit: number },
+  window: WeekWindow, comparison: WeekWindow, currentWeek: number | undefined, rows: readonly Pick<MoverRow, 'status' | 'leftTop'>[] = [],
 ): string {
   const what = `Ranks by ${flags.sort ?? 'mentions'} in ${weeksCaption(window)} against ${weeksCaption(comparison)} (rankings read to ${flags.depth})`;
   const partial = partialCaption([window, comparison], currentWeek);
-  return caption(what, partial === '' ? '' : `${partial.slice(3)}: fewer mentions than a full week`, filterCaption(flags));
+  return caption(what, partial === '' ? '' : `${partial.slice(3)}: fewer mentions than a full week`, filterCaption(flags), legend(rows, flags));
+}
+
+/** What the marks of the rows that fell out of the top N mean, for those the table has (movement.ts). */
+function legend(rows: readonly Pick<MoverRow, 'status' | 'leftTop'>[], flags: { depth: number; limit: number }): string[] {
+  const left = rows.filter((row) => row.leftTop);
+  return [
+    left.some((row) => row.status !== 'out') ? `${LEFT_TOP_MARK}: fell out of the top ${flags.limit}` : '',
+    left.some((row) => row.status === 'out') ? `out: not in the first ${flags.depth} now` : '',
+  ];
 }
 
 const moversView: ViewSpec = {
   fields: MOVER_FIELDS,
   tableFields: moverTableFields('mentions'),
   keep: moverKeptFields('mentions'),
-  chart: { label: 'fullName', value: 'rankChange', diverging: true, fallback: 'status' },
+  chart: { label: 'fullName', value: 'rankChange', diverging: true, fallback: 'status', mark: { field: 'leftTop', text: LEFT_TOP_MARK } },
 };
 
 const movers = verb({
@@ -93,7 +103,7 @@ const movers = verb({
       captionCurrentWeek(ctx.io, ctx.globals.output, info),
     ]);
     const rows = joinRankings({ current, previous, window, comparison, limit: flags.limit });
-    return { data: rows, view: { caption: moversCaption(flags, window, comparison, currentWeek) } };
+    return { data: rows, view: { caption: moversCaption(flags, window, comparison, currentWeek, rows) } };
   },
 });
 

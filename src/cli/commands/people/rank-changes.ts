@@ -21,6 +21,12 @@ export interface MoverRow {
   previousRank: LosslessNumber | null;
   rankChange: LosslessNumber | null;
   status: MoverStatus;
+  /**
+   * In the comparison's top `limit` and not in the window's: the rows after the window's top. Its own
+   * field because `status` says how the rank moved (someone who fell from 5 to 40 is `down`), not
+   * whether the person is still among the rows a reader asked for.
+   */
+  leftTop: boolean;
   personHash: string;
   fullName: unknown;
   mentionCount: unknown;
@@ -109,7 +115,7 @@ export interface MoversInput {
 /**
  * The movers rows. A person outside a ranking's depth has no rank there: `new` when absent from the
  * comparison, `out` when absent now. Someone who left the top `limit` but is still within the
- * depth keeps their current rank and reads `down`.
+ * depth keeps their current rank and reads `down`; `leftTop` marks every row that left the top `limit`.
  */
 export function joinRankings({ current, previous, window, comparison, limit }: MoversInput): MoverRow[] {
   // Ranks and counts are integers by the contract; what is computed with must be one.
@@ -134,6 +140,7 @@ export function joinRankings({ current, previous, window, comparison, limit }: M
       previousRank: asRank(before?.rank),
       rankChange: now && before ? difference(before.rank, now.rank) : null,
       status: moverStatus(now?.rank, before?.rank),
+      leftTop: !shownNowHashes.has(personHash),
       personHash,
       fullName: now?.fullName ?? before?.fullName ?? null,
       mentionCount: now?.mentionCount ?? null,
