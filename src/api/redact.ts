@@ -51,7 +51,10 @@ export function redactSecret(text: string, key: string | undefined): string {
     const rules = joinRules();
     const standsAlone = escapedQuotes || (!rules.before.test(before) && !rules.after.test(after));
     const valueOfAKey = NAMES_A_KEY.test(before) && !rules.word.test(after);
-    if (!standsAlone && !valueOfAKey) continue;
+    // A key that is a common word, with prose going on after it (`Injected failure (sandbox fail
+    // rate)` for the key "sandbox"), is that word, not the key: only a key's name makes it one there.
+    const inProse = /^\p{L}+$/u.test(key) && /^ \p{L}/u.test(after);
+    if ((!standsAlone || inProse) && !valueOfAKey) continue;
     result += text.slice(from, at) + MASK;
     from = at + key.length;
   }

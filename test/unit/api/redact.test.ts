@@ -39,6 +39,7 @@ describe('a short key is left alone inside words, paths, URLs and host names', (
     ['people', 'cannot reach 127.0.0.1:9 (ECONNREFUSED) for GET /api/data/people/top'],
     ['people', 'GET https://stats.example/api/data/search?term=people&limit=10 200 12ms'],
     ['top', 'the service at https://top.example.com answered 500'],
+    ['sandbox', 'Injected failure (sandbox fail rate)'],
     ['top', 'stop: topics atop the top-10 list and top_n'],
     ['people', 'see people.csv or C:\\data\\people\\x'],
     ['top', 'mail top@example.com #top 50%top'],
