@@ -18,7 +18,7 @@ import { columnHeader, columnKind, dateText, isNeverCut, isNeverHidden, type Col
 import { hyperlink } from './hyperlink.js';
 import { cellText, isNumericValue, numericValue } from './flatten.js';
 import { movementCell } from './movement.js';
-import { captionLines, displayWidth, padToWidth, truncateToWidth } from './text.js';
+import { captionLines, displayWidth, padToWidth, truncateToWidth, wrapToWidth } from './text.js';
 import { printable, withoutControls } from '../shared/printable.js';
 import { tsvLine, tsvRendererFor } from './tsv.js';
 import {
@@ -69,10 +69,20 @@ export interface ColumnLayout {
   wholeUrl?: boolean;
 }
 
-/** The width a column is shortened to before a column that is not kept is hidden for it. */
-function floorWidth(column: ColumnLayout): number {
+/**
+ * The width a column is shortened to before a column that is not kept is hidden for it. A title (free
+ * text) keeps at least as many cells as the widest id beside it (`widestId`): a 19-digit hash whole
+ * beside `Hira Abba…` gave the reader the number and not the words.
+ */
+function floorWidth(column: ColumnLayout, widestId = 0): number {
   if (isNeverCut(column.kind)) return column.natural;
-  return Math.min(column.natural, column.kind === 'name' ? NAME_FLOOR : TEXT_FLOOR);
+  if (column.kind === 'name') return Math.min(column.natural, NAME_FLOOR);
+  return Math.min(column.natural, Math.max(widestId, TEXT_FLOOR));
+}
+
+/** The widest identifier column (a hash, a slug), which names and text are not shortened below. */
+function widestIdentifier(columns: readonly ColumnLayout[]): number {
+  return Math.max(0, ...columns.filter((column) => column.kind === 'identifier' && !column.wholeUrl).map((column) => column.natural));
 }
 
 /** The width a name or text is shortened to, at most, so the kept columns fit. */
@@ -159,19 +169,22 @@ function growWidths(columns: readonly ColumnLayout[], floors: readonly number[],
  */
 export function fitColumns(columns: readonly ColumnLayout[], width: number): { shown: number[]; widths: number[] } {
   let shown = columns.map((_, i) => i);
+  const widestId = widestIdentifier(columns);
+  const floorBesideIds = (column: ColumnLayout) => floorWidth(column, widestId);
   const at = (floor: (column: ColumnLayout) => number) => shown.map((i) => floor(columns[i]!));
   const fits = (floor: (column: ColumnLayout) => number) => lineWidth(at(floor)) <= width;
   const hide = (index: number) => {
     shown = shown.filter((i) => i !== index);
   };
-  while (!fits(floorWidth)) {
+  while (!fits(floorBesideIds)) {
     const least = shown.findLast((i) => !columns[i]!.kept);
     if (least === undefined) break;
     // A name or text is shortened to its narrowest before it is hidden itself.
     if (isShortened(columns[least]!) && fits(narrowestWidth)) break;
     hide(least);
   }
-  const widthsOf = () => growWidths(shown.map((i) => columns[i]!), at(fits(floorWidth) ? floorWidth : narrowestWidth), width);
+  const floor = () => (fits(floorBesideIds) ? floorBesideIds : fits(floorWidth) ? floorWidth : narrowestWidth);
+  const widthsOf = () => growWidths(shown.map((i) => columns[i]!), at(floor()), width);
   let widths = widthsOf();
   for (;;) {
     const squeezed = shown.findIndex((i, k) => isShortened(columns[i]!) && widths[k]! < comfortableWidth(columns[i]!));
@@ -266,14 +279,11 @@ function gridOf(view: View, rows: readonly Row[], options: RenderOptions): Grid 
       // Field names are the API's keys when it adds some: as untrusted as any value.
       return [label(printable(field)), { text: terminalText(value, kind), whole: isNeverCut(kind) }];
     });
-    const values = cells.map(([, value]) => value!);
-    // The value column is as wide as its widest value that may not be cut; text is cut to the rest.
+    // recordLines wraps the values to the room beside the widest label.
     const labelWidth = Math.max(0, ...fields.map((field) => displayWidth(printable(field))));
-    const textRoom = Math.max(NARROWEST_CUT, options.width - labelWidth - COLUMN_GAP);
-    const valueWidth = Math.max(0, ...values.map((value) => Math.min(displayWidth(value.text), value.whole ? Infinity : textRoom)));
     return {
       rows: cells,
-      columns: [{ kind: 'identifier', natural: labelWidth }, { kind: 'text', natural: valueWidth }],
+      columns: [{ kind: 'identifier', natural: labelWidth }, { kind: 'text', natural: options.width - labelWidth - COLUMN_GAP }],
     };
   }
   const kinds = fields.map((field) => terminalKind(field, rows, options));
@@ -439,8 +449,8 @@ export async function terminalTableLines(view: View, options: RenderOptions): Pr
   }
   const grid = gridOf(view, rows, options);
   const caption = view.single ? [] : captionLines(view, options).map(options.color ? bold : plain);
-  // A single view is two columns that are both always shown: gridOf fitted its values already.
-  if (view.single) return [...caption, ...(await drawGrid(grid, grid.columns.map((column) => column.natural), options)), ...sparklineLines(view, rows, options)];
+  // A record view (`get`) is read, not scanned: its long values wrap under themselves rather than being cut.
+  if (view.single) return [...caption, ...recordLines(grid, options)];
   const { shown, widths } = fitWithWholeUrlsLast(grid, options);
   if (shown.length < grid.columns.length) {
     const fields = tableColumns(view, options, rows);
@@ -453,6 +463,26 @@ export async function terminalTableLines(view: View, options: RenderOptions): Pr
     return [...caption, ...(await drawWithUrlsBelow(grid, shown, widths, wholeUrls, options)), ...sparklineLines(view, rows, options)];
   }
   return [...caption, ...(await drawGrid(pickColumns(grid, shown), widths, options)), ...sparklineLines(view, rows, options)];
+}
+
+/**
+ * A record's `field  value` lines. A value wider than the room beside its label wraps between words
+ * onto lines indented under itself, so `posts get` reads whole at 80 columns; a word wider than the
+ * room (a URL) gets a line of its own and runs on, so it still reads and copies whole. Numbers, ids and
+ * dates are one word each and never broken.
+ */
+function recordLines(grid: Grid, options: RenderOptions): string[] {
+  const labelWidth = grid.columns[0]?.natural ?? 0;
+  const room = Math.max(TEXT_FLOOR, options.width - labelWidth - COLUMN_GAP);
+  const indent = ' '.repeat(labelWidth + COLUMN_GAP);
+  const lines: string[] = [];
+  for (const [label, value] of grid.rows) {
+    const labelText = label ? (label.style ?? plain)(label.text) + ' '.repeat(Math.max(0, labelWidth - displayWidth(label.text))) : '';
+    const text = value?.text ?? '';
+    const parts = value?.whole ? [text] : wrapToWidth(text, room);
+    parts.forEach((part, k) => lines.push(`${k === 0 ? labelText + ' '.repeat(COLUMN_GAP) : indent}${part}`.trimEnd()));
+  }
+  return lines;
 }
 
 /** The grid with only the `shown` columns, in that order. */

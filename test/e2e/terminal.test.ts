@@ -817,3 +817,35 @@ describe('the sandbox on a port in use', () => {
     }
   });
 });
+
+/** The terminal headers of a several-person trend and the fields they show. */
+const TREND_HEADERS: Record<string, string> = {
+  WEEK: 'week', NAME: 'fullName', 'PERSON HASH': 'personHash', MENTIONS: 'mentions', DOMINANCE: 'globalDominance', SENTIMENT: 'globalSentiment',
+  REACH: 'globalReach', POWER: 'globalPower', PERSISTENCE: 'persistence', COUNTRIES: 'countries',
+};
+
+describe.concurrent('views give a reader the text', () => {
+  let server: RunningSandbox;
+  let ranking: Record<string, unknown>[];
+  beforeAll(async () => {
+    server = await sandbox();
+    ranking = await rawJson(server, 'people/top?startWeek=202644&endWeek=202647');
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  test.each([80, 120])('a several-person trend at %i columns names every column it leaves out in the note', async (width) => {
+    const tmux = terminals.terminal(sandboxEnv(server));
+    const hashes = ranking.slice(0, 3).map((row) => String(row.personHash));
+    const screen = await tmux.run(['people', 'trend', ...hashes, '--weeks', '202644..202647'], width);
+    expect(screen.code).toBe(0);
+    const headerAt = screen.lines.findIndex((line) => line.startsWith('WEEK'));
+    const headers = cells(screen.lines[headerAt]!);
+    const hidden = Object.keys(TREND_HEADERS).filter((header) => !headers.includes(header)).map((header) => TREND_HEADERS[header]);
+    const captionAt = screen.lines.findIndex((line, i) => i < headerAt && line.includes('202644'));
+    const notes = screen.lines.slice(0, captionAt).join(' ');
+    if (hidden.length === 0) expect(notes).not.toContain('hidden');
+    else expect(notes).toContain(`${hidden.length} ${hidden.length === 1 ? 'column' : 'columns'} hidden at ${width} columns: ${hidden.join(', ')}; see --fields`);
+  });
+});

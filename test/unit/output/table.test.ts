@@ -148,6 +148,24 @@ describe('table on a terminal', () => {
     expect((await terminal(view)).lines).toEqual(['currentWeek     202547', 'last4StartWeek  202544']);
   });
 
+  test.each([40, 50, 80, 120])('a record view wraps a long value between words under itself at %i columns, nothing cut', async (width) => {
+    const content = 'Hira Abbasi spoke at length about the new coastal rail line, its budget and the towns it will serve first, '.repeat(3).trim();
+    const url = 'https://news.example.org/2026/11/27/a-very-long-article-address-that-no-terminal-of-forty-columns-can-hold';
+    const view = { data: { postId: new LosslessNumber('1234567890123456789'), content, url }, fields: ['postId', 'content', 'url'], single: true };
+    const { lines } = await terminal(view, { width });
+    const text = lines.join('\n');
+    expect(text).not.toContain('…');
+    // The value lines of `content`, joined again, are the content; continuation lines start under the value.
+    const start = lines.findIndex((line) => line.startsWith('content'));
+    const end = lines.findIndex((line) => line.startsWith('url'));
+    const indent = 'content'.length + 2;
+    expect(lines.slice(start, end).map((line, k) => (k === 0 ? line.slice(indent) : line.slice(indent))).join(' ')).toBe(content);
+    for (const line of lines.slice(start + 1, end)) expect(line.startsWith(' '.repeat(indent))).toBe(true);
+    for (const line of lines.slice(start, end)) expect(displayWidth(line)).toBeLessThanOrEqual(width);
+    expect(lines[end]).toBe(`url      ${url}`);
+    expect(lines[0]).toBe('postId   1234567890123456789');
+  });
+
   test('sparklines follow the table', async () => {
     const view = { ...longNames, sparklines: ['mentions'] };
     const { lines } = await terminal(view, { width: 100 });
@@ -178,6 +196,14 @@ describe('fitColumns', () => {
     const columns = [column('rank', 2, true), column('name', 30), column('identifier', 25, true), column('number', 8, true), column('number', 9), column('number', 9)];
     expect(fitColumns(columns, 80)).toEqual({ shown: [0, 1, 2, 3, 4, 5], widths: [2, 17, 25, 8, 9, 9] });
     expect(fitColumns(columns, 70)).toEqual({ shown: [0, 1, 2, 3, 4], widths: [2, 18, 25, 8, 9] });
+  });
+
+  test('a title beside a 19-digit hash is not cut to 10 cells while a less important column is shown (people links at 80)', () => {
+    const columns = [column('date', 10), column('identifier', 19, true), column('text', 60), column('name', 20), column('identifier', 3, true), column('number', 9)];
+    const { shown, widths } = fitColumns(columns, 80);
+    const title = widths[shown.indexOf(2)]!;
+    expect(title).toBeGreaterThanOrEqual(19);
+    expect(shown).not.toContain(5);
   });
 
   test('kept columns are never hidden: the name shrinks to 4 cells, then it goes', () => {

@@ -14,7 +14,8 @@ const links = verb({
   examples: ['people links chiamaka-okafor-6303 --limit 20', 'people links chiamaka-okafor-6303 --format csv --output links.csv'],
   view: {
     fields: fieldsOf(personLinkSchema),
-    tableFields: ['mentionDate', 'articleHash', 'articleUrl', 'sourceName', 'countryIso', 'sentiment', 'articleTitle'],
+    // The title before source, country and sentiment: a narrow terminal hides those before it cuts the title.
+    tableFields: ['mentionDate', 'articleHash', 'articleUrl', 'articleTitle', 'sourceName', 'countryIso', 'sentiment'],
     // The URL is what a link is for: shown whole, or cut as a hyperlink, never hidden.
     keep: ['articleUrl'],
   },

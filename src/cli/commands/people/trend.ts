@@ -73,7 +73,8 @@ const trend = verb({
       ? {
           ...trendView,
           fields: multiTrendFields,
-          tableFields: ['week', 'fullName', 'personHash', 'mentions', 'globalDominance', 'globalSentiment', 'globalReach'],
+          // Every metric, in order of importance: what a terminal cannot fit is hidden and named in the note.
+          tableFields: multiTrendFields,
           sparklines: [],
           chart: { ...chart, series: 'personHash', seriesName: 'fullName' },
           keep,
