@@ -7,7 +7,7 @@ import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { closest, didYouMean } from '../shared/suggest.js';
 import { ConfigFileError, configFilePath, parseConfigText, readConfigText, type Profile } from './store.js';
-import { fromEnvironment, helpWithDefault, isProfileKey, parseSetting, precedence, PROFILE_SETTINGS, SETTINGS, SettingError, type SettingName, type SettingSpec, type SettingValue } from './settings.js';
+import { fromEnvironment, helpWithDefault, isProfileKey, longFlag, parseSetting, precedence, PROFILE_SETTINGS, SETTINGS, SettingError, type SettingName, type SettingSpec, type SettingValue } from './settings.js';
 
 /** Every environment variable newsstats reads: the settings table's, then those of the platform. */
 export const ENVIRONMENT: Readonly<Record<string, string>> = {
@@ -61,27 +61,28 @@ export function checkNamedProfile(flag: string | undefined, env: NodeJS.ProcessE
 
 export { ConfigFileError };
 
-export type KeySource = 'NEWSSTATS_API_KEY' | 'profile' | 'sandbox' | 'none';
+/** Where a setting's value came from: its flag (`--base-url`), its variable, the profile, the table's default, or nowhere. */
+export type SettingSource = `--${string}` | `NEWSSTATS_${string}` | 'profile' | 'default' | 'none';
 
-export interface ResolvedSettings {
-  profileName: string;
-  baseUrl?: string;
-  baseUrlSource: '--base-url' | 'NEWSSTATS_BASE_URL' | 'profile' | 'sandbox' | 'none';
-  apiKey?: string;
-  keySource: KeySource;
-  allowInsecureHttp: boolean;
-  timeoutSeconds?: number;
-  retries?: number;
-  cacheTtlHours: number;
-  maxResponseMb?: number;
-  /** The pager named by NEWSSTATS_PAGER or the profile (cli/run/pager.ts reads PAGER after it). */
-  pager?: { value: string; source: 'NEWSSTATS_PAGER' | 'pager setting' };
+type HasFlag<Name extends SettingName> = (typeof SETTINGS)[Name] extends { flag: string } ? Name : never;
+/** The settings a global flag may set, by the setting's name (the flag's attribute name). */
+export type FlagSetting = { [Name in SettingName]: HasFlag<Name> }[SettingName];
+
+/** Each setting's value: always there when the table gives a default, else possibly undefined. */
+export type SettingValues = {
+  readonly [Name in SettingName]: (typeof SETTINGS)[Name] extends { default: unknown } ? SettingValue<Name> : SettingValue<Name> | undefined;
+};
+
+/** Every setting of the table, resolved flag > environment > profile > default, with where each came from. */
+export type ResolvedSettings = SettingValues & {
+  readonly sources: Readonly<Record<SettingName, SettingSource>>;
   /** Things the user should know about the config file (readable by others, owned by someone else). */
-  warnings: string[];
-}
+  readonly warnings: string[];
+};
 
 export interface SettingsInput {
-  flags: { profile?: string; baseUrl?: string; timeout?: number; retries?: number; maxResponseMb?: number };
+  /** The global flags as parsed (other flags may ride along; only the table's flag settings are read). */
+  flags: { readonly [Name in FlagSetting]?: SettingValue<Name> };
   env: NodeJS.ProcessEnv;
 }
 
@@ -144,40 +145,31 @@ export function configFileWarnings(env: NodeJS.ProcessEnv, holdsKey: boolean): s
   return warnings;
 }
 
+/** Whether a source holds a value: an empty text counts as unset, as an empty variable does. */
+function given(value: unknown): boolean {
+  return value !== undefined && value !== '';
+}
+
+/** One setting from the first source that gives it, in the table's order: flag, variable, profile, default. */
+function resolveSetting(name: SettingName, flags: SettingsInput['flags'], env: NodeJS.ProcessEnv, profile: ProfileValues): [unknown, SettingSource] {
+  const spec: SettingSpec<unknown> = SETTINGS[name];
+  const flag = spec.flag === undefined ? undefined : (flags as Record<string, unknown>)[name];
+  if (given(flag)) return [flag, longFlag(spec.flag!) as SettingSource];
+  const fromEnv = fromEnvironment(name, env);
+  if (given(fromEnv)) return [fromEnv, spec.env as SettingSource];
+  if (given(profile[name])) return [profile[name], 'profile'];
+  return spec.default === undefined ? [undefined, 'none'] : [spec.default, 'default'];
+}
+
 export function resolveSettings({ flags, env }: SettingsInput): ResolvedSettings {
   const profileName = resolveProfileName(flags.profile, env);
   const profile = readProfileValues(readProfile(profileName, env), profileName, env);
-  const baseUrlFromEnv = fromEnvironment('baseUrl', env);
-  const apiKeyFromEnv = fromEnvironment('apiKey', env);
-  const pagerFromEnv = fromEnvironment('pager', env);
-
-  const [baseUrl, baseUrlSource] = flags.baseUrl
-    ? [flags.baseUrl, '--base-url' as const]
-    : baseUrlFromEnv
-      ? [baseUrlFromEnv, 'NEWSSTATS_BASE_URL' as const]
-      : profile.baseUrl
-        ? [profile.baseUrl, 'profile' as const]
-        : [undefined, 'none' as const];
-
-  const [apiKey, keySource] = apiKeyFromEnv
-    ? [apiKeyFromEnv, 'NEWSSTATS_API_KEY' as const]
-    : profile.apiKey
-      ? [profile.apiKey, 'profile' as const]
-      : [undefined, 'none' as const];
-
+  const values: Record<string, unknown> = {};
+  const sources: Record<string, SettingSource> = {};
+  for (const name of Object.keys(SETTINGS) as SettingName[]) [values[name], sources[name]] = resolveSetting(name, flags, env, profile);
   return {
-    profileName,
-    baseUrl,
-    baseUrlSource,
-    apiKey,
-    keySource,
-    allowInsecureHttp: profile.allowInsecureHttp ?? SETTINGS.allowInsecureHttp.default,
-    timeoutSeconds: flags.timeout ?? profile.timeout,
-    retries: flags.retries ?? profile.retries,
-    cacheTtlHours: profile.cacheTtl ?? SETTINGS.cacheTtl.default,
-    maxResponseMb: flags.maxResponseMb ?? profile.maxResponseMb,
-    ...(pagerFromEnv !== undefined ? { pager: { value: pagerFromEnv, source: 'NEWSSTATS_PAGER' as const } }
-      : profile.pager !== undefined && { pager: { value: profile.pager, source: 'pager setting' as const } }),
-    warnings: configFileWarnings(env, keySource === 'profile'),
+    ...(values as SettingValues),
+    sources: sources as Record<SettingName, SettingSource>,
+    warnings: configFileWarnings(env, sources.apiKey === 'profile'),
   };
 }

@@ -6,13 +6,12 @@
  */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/server.js';
+import { describe, expect, it } from 'vitest';
 import { planTasks } from '../../src/sync/plan.js';
 import { emptyState, withPartitionTaken } from '../../src/sync/state.js';
 import { addWeeks, isoWeekOf } from '../../src/shared/weeks.js';
 import { duckRows, sqlText } from '../duckdb.js';
-import { readLog, runCli, sandbox, sandboxEnv, spawnCli, tempDir } from './harness.js';
+import { readLog, runCli, sandbox, sandboxEnv, spawnCli, tempDir, useLoggedSandbox } from './harness.js';
 
 const NOW = new Date();
 const CURRENT = isoWeekOf(NOW);
@@ -20,17 +19,8 @@ const LAST = addWeeks(CURRENT, -1);
 const SINCE = addWeeks(LAST, -3);
 const OPTIONS = ['--depth', '6', '--top', '2', '--links-limit', '4'];
 
-let server: RunningSandbox;
-let env: Record<string, string>;
-let log: string;
-beforeAll(async () => {
-  log = join(tempDir('newsstats-log-'), 'requests.jsonl');
-  server = await sandbox({ now: NOW, logFile: log });
-  env = sandboxEnv(server);
-});
-afterAll(async () => {
-  await server?.close();
-});
+/** A sandbox on today's clock, logging every request (the tests count what a refused run sent). */
+const logged = useLoggedSandbox({ now: NOW });
 
 function files(dir: string, under = ''): Map<string, Buffer> {
   const found = new Map<string, Buffer>();
@@ -46,7 +36,7 @@ function files(dir: string, under = ''): Map<string, Buffer> {
 }
 
 async function sync(dir: string, ...args: string[]) {
-  const result = await runCli(['sync', dir, ...args], { env });
+  const result = await runCli(['sync', dir, ...args], { env: logged.env });
   expect(result.code, result.stderr).toBe(0);
   return result;
 }
@@ -84,11 +74,11 @@ describe('the lake', () => {
     const dir = join(tempDir(), 'lake');
     await sync(dir, '--since', String(LAST), '--streams', 'rankings', '--depth', '12');
     await sync(dir, '--since', String(LAST), '--streams', 'links', '--top', '3', '--links-limit', '2');
-    const before = (await readLog(log)).length;
-    const changed = await runCli(['sync', dir, '--since', String(LAST), '--streams', 'links', '--top', '4', '--links-limit', '2'], { env });
+    const before = (await readLog(logged.log)).length;
+    const changed = await runCli(['sync', dir, '--since', String(LAST), '--streams', 'links', '--top', '4', '--links-limit', '2'], { env: logged.env });
     expect(changed.code).toBe(2);
     expect(changed.stderr.trim()).toMatch(/holds links with top 3 \(now 4\): give the same options, leave those streams out \(--streams\), or sync into a new folder$/);
-    expect((await readLog(log)).length).toBe(before);
+    expect((await readLog(logged.log)).length).toBe(before);
     const state = JSON.parse(readFileSync(join(dir, '_newsstats_sync.json'), 'utf8')) as { streams: Record<string, { query: Record<string, unknown>; taken: Record<string, string> }> };
     expect(state.streams.rankings!.query).toEqual({ depth: 12 });
     expect(state.streams.links!.query).toEqual({ linksLimit: 2, top: 3 });
@@ -97,9 +87,9 @@ describe('the lake', () => {
 
   it('--plan says what would be fetched, with request counts, and sends nothing; --summary tells what a run did', async () => {
     const dir = join(tempDir(), 'lake');
-    const before = (await readLog(log)).length;
+    const before = (await readLog(logged.log)).length;
     const plan = await sync(dir, '--since', String(SINCE), '--streams', 'rankings,country_stats', '--plan', ...OPTIONS);
-    expect((await readLog(log)).length).toBe(before);
+    expect((await readLog(logged.log)).length).toBe(before);
     expect(plan.stdout).toContain(`fetch rankings week=${SINCE} (the week's ranking), write rankings/week=${SINCE}/part-0.parquet`);
     expect(plan.stdout).toMatch(/^plan: 8 fetches, at most 12 requests, current week \d{6} \(assumed from the state and the local clock; not asked\), .*; nothing sent$/m);
     const summaryFile = join(tempDir(), 'summary.json');

@@ -12,9 +12,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { displayWidth } from '../../src/output/text.js';
-import { fakeApi, rawJson, REPO, runCli, sandbox, sandboxEnv, useLoggedSandbox, type FakeApi } from './harness.js';
+import { fakeApi, HANG, rawJson, REPO, runCli, sandbox, sandboxEnv, tempDir, useLoggedSandbox, type FakeApi } from './harness.js';
 import { useTmux, type Pane, type Tmux } from './tmux.js';
-import { HANG, tempDir } from './harness.js';
 
 const WIDTHS = [50, 80, 120] as const;
 
@@ -32,16 +31,18 @@ function cells(line: string): string[] {
 
 const terminals = useTmux();
 
+/** One sandbox on the default model for the file's describes, and its last4 ranking as served. */
+let server: RunningSandbox;
+let ranking: Record<string, unknown>[];
+beforeAll(async () => {
+  server = await sandbox();
+  ranking = await rawJson(server, 'people/top?startWeek=202644&endWeek=202647');
+});
+afterAll(async () => {
+  await server?.close();
+});
+
 describe.concurrent('people top in a terminal', () => {
-  let server: RunningSandbox;
-  let ranking: Record<string, unknown>[];
-  beforeAll(async () => {
-    server = await sandbox();
-    ranking = await rawJson(server, 'people/top?startWeek=202644&endWeek=202647');
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
 
   test.each(WIDTHS)('at %i columns: caption, short headers, and no number, hash or date cut', async (width) => {
     const tmux = terminals.terminal(sandboxEnv(server));
@@ -170,13 +171,6 @@ describe.concurrent('names in every script line up', () => {
 
 /** What a table keeps at every width (#18): ids, the sorted-by metric, --fields, URLs, and the note under -q. */
 describe.concurrent('tables choose what to hide by meaning', () => {
-  let server: RunningSandbox;
-  beforeAll(async () => {
-    server = await sandbox();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
   const headerOf = (screen: { lines: string[] }, first: RegExp) => cells(screen.lines.find((line) => first.test(line))!);
 
   test.each([40, 50, 80, 120])('people top at %i columns keeps #, PERSON HASH and the metric sorted by', async (width) => {
@@ -432,13 +426,6 @@ describe.concurrent('the progress bar leaves no trace on the screen', () => {
  * (tmux joins the rows it wrapped itself, so a line the terminal had to break would show as too wide).
  */
 describe.concurrent('messages wrap at a terminal and stay one line in a log', () => {
-  let server: RunningSandbox;
-  beforeAll(async () => {
-    server = await sandbox();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
 
   const CASES: Array<[string, string[], number, RegExp]> = [
     ['an unknown flag with its suggestion', ['people', 'top', '--weeks', 'last4', '--feilds', 'fullName'], 1, /^error: unknown option '--feilds'; did you mean --fields\?$/],
@@ -526,13 +513,6 @@ describe.concurrent('slip suggestions wrap at a terminal and stay one line in a 
  * bin/newsstats.cjs in a process of its own: a pager needs one to hand the terminal to.
  */
 describe.concurrent('a pager at a terminal', () => {
-  let server: RunningSandbox;
-  beforeAll(async () => {
-    server = await sandbox();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
   /** A pager that marks each line it is given, and shows it at once. */
   const MARKING = { NEWSSTATS_PAGER: "sed -u 's/^/paged|/'" };
   const TOP = ['people', 'top', '--weeks', 'last4'];
@@ -674,14 +654,9 @@ describe.concurrent('the URL printed is the URL sent', () => {
  * or pipe gets the current, partial week (no caption marks it there).
  */
 describe.concurrent('complete weeks in files', () => {
-  let server: RunningSandbox;
   let currentWeek: number;
   beforeAll(async () => {
-    server = await sandbox();
     currentWeek = Number(((await rawJson(server, 'weeks/current')) as unknown as { currentWeek: number }).currentWeek);
-  });
-  afterAll(async () => {
-    await server?.close();
   });
   const csvWeeks = (path: string, column: string) => {
     const [header, ...rows] = readFileSync(path, 'utf8').trim().split('\n');
@@ -825,15 +800,6 @@ const TREND_HEADERS: Record<string, string> = {
 };
 
 describe.concurrent('views give a reader the text', () => {
-  let server: RunningSandbox;
-  let ranking: Record<string, unknown>[];
-  beforeAll(async () => {
-    server = await sandbox();
-    ranking = await rawJson(server, 'people/top?startWeek=202644&endWeek=202647');
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
 
   test.each([80, 120])('a several-person trend at %i columns names every column it leaves out in the note', async (width) => {
     const tmux = terminals.terminal(sandboxEnv(server));

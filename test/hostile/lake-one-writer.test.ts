@@ -7,26 +7,16 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/server.js';
+import { describe, expect, it } from 'vitest';
 import { addWeeks, isoWeekOf } from '../../src/shared/weeks.js';
-import { readLog, runCli, sandbox, sandboxEnv, tempDir } from '../e2e/harness.js';
+import { readLog, runCli, tempDir, useLoggedSandbox } from '../e2e/harness.js';
 
 const NOW = new Date();
 const LAST = addWeeks(isoWeekOf(NOW), -1);
 const SMALL = ['--since', String(LAST), '--streams', 'rankings', '--depth', '3'];
 
-let server: RunningSandbox;
-let env: Record<string, string>;
-let log: string;
-beforeAll(async () => {
-  log = join(tempDir('newsstats-log-'), 'requests.jsonl');
-  server = await sandbox({ now: NOW, logFile: log });
-  env = sandboxEnv(server);
-});
-afterAll(async () => {
-  await server?.close();
-});
+/** A sandbox on today's clock, logging every request (the tests count what a refused run sent). */
+const logged = useLoggedSandbox({ now: NOW });
 
 /** Linux's start time of a process (field 22 of /proc/PID/stat), as the lock records it. */
 function startOf(pid: number): string {
@@ -43,12 +33,12 @@ describe('one writer per lake', () => {
     try {
       await new Promise((resolve) => holder.once('spawn', resolve));
       writeFileSync(join(dir, '_newsstats_sync.lock'), JSON.stringify({ pid: holder.pid, start: startOf(holder.pid!), host: hostname(), since: '2026-11-27T10:00:00.000Z' }));
-      const before = (await readLog(log)).length;
-      const result = await runCli(['sync', dir, ...SMALL], { env });
+      const before = (await readLog(logged.log)).length;
+      const result = await runCli(['sync', dir, ...SMALL], { env: logged.env });
       expect(result.code).toBe(6);
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
       expect(result.stderr).toMatch(new RegExp(`is being synced by process ${holder.pid} .*wait for it to end, or remove .*_newsstats_sync\\.lock if no sync is running`));
-      expect((await readLog(log)).length).toBe(before);
+      expect((await readLog(logged.log)).length).toBe(before);
       expect(existsSync(join(dir, 'rankings'))).toBe(false);
     } finally {
       holder.kill();
@@ -61,7 +51,7 @@ describe('one writer per lake', () => {
     const gone = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' });
     const pid = await new Promise<number>((resolve) => gone.once('exit', () => resolve(gone.pid!)));
     writeFileSync(join(dir, '_newsstats_sync.lock'), JSON.stringify({ pid, start: '1', host: hostname(), since: '2026-11-27T10:00:00.000Z' }));
-    const result = await runCli(['sync', dir, ...SMALL], { env });
+    const result = await runCli(['sync', dir, ...SMALL], { env: logged.env });
     expect(result.code, result.stderr).toBe(0);
     expect(existsSync(join(dir, 'rankings', `week=${LAST}`, 'part-0.parquet'))).toBe(true);
     expect(existsSync(join(dir, '_newsstats_sync.lock'))).toBe(false);
@@ -71,15 +61,15 @@ describe('one writer per lake', () => {
     const dir = join(tempDir(), 'lake');
     mkdirSync(dir, { mode: 0o755 });
     writeFileSync(join(dir, '_newsstats_sync.lock'), '');
-    const result = await runCli(['sync', dir, ...SMALL], { env });
+    const result = await runCli(['sync', dir, ...SMALL], { env: logged.env });
     expect(result.code, result.stderr).toBe(0);
   });
 
   it('two syncs of one lake started together: one runs, the other is refused or waits its turn; the state and partitions agree', async () => {
     const dir = join(tempDir(), 'lake');
     const [five, seven] = await Promise.all([
-      runCli(['sync', dir, ...SMALL, '--depth', '5'], { env }),
-      runCli(['sync', dir, ...SMALL, '--depth', '7'], { env }),
+      runCli(['sync', dir, ...SMALL, '--depth', '5'], { env: logged.env }),
+      runCli(['sync', dir, ...SMALL, '--depth', '7'], { env: logged.env }),
     ]);
     const codes = [five.code, seven.code].sort();
     expect(codes[0]).toBe(0);

@@ -169,17 +169,17 @@ describe('settings resolution', () => {
   it('takes flag over environment over profile', () => {
     const env = { XDG_CONFIG_HOME: configHome };
     const fromProfile = resolveSettings({ flags: {}, env });
-    expect(fromProfile).toMatchObject({ baseUrl: 'https://profile.example', keySource: 'profile', retries: 5, profileName: 'default' });
+    expect(fromProfile).toMatchObject({ baseUrl: 'https://profile.example', sources: { apiKey: 'profile' }, retries: 5, profile: 'default' });
     const fromEnv = resolveSettings({ flags: {}, env: { ...env, NEWSSTATS_BASE_URL: 'https://env.example', NEWSSTATS_API_KEY: 'env-key' } });
-    expect(fromEnv).toMatchObject({ baseUrl: 'https://env.example', baseUrlSource: 'NEWSSTATS_BASE_URL', apiKey: 'env-key', keySource: 'NEWSSTATS_API_KEY' });
+    expect(fromEnv).toMatchObject({ baseUrl: 'https://env.example', apiKey: 'env-key', sources: { baseUrl: 'NEWSSTATS_BASE_URL', apiKey: 'NEWSSTATS_API_KEY' } });
     const fromFlag = resolveSettings({ flags: { baseUrl: 'https://flag.example', retries: 1 }, env: { ...env, NEWSSTATS_BASE_URL: 'https://env.example' } });
-    expect(fromFlag).toMatchObject({ baseUrl: 'https://flag.example', baseUrlSource: '--base-url', retries: 1 });
+    expect(fromFlag).toMatchObject({ baseUrl: 'https://flag.example', sources: { baseUrl: '--base-url', retries: '--retries' }, retries: 1 });
   });
 
   it('picks the profile from --profile, then NEWSSTATS_PROFILE', () => {
     const env = { XDG_CONFIG_HOME: configHome, NEWSSTATS_PROFILE: 'staging' };
-    expect(resolveSettings({ flags: {}, env })).toMatchObject({ profileName: 'staging', allowInsecureHttp: true, keySource: 'none' });
-    expect(resolveSettings({ flags: { profile: 'default' }, env }).profileName).toBe('default');
+    expect(resolveSettings({ flags: {}, env })).toMatchObject({ profile: 'staging', allowInsecureHttp: true, sources: { apiKey: 'none' } });
+    expect(resolveSettings({ flags: { profile: 'default' }, env }).profile).toBe('default');
   });
 });
 

@@ -3,7 +3,8 @@
  * and help are written: these check that every surface reads it, so a setting added there shows up
  * everywhere, and one added anywhere else fails here.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import { describe, expect, it } from 'vitest';
@@ -78,18 +79,55 @@ describe('the settings table', () => {
     expect(Object.keys(PROFILE_KEYS).sort()).toEqual(specs.flatMap(([, spec]) => (spec.key ? [spec.key] : [])).sort());
   });
 
+  it('resolves every setting from its flag, then its variable, then the profile, then its default, with no list of its own', () => {
+    // A value per setting that its parser accepts and no source gives by default: the row's own
+    // parser says which. A setting added to the table is checked here without a line of resolve.ts.
+    const CANDIDATES = ['https://a.example', 'https://b.example', 'https://c.example', '7', '5', '3', '2', 'true', 'false', 'less', 'more', 'most'];
+    const accepted = (spec: SettingSpec<unknown>, taken: unknown[]): [string, unknown] => {
+      for (const text of CANDIDATES) {
+        try {
+          const value = spec.parse(text);
+          if (value !== spec.default && !taken.includes(value)) return [text, value];
+        } catch {
+          // not this one
+        }
+      }
+      throw new Error(`no sample value for ${spec.help}`);
+    };
+    const home = mkdtempSync(join(tmpdir(), 'newsstats-settings-'));
+    mkdirSync(join(home, 'newsstats'));
+    for (const [name, spec] of specs) {
+      const [profileText, profileValue] = accepted(spec, []);
+      const [envText, envValue] = spec.env ? accepted(spec, [profileValue]) : [];
+      const [, flagValue] = spec.flag ? accepted(spec, [profileValue, envValue]) : [];
+      writeFileSync(join(home, 'newsstats', 'config.json'), JSON.stringify({ profiles: { default: spec.key ? { [spec.key]: profileText } : {} } }));
+      const env = { XDG_CONFIG_HOME: home, ...(spec.env && { [spec.env]: envText }) };
+      const flags = spec.flag ? { [name]: flagValue } : {};
+      const resolve = (withFlags: object, withEnv: NodeJS.ProcessEnv) => {
+        const settings = resolveSettings({ flags: withFlags as never, env: withEnv }) as unknown as Record<string, unknown> & { sources: Record<string, string> };
+        return [settings[name], settings.sources[name]];
+      };
+      if (spec.flag) expect(resolve(flags, env), name).toEqual([flagValue, longFlag(spec.flag)]);
+      if (spec.env) expect(resolve({}, env), name).toEqual([envValue, spec.env]);
+      if (spec.key) expect(resolve({}, { XDG_CONFIG_HOME: home }), name).toEqual([profileValue, 'profile']);
+      writeFileSync(join(home, 'newsstats', 'config.json'), '{"profiles":{}}');
+      expect(resolve({}, { XDG_CONFIG_HOME: home }), name).toEqual(spec.default === undefined ? [undefined, 'none'] : [spec.default, 'default']);
+    }
+    rmSync(home, { recursive: true, force: true });
+  });
+
   it('reads the environment with the table\'s parser, naming the variable', () => {
     const env = { XDG_CONFIG_HOME: '/nonexistent-newsstats', NEWSSTATS_BASE_URL: 'ftp://x' };
     expect(() => resolveSettings({ flags: {}, env })).toThrow('NEWSSTATS_BASE_URL must start with https://');
     const ok = resolveSettings({ flags: {}, env: { ...env, NEWSSTATS_BASE_URL: 'https://env.example/' } });
-    expect(ok).toMatchObject({ baseUrl: 'https://env.example', baseUrlSource: 'NEWSSTATS_BASE_URL', cacheTtlHours: SETTINGS.cacheTtl.default });
+    expect(ok).toMatchObject({ baseUrl: 'https://env.example', sources: { baseUrl: 'NEWSSTATS_BASE_URL' }, cacheTtl: SETTINGS.cacheTtl.default });
   });
 });
 
 describe('reading the environment', () => {
   it('takes a blank variable as unset, as an empty one', () => {
     const env = { XDG_CONFIG_HOME: '/nonexistent-newsstats', NEWSSTATS_BASE_URL: '  ', NEWSSTATS_API_KEY: ' ', NEWSSTATS_PROFILE: '' };
-    expect(resolveSettings({ flags: {}, env })).toMatchObject({ baseUrlSource: 'none', keySource: 'none', profileName: SETTINGS.profile.default });
+    expect(resolveSettings({ flags: {}, env })).toMatchObject({ sources: { baseUrl: 'none', apiKey: 'none' }, profile: SETTINGS.profile.default });
   });
 
   it('refuses a bound the flag refuses, naming the profile key in the file', () => {

@@ -88,10 +88,10 @@ const login = verb({
 
     const { ProfileStore } = await import('../../config/store.js');
     const store = await ProfileStore.open(ctx.env);
-    store.set(settings.profileName, 'api-key', apiKey);
-    if (settings.baseUrlSource !== 'profile') store.set(settings.profileName, 'base-url', settings.baseUrl);
-    ctx.report.note(`Logged in to ${settings.baseUrl} with key ${maskKey(apiKey)}; saved to profile "${settings.profileName}" in ${store.path}.`);
-    if (settings.keySource === 'NEWSSTATS_API_KEY') {
+    store.set(settings.profile, 'api-key', apiKey);
+    if (settings.sources.baseUrl !== 'profile') store.set(settings.profile, 'base-url', settings.baseUrl);
+    ctx.report.note(`Logged in to ${settings.baseUrl} with key ${maskKey(apiKey)}; saved to profile "${settings.profile}" in ${store.path}.`);
+    if (settings.sources.apiKey === 'NEWSSTATS_API_KEY') {
       ctx.report.note('Note: NEWSSTATS_API_KEY is set and takes precedence over the saved key.');
     }
   },
@@ -122,7 +122,7 @@ const status = verb({
     let failure: unknown;
     if (!settings.apiKey) {
       accepted = 'no (no key)';
-      failure = new MissingKeyError(`not logged in: no API key for profile "${settings.profileName}"`);
+      failure = new MissingKeyError(`not logged in: no API key for profile "${settings.profile}"`);
     } else if (!settings.baseUrl && !ctx.globals.sandbox) {
       accepted = 'unknown (no base URL)';
       failure = new UsageError('no base URL is set', 'pass --base-url URL, set NEWSSTATS_BASE_URL, or run `newsstats config set base-url URL`');
@@ -133,7 +133,7 @@ const status = verb({
         const { AuthenticationError, ConnectionError, ServerError, RateLimitError } = await import('../../api/errors.js');
         if (error instanceof AuthenticationError) {
           accepted = `no (${rejection(error)})`;
-          failure = new KeyRejectedError(`the service rejected the key (${rejection(error)})`, rejectedKeyHint(settings.keySource));
+          failure = new KeyRejectedError(`the service rejected the key (${rejection(error)})`, rejectedKeyHint(settings.sources.apiKey));
         } else if (error instanceof ConnectionError || error instanceof ServerError || error instanceof RateLimitError) {
           accepted = `unreachable (${error.message})`;
           failure = error;
@@ -144,10 +144,10 @@ const status = verb({
     }
     return {
       data: {
-        profile: settings.profileName,
+        profile: settings.profile,
         baseUrl: settings.baseUrl ?? null,
-        baseUrlSource: settings.baseUrlSource,
-        keySource: settings.keySource,
+        baseUrlSource: settings.sources.baseUrl,
+        keySource: settings.sources.apiKey,
         key: settings.apiKey ? maskKey(settings.apiKey) : null,
         accepted,
       },
@@ -165,9 +165,9 @@ const logout = verb({
     const settings = await ctx.deps.settings();
     const { ProfileStore } = await import('../../config/store.js');
     const store = await ProfileStore.open(ctx.env);
-    const hadKey = store.profile(settings.profileName)['api-key'] !== undefined;
-    store.unset(settings.profileName, 'api-key');
-    ctx.report.note(hadKey ? `Removed the key from profile "${settings.profileName}".` : `Profile "${settings.profileName}" had no key.`);
+    const hadKey = store.profile(settings.profile)['api-key'] !== undefined;
+    store.unset(settings.profile, 'api-key');
+    ctx.report.note(hadKey ? `Removed the key from profile "${settings.profile}".` : `Profile "${settings.profile}" had no key.`);
     if (ctx.env.NEWSSTATS_API_KEY) ctx.report.note('NEWSSTATS_API_KEY is still set in this environment.');
   },
 });

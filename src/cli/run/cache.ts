@@ -131,11 +131,11 @@ export interface CacheRun {
 
 export async function cachedList(run: CacheRun, name: CachedListName, fetchList: () => Promise<unknown>): Promise<unknown> {
   const { settings, globals, env, report } = run;
-  const ttlHours = settings.cacheTtlHours;
+  const ttlHours = settings.cacheTtl;
   if (!globals.cache || globals.sandbox || ttlHours <= 0 || !settings.baseUrl) return fetchList();
 
   const root = cacheDirectory(env);
-  const scope = join(root, cacheScope(settings.baseUrl, settings.profileName));
+  const scope = join(root, cacheScope(settings.baseUrl, settings.profile));
   const unsafe = await prepareFolders(root, scope).catch(async (error: unknown) => {
     const { systemErrorReason } = await import('../../shared/system-error.js');
     return `${root} cannot be created: ${systemErrorReason(error)}`;

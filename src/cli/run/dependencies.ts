@@ -99,7 +99,7 @@ export class Dependencies {
     // The failure map (exit-codes.ts) adds how to set it, as for the library's own missing base URL.
     if (!settings.baseUrl) throw new ConfigurationError('baseUrl', 'missing', 'no base URL is set');
     if (!settings.apiKey) {
-      throw new MissingKeyError(`no API key for profile "${settings.profileName}"`);
+      throw new MissingKeyError(`no API key for profile "${settings.profile}"`);
     }
     return { baseUrl: settings.baseUrl, apiKey: settings.apiKey, settings };
   }
@@ -155,10 +155,10 @@ export class Dependencies {
       // The run's environment, not necessarily the process's (main() may run in-process).
       env: this.env,
       maxConnections: this.#concurrency,
-      ...(settings.timeoutSeconds !== undefined && { timeoutMs: settings.timeoutSeconds * 1000 }),
-      ...(settings.retries !== undefined && { maxRetries: settings.retries }),
-      ...(settings.maxResponseMb !== undefined && { maxResponseBytes: settings.maxResponseMb * 1024 * 1024 }),
-      ...(this.globals.maxRequestsPerSecond !== undefined && { maxRequestsPerSecond: this.globals.maxRequestsPerSecond }),
+      timeoutMs: settings.timeout * 1000,
+      maxRetries: settings.retries,
+      maxResponseBytes: settings.maxResponseMb * 1024 * 1024,
+      ...(settings.maxRequestsPerSecond !== undefined && { maxRequestsPerSecond: settings.maxRequestsPerSecond }),
       onEvent: (event: RequestEvent) => {
         if (event.status !== undefined) parserInstantiated();
         this.#reportEvent(baseUrl, event);

@@ -313,7 +313,10 @@ async function openPager(ctx: Context, state: RunState): Promise<void> {
     columns: io.width,
     env: ctx.env,
     stdio: ['pipe', 'inherit', 'inherit'],
-    choose: async () => choosePager((await ctx.deps.settings()).pager, ctx.env),
+    choose: async () => {
+      const { pager, sources } = await ctx.deps.settings();
+      return choosePager(pager === undefined ? undefined : { value: pager, source: sources.pager === 'profile' ? 'pager setting' : 'NEWSSTATS_PAGER' }, ctx.env);
+    },
     onStart: () => {
       report.endProgress();
       lifecycle.pagerHasInterrupts(true);
