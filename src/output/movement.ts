@@ -15,7 +15,7 @@ export interface StyledText {
 const paint = (code: number) => (text: string) => `\x1b[${code}m${text}\x1b[39m`;
 const STYLES: Record<string, (text: string) => string> = { up: paint(32), down: paint(31), new: paint(33), out: paint(35) };
 
-/** The mark of a row that fell out of the top N, explained in the caption (moversCaption). */
+/** The mark of a row that fell out of the top N (table and chart), explained in the caption (rank-changes.ts marksLegend). */
 export const LEFT_TOP_MARK = 'left';
 
 export function movementText(row: Row, unicode: boolean): string {

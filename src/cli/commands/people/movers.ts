@@ -7,7 +7,6 @@ import { rankingFlags, rankingParams, sortField, validateRanking, type RankingFl
 import { verb, type ViewSpec } from '../../run/spec.js';
 import { captionCurrentWeek, resolveWindow } from '../../flags/week-window.js';
 import { caption, filterCaption, partialCaption, weeksCaption } from './captions.js';
-import { LEFT_TOP_MARK } from '../../../output/movement.js';
 
 /** A terminal shows the metric the rankings are sorted by, and its change. */
 function moverTableFields(sort: SortBy | undefined): string[] {
@@ -32,28 +31,19 @@ const moverRankingFlags = rankingFlags('rows from the top of each ranking');
  * either window holds the current week, the caption says that week is partial and so compared short.
  */
 export function moversCaption(
-  flags: Pick<RankingFlags, 'sort' | 'country' | 'fromCountry' | 'gender' | 'minAge' | 'maxAge' | 'category' | 'fresh'> & { depth: number; limit: number },
-  window: WeekWindow, comparison: WeekWindow, currentWeek: number | undefined, rows: readonly Pick<MoverRow, 'status' | 'leftTop'>[] = [],
+  flags: Pick<RankingFlags, 'sort' | 'country' | 'fromCountry' | 'gender' | 'minAge' | 'maxAge' | 'category' | 'fresh'> & { depth: number },
+  window: WeekWindow, comparison: WeekWindow, currentWeek: number | undefined, legend: readonly string[] = [],
 ): string {
   const what = `Ranks by ${flags.sort ?? 'mentions'} in ${weeksCaption(window)} against ${weeksCaption(comparison)} (rankings read to ${flags.depth})`;
   const partial = partialCaption([window, comparison], currentWeek);
-  return caption(what, partial === '' ? '' : `${partial.slice(3)}: fewer mentions than a full week`, filterCaption(flags), legend(rows, flags));
-}
-
-/** What the marks of the rows that fell out of the top N mean, for those the table has (movement.ts). */
-function legend(rows: readonly Pick<MoverRow, 'status' | 'leftTop'>[], flags: { depth: number; limit: number }): string[] {
-  const left = rows.filter((row) => row.leftTop);
-  return [
-    left.some((row) => row.status !== 'out') ? `${LEFT_TOP_MARK}: fell out of the top ${flags.limit}` : '',
-    left.some((row) => row.status === 'out') ? `out: not in the first ${flags.depth} now` : '',
-  ];
+  return caption(what, partial === '' ? '' : `${partial.slice(3)}: fewer mentions than a full week`, filterCaption(flags), legend);
 }
 
 const moversView: ViewSpec = {
   fields: MOVER_FIELDS,
   tableFields: moverTableFields('mentions'),
   keep: moverKeptFields('mentions'),
-  chart: { label: 'fullName', value: 'rankChange', diverging: true, fallback: 'status', mark: { field: 'leftTop', text: LEFT_TOP_MARK } },
+  chart: { label: 'fullName', value: 'rankChange', diverging: true, fallback: 'status', markedBy: 'leftTop' },
 };
 
 const movers = verb({
@@ -89,7 +79,7 @@ const movers = verb({
   },
   async run(ctx, flags) {
     // Loaded here, not above: it brings lossless-json, which `people --help` has no use for.
-    const { joinRankings, previousWindow } = await import('./rank-changes.js');
+    const { joinRankings, marksLegend, previousWindow } = await import('./rank-changes.js');
     const client = () => ctx.deps.client();
     // Both windows may be relative (--weeks last4 --vs last8): the week info is asked for once.
     const info = () => ctx.deps.weekInfo();
@@ -103,7 +93,7 @@ const movers = verb({
       captionCurrentWeek(ctx.io, ctx.globals.output, info),
     ]);
     const rows = joinRankings({ current, previous, window, comparison, limit: flags.limit });
-    return { data: rows, view: { caption: moversCaption(flags, window, comparison, currentWeek, rows) } };
+    return { data: rows, view: { caption: moversCaption(flags, window, comparison, currentWeek, marksLegend(rows, flags)) } };
   },
 });
 

@@ -8,6 +8,7 @@
 import { LosslessNumber } from 'lossless-json';
 import { addWeeks, weeksBetween, type WeekWindow } from '../../../shared/weeks.js';
 import { answerInteger } from '../../../api/answer-integers.js';
+import { LEFT_TOP_MARK } from '../../../output/movement.js';
 
 /** Where the rankings come from, for a message about a value in one. */
 const RANKING_PATH = '/api/data/people/top';
@@ -155,4 +156,16 @@ export function joinRankings({ current, previous, window, comparison, limit }: M
   };
   const byRank = (a: Ranked, b: Ranked) => rankOf(a) - rankOf(b);
   return [...[...shownNow].sort(byRank), ...[...left].sort(byRank)].map((item) => row(String(item.personHash)));
+}
+
+/**
+ * What the marks of the rows that fell out of the top `limit` mean (movement.ts draws them), for the
+ * marks the rows have: the end of the caption.
+ */
+export function marksLegend(rows: readonly Pick<MoverRow, 'status' | 'leftTop'>[], flags: { depth: number; limit: number }): string[] {
+  const left = rows.filter((row) => row.leftTop);
+  return [
+    left.some((row) => row.status !== 'out') ? `${LEFT_TOP_MARK}: fell out of the top ${flags.limit}` : '',
+    left.some((row) => row.status === 'out') ? `out: not in the first ${flags.depth} now` : '',
+  ];
 }
