@@ -16,7 +16,7 @@
 import { closest } from '../shared/suggest.js';
 import { FieldError } from './errors.js';
 import type { OutputFormat } from './formats.js';
-import { fieldsWithRowKeys, rowsOf, type FormatRenderer, type RenderOptions, type RowSink, type RowSinkSpec, type View } from './view.js';
+import { fieldsWithRowKeys, rowsOf, type Renderer, type RenderOptions, type RowSink, type RowSinkSpec, type TextRenderer, type View } from './view.js';
 import { STANDARD_COLUMNS } from './text.js';
 import { TextWriter } from './writer.js';
 
@@ -61,22 +61,42 @@ export function selectFields(requested: readonly string[], valid: readonly strin
   return selected;
 }
 
-async function loadRenderer(format: Exclude<OutputFormat, 'xlsx' | 'parquet'>): Promise<FormatRenderer> {
-  switch (format) {
-    case 'json':
-      return (await import('./json.js')).jsonRenderer;
-    case 'ndjson':
-      return (await import('./json.js')).ndjsonRenderer;
-    case 'csv':
-      return (await import('./csv.js')).csvRenderer;
-    case 'tsv':
-      return (await import('./tsv.js')).tsvRenderer;
-    case 'table':
-      return (await import('./table.js')).tableRenderer;
-    case 'chart':
-      return (await import('./chart.js')).chartRenderer;
-  }
+/** U+FEFF first: how Excel on Windows tells a UTF-8 CSV from one in the local code page (--bom). */
+const BYTE_ORDER_MARK = '\ufeff';
+
+/**
+ * A text format as a Renderer: its text goes through a TextWriter over `out`, after the byte-order
+ * mark when --bom asked for one (the plan allows it with csv only).
+ */
+function asRenderer(text: TextRenderer): Renderer {
+  const writerFor = async (out: NodeJS.WritableStream, options: RenderOptions) => {
+    const writer = new TextWriter(out);
+    if (options.bom) await writer.write(BYTE_ORDER_MARK);
+    return writer;
+  };
+  return {
+    async render(view, options, out) {
+      const writer = await writerFor(out, options);
+      await text.render(view, options, writer);
+      await writer.flush();
+    },
+    async openSink(spec, options, out) {
+      return text.openSink(spec, options, await writerFor(out, options));
+    },
+  };
 }
+
+/** Every format's renderer, loaded on first use: the one table the entry dispatches through. */
+const RENDERERS: Readonly<Record<OutputFormat, () => Promise<Renderer>>> = {
+  json: async () => asRenderer((await import('./json.js')).jsonRenderer),
+  ndjson: async () => asRenderer((await import('./json.js')).ndjsonRenderer),
+  csv: async () => asRenderer((await import('./csv.js')).csvRenderer),
+  tsv: async () => asRenderer((await import('./tsv.js')).tsvRenderer),
+  table: async () => asRenderer((await import('./table.js')).tableRenderer),
+  chart: async () => asRenderer((await import('./chart.js')).chartRenderer),
+  xlsx: async () => (await import('./xlsx.js')).xlsxRenderer,
+  parquet: async () => (await import('./parquet.js')).parquetRenderer,
+};
 
 /** A terminal that reports no usable width is laid out as the customary 80 columns. */
 const FALLBACK_WIDTH = STANDARD_COLUMNS;
@@ -96,18 +116,8 @@ export async function renderView(view: View, options: RenderOptions, out: NodeJS
   // raw api command) can be selected too.
   const resolved = resolveOptions(options, options.fields ? fieldsWithRowKeys(view.fields, rowsOf(view)) : view.fields);
   if (resolved.jq !== undefined) return renderThroughJq(resolved.jq, resolved, out, (into, json) => renderView(view, json, into));
-  // A workbook is bytes from a zip stream, written straight to `out`, not through the text writer.
-  if (resolved.format === 'xlsx') return (await import('./xlsx.js')).renderXlsx(view, resolved, out);
-  if (resolved.format === 'parquet') return (await import('./parquet.js')).renderParquet(view, resolved, out);
-  const renderer = await loadRenderer(resolved.format);
-  const writer = new TextWriter(out);
-  if (resolved.bom) await writer.write(BYTE_ORDER_MARK);
-  await renderer.render(view, resolved, writer);
-  await writer.flush();
+  await (await RENDERERS[resolved.format]()).render(view, resolved, out);
 }
-
-/** U+FEFF first: how Excel on Windows tells a UTF-8 CSV from one in the local code page (--bom). */
-const BYTE_ORDER_MARK = '\ufeff';
 
 /**
  * A sink for rows that arrive over time. json writes `[` ... `]` element by element (the same bytes
@@ -122,16 +132,7 @@ export async function openRowSink(
 ): Promise<RowSink> {
   const resolved = resolveOptions(options, spec.fields);
   if (resolved.jq !== undefined) return openJqSink(resolved.jq, resolved, out, spec);
-  let sink: RowSink;
-  if (resolved.format === 'xlsx') {
-    sink = await (await import('./xlsx.js')).openXlsxSink(spec, resolved, out);
-  } else if (resolved.format === 'parquet') {
-    sink = (await import('./parquet.js')).openParquetSink(spec, resolved, out);
-  } else {
-    const writer = new TextWriter(out);
-    if (resolved.bom) await writer.write(BYTE_ORDER_MARK);
-    sink = (await loadRenderer(resolved.format)).openSink(spec, resolved, writer);
-  }
+  const sink = await (await RENDERERS[resolved.format]()).openSink(spec, resolved, out);
   let ended = false;
   return {
     write(row) {

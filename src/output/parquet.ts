@@ -28,7 +28,7 @@ import { fieldSpec } from '../schema/knowledge.js';
 import { integerDigits } from '../shared/exact-json/identifier.js';
 import { ValueOutOfRangeError } from './errors.js';
 import { compactJson, isNumericValue } from './flatten.js';
-import { fieldValue, fieldsWithRowKeys, rowsOf, type RenderOptions, type Row, type RowSink, type RowSinkSpec, type View } from './view.js';
+import { fieldValue, fieldsWithRowKeys, rowsOf, type Renderer, type Row, type RowSink } from './view.js';
 import { parseTimestamp } from '../shared/timestamp.js';
 
 /** The type of one column: its physical type and logical annotation are schemaElement's. */
@@ -295,14 +295,19 @@ export function openParquetWriter(out: NodeJS.WritableStream, fields: readonly s
   };
 }
 
-export async function renderParquet(view: View, options: RenderOptions, out: NodeJS.WritableStream): Promise<void> {
-  const rows = rowsOf(view);
-  const sink = openParquetSink({ ...view, fields: options.fields ?? fieldsWithRowKeys(view.fields, rows) }, options, out);
-  for (const row of rows) await sink.write(row);
-  await sink.end();
-}
+/**
+ * Without --fields, keys the service sent beyond the contract's fields become columns too, as in CSV:
+ * from every row of a whole view, from the first row group of a stream.
+ */
+export const parquetRenderer: Renderer = {
+  async render(view, options, out) {
+    const rows = rowsOf(view);
+    const sink = await parquetRenderer.openSink({ ...view, fields: options.fields ?? fieldsWithRowKeys(view.fields, rows) }, options, out);
+    for (const row of rows) await sink.write(row);
+    await sink.end();
+  },
 
-export function openParquetSink(spec: RowSinkSpec, options: RenderOptions, out: NodeJS.WritableStream): RowSink {
-  // Without --fields, keys the service sent beyond the contract's fields become columns too, as in CSV.
-  return openParquetWriter(out, (sample) => parquetColumns(options.fields ?? fieldsWithRowKeys(spec.fields, sample.slice(0, 1)), sample));
-}
+  async openSink(spec, options, out) {
+    return openParquetWriter(out, (sample) => parquetColumns(options.fields ?? fieldsWithRowKeys(spec.fields, sample.slice(0, 1)), sample));
+  },
+};

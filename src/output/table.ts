@@ -22,7 +22,7 @@ import { captionLines, displayWidth, padToWidth, truncateToWidth, wrapToWidth } 
 import { printable, withoutControls } from '../shared/printable.js';
 import { tsvLine, tsvRendererFor } from './tsv.js';
 import {
-  drawnValue, fieldValue, fieldsWithRowKeys, laidOutRenderer, rowsOf, type FormatRenderer, type RenderOptions, type Row, type View,
+  drawnValue, fieldValue, fieldsWithRowKeys, laidOutRenderer, rowsOf, type TextRenderer, type RenderOptions, type Row, type View,
 } from './view.js';
 import type { TextWriter } from './writer.js';
 
@@ -539,7 +539,7 @@ async function writeSingle(view: View, options: RenderOptions, writer: TextWrite
 /** On a terminal: laid out from every row, so a sink keeps its rows and prints at the end. */
 const terminalTable = laidOutRenderer(terminalTableLines);
 
-export const tableRenderer: FormatRenderer = {
+export const tableRenderer: TextRenderer = {
   async render(view, options, writer) {
     if (options.isTTY) return terminalTable.render(view, options, writer);
     if (view.single) return writeSingle(view, options, writer);

@@ -96,10 +96,22 @@ export interface RowSink {
 }
 
 /**
- * What each renderer module provides to the entry. Renderers receive `options.fields` already
- * validated and de-duplicated by the entry (selectFields), in the user's order.
+ * What every format provides to the entry, text and binary alike: a whole view at once, or a sink for
+ * rows that arrive over time. Both write bytes or text to `out` and never end it (stdout must stay
+ * open; an atomic file is ended by its commit). `options.fields` arrive checked and de-duplicated, in
+ * the user's order (see "Output" in docs/design.md for where --fields is checked).
  */
-export interface FormatRenderer {
+export interface Renderer {
+  render(view: View, options: RenderOptions, out: NodeJS.WritableStream): Promise<void>;
+  openSink(spec: RowSinkSpec, options: RenderOptions, out: NodeJS.WritableStream): Promise<RowSink>;
+}
+
+/**
+ * What a text format (json, ndjson, csv, tsv, table, chart) implements: it writes text into a
+ * TextWriter, which joins small writes into chunks and waits on backpressure. The entry lifts it into
+ * a Renderer (index.ts, asRenderer); binary formats (xlsx, parquet) write their bytes to `out` themselves.
+ */
+export interface TextRenderer {
   render(view: View, options: RenderOptions, writer: TextWriter): Promise<void>;
   openSink(spec: RowSinkSpec, options: RenderOptions, writer: TextWriter): RowSink;
 }
@@ -141,7 +153,7 @@ export function drawnValue(view: Pick<View, 'countField'>, row: Row, field: stri
  * A renderer for formats laid out from every row at once (table, chart): `layout` gives the lines,
  * and its sink keeps the rows it is given and prints at end().
  */
-export function laidOutRenderer(layout: (view: View, options: RenderOptions) => string[] | Promise<string[]>): FormatRenderer {
+export function laidOutRenderer(layout: (view: View, options: RenderOptions) => string[] | Promise<string[]>): TextRenderer {
   const render = async (view: View, options: RenderOptions, writer: TextWriter) => {
     for (const line of await layout(view, options)) await writer.write(line + '\n');
   };

@@ -18,8 +18,7 @@
 import type { NewsStatsClient } from '../api/client.js';
 import { ResponseShapeError } from '../api/errors.js';
 import { ValueOutOfRangeError } from '../output/errors.js';
-import { openParquetWriter, type ParquetColumn } from '../output/parquet.js';
-import { parseTimestamp } from '../shared/timestamp.js';
+import { openParquetWriter } from '../output/parquet.js';
 import type { Row } from '../output/view.js';
 import { isoWeekOf, weeksBetween } from '../shared/weeks.js';
 import { STORE_FOLDER, type Destination } from './destinations/destination.js';
@@ -27,7 +26,7 @@ import { isPartitionFailure } from './failures.js';
 import { MAX_WEEKS_AHEAD, needsCurrentWeek, plannedRequests, planTasks, serviceWeekProblem, type PlanOptions, type Task } from './plan.js';
 import { StreamReader, queryRecord, type StreamQuery } from './read.js';
 import { STATE_FILE, checkQuery, emptyState, parseState, stateText, takenText, withPartitionTaken, withSnapshotDone, withWeekDone, type SyncState } from './state.js';
-import { STREAMS, type StreamName } from './streams.js';
+import { STREAMS, rowWeek, streamRow, type StreamName } from './streams.js';
 
 export interface SyncOptions extends PlanOptions, StreamQuery {
   client: NewsStatsClient<'lossless'>;
@@ -69,24 +68,9 @@ export function partitionPath(partition: Pick<Partition, 'stream' | 'week'>): st
   return `${partition.stream}/week=${partition.week}/part-0.parquet`;
 }
 
-/**
- * A partition's columns. A links row lives in the partition of its mentionDate's week whichever
- * week's ranking found it, so the rank it had there is not one of its columns.
- */
-export function lakeColumns(stream: StreamName): readonly ParquetColumn[] {
-  const columns = STREAMS[stream].columns;
-  return stream === 'links' ? columns.filter((column) => column.name !== 'rank') : columns;
-}
-
 /** What identifies a links row across partitions and runs. */
 function linkKey(row: Row): string {
   return `${String(row.personHash)}\u0000${String(row.articleHash)}`;
-}
-
-/** The week a links row belongs to: its mentionDate's, else (no date sent) the week that found it. */
-function linkWeek(row: Row, fetchedWeek: number): number {
-  const date = typeof row.mentionDate === 'string' ? parseTimestamp(row.mentionDate)?.date : undefined;
-  return date ? isoWeekOf(date) : fetchedWeek;
 }
 
 /** The state is written at most this often while partitions land (and always at the end). */
@@ -207,18 +191,19 @@ class LakeRun {
   }
 
   /**
-   * Writes one partition. The week is a column of every file as well as its path (INT32, the same in
-   * every partition), so a reader without hive partitioning still has it; the stream's keys are
-   * REQUIRED. A value its column cannot hold (more than 38 digits) is exit 5 naming stream, week, row
-   * and field (docs/types.md).
+   * Writes one partition, in the stream's columns (streams.ts). The week is a column of every file as
+   * well as its path (INT32, the same in every partition), so a reader without hive partitioning still
+   * has it; the week and the stream's keys are REQUIRED; fields the contract does not name go to
+   * EXTRA_COLUMN. A value its column cannot hold (more than 38 digits) is exit 5 naming stream, week,
+   * row and field (docs/types.md).
    */
   async #writeRows(partition: Partition, fill: (write: (row: Row) => Promise<void>) => Promise<void>): Promise<void> {
-    const keys = STREAMS[partition.stream].keyProperties;
-    const columns: ParquetColumn[] = [{ name: 'week', kind: 'INT32', required: true }, ...lakeColumns(partition.stream).map((column) => (keys.includes(column.name) ? { ...column, required: true } : column))];
+    const { stream } = partition;
+    const columns = STREAMS[stream].columns;
     try {
       await this.#lake.write(partitionPath(partition), async (out) => {
         const writer = openParquetWriter(out, () => columns);
-        await fill((row) => writer.write({ ...row, week: partition.week }));
+        await fill((row) => writer.write(streamRow(stream, row, partition.week)));
         await writer.end();
       });
     } catch (error) {
@@ -246,13 +231,12 @@ class LakeRun {
       rows.push(row);
     });
     for (const row of rows) {
-      const week = linkWeek(row, task.week!);
+      const week = rowWeek('links', row, task.week!);
       let partition = this.#links.get(week);
       if (!partition) this.#links.set(week, (partition = new Map<string, Row>()));
-      // The newest answer for a key wins; the rank is the finding week's, not the row's.
-      const { rank: _rank, ...link } = row;
+      // The newest answer for a key wins.
       if (!partition.has(linkKey(row))) this.#linksRows += 1;
-      partition.set(linkKey(row), link);
+      partition.set(linkKey(row), row);
     }
     this.#linksWeeks.push(task);
     if (this.#linksRows >= LINKS_BUFFER_ROWS) await this.#mergeLinks();

@@ -5,7 +5,7 @@ import {
   FieldError, OUTPUT_FORMATS, formatFromPath, isOutputFormat, openRowSink, renderView, selectFields, type OutputFormat, type RenderOptions,
 } from '../../../src/output/index.js';
 import { BIG, people, peopleFields, peopleView } from './fixtures.js';
-import { MemoryStream, baseOptions, render } from './helpers.js';
+import { BytesStream, MemoryStream, baseOptions, render } from './helpers.js';
 
 describe('formatFromPath', () => {
   test.each([
@@ -27,6 +27,26 @@ test('OUTPUT_FORMATS lists every format', () => {
   expect(OUTPUT_FORMATS).toEqual(['table', 'json', 'ndjson', 'csv', 'tsv', 'chart', 'xlsx', 'parquet']);
   expect(isOutputFormat('csv')).toBe(true);
   expect(isOutputFormat('xml')).toBe(false);
+});
+
+describe('one renderer interface for every format', () => {
+  // Binary and text formats alike: a whole view and a stream of rows both reach the stream, which
+  // stays open (stdout must; an atomic file is ended by its commit).
+  test.each(OUTPUT_FORMATS)('%s: renderView and openRowSink write to the stream and leave it open', async (format) => {
+    const options = { ...baseOptions, format, isTTY: format === 'chart' || format === 'table' };
+    const whole = new BytesStream();
+    await renderView(peopleView, options, whole);
+    const streamed = new BytesStream();
+    const sink = await openRowSink(streamed, options, { fields: peopleFields, tableFields: peopleView.tableFields, chart: peopleView.chart });
+    for (const row of people) await sink.write(row);
+    await sink.end();
+    for (const out of [whole, streamed]) {
+      expect(out.ended).toBe(false);
+      expect(out.bytes.length).toBeGreaterThan(0);
+    }
+    const magic = { xlsx: 'PK', parquet: 'PAR1' }[format as string];
+    if (magic !== undefined) expect([whole, streamed].map((out) => out.bytes.subarray(0, magic.length).toString('latin1'))).toEqual([magic, magic]);
+  });
 });
 
 describe('selectFields', () => {
