@@ -27,10 +27,6 @@ export { installEpipeGuard } from './pipe.js';
 export { rowsOf } from './view.js';
 export type { RenderOptions, Row, RowSink, RowSinkSpec, View, ViewSpec } from './view.js';
 
-/**
- * --fields checked against a view's fields: names trimmed, empty names and repeats dropped, the
- * user's order kept. Throws FieldError naming every unknown field and listing the valid ones.
- */
 /** A field whose last word is close to `name`: `nmae` and `name` are fullName's, `country` fromCountryName's. */
 function byLastWord(name: string, valid: readonly string[]): string | undefined {
   const lastWords = valid.map((field) => /[A-Z]?[a-z0-9]+$/.exec(field)?.[0] ?? field);
@@ -38,6 +34,15 @@ function byLastWord(name: string, valid: readonly string[]): string | undefined 
   return word === undefined ? undefined : valid[lastWords.indexOf(word)];
 }
 
+/**
+ * --fields checked against the valid fields: names trimmed, empty names and repeats dropped, the
+ * user's order kept. Throws FieldError naming every unknown field and listing the valid ones.
+ *
+ * A run checks its --fields once. Against the fields a view declares, by the caller before any
+ * request (the CLI's output plan), so renderView and openRowSink take them as checked. A view that
+ * declares none (the raw api command: its rows may carry any field) is checked here against the keys
+ * its rows have, since only the data can tell.
+ */
 export function selectFields(requested: readonly string[], valid: readonly string[]): string[] {
   const selected = [...new Set(requested.map((name) => name.trim()).filter((name) => name !== ''))];
   if (selected.length === 0) {
@@ -101,36 +106,38 @@ const RENDERERS: Readonly<Record<OutputFormat, () => Promise<Renderer>>> = {
 /** A terminal that reports no usable width is laid out as the customary 80 columns. */
 const FALLBACK_WIDTH = STANDARD_COLUMNS;
 
-/** Options as renderers get them: --fields validated, a usable width. */
-function resolveOptions(options: RenderOptions, validFields: readonly string[]): RenderOptions {
+/** Options as renderers get them: a usable width, and --fields checked where only the data can tell. */
+function resolveOptions(options: RenderOptions, fieldsFromData: readonly string[] | undefined): RenderOptions {
   return {
     ...options,
     width: Number.isFinite(options.width) && options.width > 0 ? Math.floor(options.width) : FALLBACK_WIDTH,
-    ...(options.fields ? { fields: selectFields(options.fields, validFields) } : {}),
+    ...(options.fields && fieldsFromData ? { fields: selectFields(options.fields, fieldsFromData) } : {}),
   };
 }
 
 /** Renders a whole view to `out`, waiting on backpressure; resolves once all is handed to `out`. */
 export async function renderView(view: View, options: RenderOptions, out: NodeJS.WritableStream): Promise<void> {
-  // Fields the API sent beyond the contract's (or all of them, for a view that lists none, like the
-  // raw api command) can be selected too.
-  const resolved = resolveOptions(options, options.fields ? fieldsWithRowKeys(view.fields, rowsOf(view)) : view.fields);
-  if (resolved.jq !== undefined) return renderThroughJq(resolved.jq, resolved, out, (into, json) => renderView(view, json, into));
-  await (await RENDERERS[resolved.format]()).render(view, resolved, out);
+  // A view that declares no fields (the raw api command) has its rows' keys as fields, in first-seen order.
+  const fieldsFromData = view.fields.length === 0 ? fieldsWithRowKeys([], rowsOf(view)) : undefined;
+  const shaped = fieldsFromData ? { ...view, fields: fieldsFromData } : view;
+  const resolved = resolveOptions(options, fieldsFromData);
+  if (resolved.jq !== undefined) return renderThroughJq(resolved.jq, resolved, out, (into, json) => renderView(shaped, json, into));
+  await (await RENDERERS[resolved.format]()).render(shaped, resolved, out);
 }
 
 /**
  * A sink for rows that arrive over time. json writes `[` ... `]` element by element (the same bytes
  * renderView would), ndjson/csv/tsv a line a row; table and chart need every row to lay out, so
  * they print at end(). Output is flushed after each burst of writes, so rows show up page by page.
- * Throws FieldError at once for bad --fields, before anything is written.
+ * A spec that declares no fields has no rows yet to check --fields against: FieldError at once,
+ * before anything is written.
  */
 export async function openRowSink(
   out: NodeJS.WritableStream,
   options: RenderOptions,
   spec: RowSinkSpec,
 ): Promise<RowSink> {
-  const resolved = resolveOptions(options, spec.fields);
+  const resolved = resolveOptions(options, spec.fields.length === 0 ? [] : undefined);
   if (resolved.jq !== undefined) return openJqSink(resolved.jq, resolved, out, spec);
   const sink = await (await RENDERERS[resolved.format]()).openSink(spec, resolved, out);
   let ended = false;

@@ -30,7 +30,10 @@ export interface View {
   data: unknown;
   /** The tabular view. Default: `data` when an array, `[data]` when an object. */
   rows?: readonly Row[];
-  /** Every field a row can have, in contract order: validates --fields, orders CSV columns. */
+  /**
+   * Every field a row can have, in contract order: validates --fields, orders CSV columns. Empty where
+   * only the data can tell (the raw api command): its rows' keys are the fields.
+   */
   fields: readonly string[];
   /** Default table columns (a subset of fields). */
   tableFields?: readonly string[];
@@ -64,7 +67,10 @@ export type RowSinkSpec = Omit<View, 'data' | 'rows' | 'single'>;
 
 export interface RenderOptions {
   format: OutputFormat;
-  /** --fields as the user gave them; validated against the view's fields. */
+  /**
+   * --fields in the user's order, checked against the view's declared fields by the caller (selectFields,
+   * before any request); for a view that declares none, checked by the entry against its rows' keys.
+   */
   fields?: readonly string[];
   /** false for --no-header (csv, tsv, table). */
   header: boolean;
