@@ -146,6 +146,8 @@ export interface AnyVerbSpec {
   arguments?: string;
   options?: () => Option[];
   examples: string[];
+  /** The view when no flag is given (every flag at its default): the fields completion offers. */
+  defaultView?: () => ViewSpec | undefined;
   prefersJson?: boolean;
   prints?: VerbPrints;
   handlesSignals?: boolean;
@@ -184,6 +186,9 @@ export function verb<const Args extends readonly string[] = [], Flags extends Fl
     ...rest,
     ...(args && args.length > 0 && { arguments: args.join(' ') }),
     ...(flags && { options: () => Object.entries(flags).map(([name, flag]) => checkedOption(name, flag.build())) }),
+    // No positional and every flag at its default: asserted, as commander would hand them over when
+    // none is given; a view function reads its flags and tolerates absent positionals (people trend).
+    ...(view && { defaultView: () => (typeof view === 'function' ? view({ args: [], flags: defaultFlagValues(flags ?? {}) } as unknown as VerbInput<Args, Flags>) : view) }),
     invoke(raw) {
       // The one place the types are asserted: commander parsed `raw` with the Options built above from
       // these same declarations, under the names checkedOption verified.
@@ -197,6 +202,17 @@ export function verb<const Args extends readonly string[] = [], Flags extends Fl
       };
     },
   };
+}
+
+/** What commander hands over when no flag is given: each default, and true for a lone `--no-x`. */
+function defaultFlagValues(flags: FlagTable): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const [name, flag] of Object.entries(flags)) {
+    const option = flag.build();
+    const value: unknown = option.negate ? true : option.defaultValue;
+    if (value !== undefined) values[name] = value;
+  }
+  return values;
 }
 
 function checkedOption(name: string, option: Option): Option {
