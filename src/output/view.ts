@@ -18,6 +18,8 @@ export interface ChartSpec {
   diverging?: boolean;
   /** Printed in place of the value where a row has none (a mover's `new` or `out`). */
   fallback?: string;
+  /** A field that, where true, puts movement.ts's mark before the value (a mover that fell out of the top N: `left -38`). */
+  markedBy?: string;
   /** Lines only: one line per distinct value of this field, with a legend (several people's trends). */
   series?: string;
   /** The field naming each series in the legend (default: the series field). */

@@ -194,6 +194,16 @@ export function withPartitionTaken(state: SyncState, stream: StreamName, week: n
   });
 }
 
+/**
+ * Records that a partial partition's week has since been read whole: for links, whose partition W
+ * holds every link seen with a mentionDate in W, once the people of W's complete ranking have been
+ * read, even when none of their links fell in W (the partition then stays as it was, and is complete).
+ */
+export function withPartialCleared(state: SyncState, stream: StreamName, week: number): SyncState {
+  if (!(state.streams[stream]?.partial ?? []).includes(week)) return state;
+  return withStream(state, stream, (old) => ({ ...old, partial: (old.partial ?? []).filter((item) => item !== week) }));
+}
+
 /** Whether a stream holds rows taken before its week was complete, by partition. */
 export function partialWeeks(state: SyncState, stream: StreamName): readonly number[] {
   return STREAMS[stream].weekly ? state.streams[stream]?.partial ?? [] : [];

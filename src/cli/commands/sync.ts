@@ -4,7 +4,7 @@
  * failed after retries (docs/sync.md).
  */
 import { BOUNDS } from '../../api/types.js';
-import { parseWeek } from '../../shared/weeks.js';
+import { describeWeeks, parseWeek } from '../../shared/weeks.js';
 import { concurrencyFlag } from '../flags/concurrency.js';
 import type { Context } from '../run/spec.js';
 import { IncompleteRunError, UsageError } from '../run/errors.js';
@@ -145,12 +145,11 @@ const sync = verb({
         await writeSummary('plan');
         return { text: planText(summary, lake.where, flags.top) };
       }
-      const weeks = [...new Set(summary.written.map((partition) => partition.week))].sort((a, b) => a - b);
       const what = summary.written.length === 0
         ? 'up to date'
-        : `wrote ${summary.written.length} partitions (${weeks.length} weeks${weeks.length > 0 ? ` ${weeks[0]}..${weeks.at(-1)}` : ''})`;
+        : `wrote ${summary.written.length} ${summary.written.length === 1 ? 'partition' : 'partitions'} (${describeWeeks(summary.written.map((partition) => partition.week))})`;
       const failed = summary.failed.length > 0 ? `, ${summary.failed.length} failed` : '';
-      ctx.report.note(`sync: ${what}${failed}, ${summary.requests} requests, ${seconds().toFixed(1)} s, ${lake.where}`);
+      ctx.report.note(`sync: ${what}${failed}, ${summary.requests} ${summary.requests === 1 ? 'request' : 'requests'}, ${seconds().toFixed(1)} s, ${lake.where}`);
       await writeSummary(summary.failed.length > 0 ? 'incomplete' : 'ok');
       if (summary.failed.length > 0) {
         throw new IncompleteRunError(`${summary.failed.length} partitions failed after retries (${summary.failed.map(({ task }) => describeTask(task)).join(', ')}); what landed is recorded: run sync again to fetch what is missing`);
