@@ -27,6 +27,26 @@ export function tokenAt(line: string, index: number): string {
   return word ? word[0] : [...rest][0] ?? '';
 }
 
+/**
+ * The column (from 1, in characters) of the byte `offset` of `line`: jq counts a line's bytes, so in
+ * `"Zoë" bar` it puts `bar` at byte 7, which is character 6.
+ */
+export function columnOfByte(line: string, offset: number): number {
+  let bytes = 0;
+  let column = 1;
+  for (const character of line) {
+    if (bytes >= offset) break;
+    bytes += Buffer.byteLength(character);
+    column += 1;
+  }
+  return column;
+}
+
+/** The index in `line` (UTF-16 units, as strings count) of its character at `column`. */
+function indexOfColumn(line: string, column: number): number {
+  return [...line].slice(0, column - 1).join('').length;
+}
+
 /** Text the user typed, in the quotes it does not hold. */
 function quoted(text: string): string {
   return text.includes('"') ? `'${text}'` : `"${text}"`;
@@ -56,14 +76,14 @@ export function inUsersWords(message: string, place: JqPlace, expressionLines: r
     // jq places the end of the input on the last token it read; the place to type more is after it.
     const lastFilled = expressionLines.findLastIndex((text) => text.trim() !== '');
     const line = Math.max(lastFilled, 0) + 1;
-    const column = (expressionLines[line - 1] ?? '').trimEnd().length + 1;
+    const column = [...(expressionLines[line - 1] ?? '').trimEnd()].length + 1;
     const insideString = expecting?.includes('QQSTRING') === true;
     const what = insideString ? 'the expression ends inside a string (a " is not closed)' : `the expression ends unfinished${expectedText(expecting)}`;
     return { message: `syntax error: ${what}`, line, column };
   }
   const source = place.line === undefined ? undefined : expressionLines[place.line - 1];
-  if (source === undefined || place.column === undefined || place.column > source.length) {
+  if (source === undefined || place.column === undefined || place.column > [...source].length) {
     return { message: `syntax error: unexpected ${/^'.+'$/.test(found) ? quoted(found.slice(1, -1)) : 'text'}${expectedText(expecting)}`, ...place };
   }
-  return { message: `syntax error: unexpected ${quoted(tokenAt(source, place.column - 1))}${expectedText(expecting)}`, ...place };
+  return { message: `syntax error: unexpected ${quoted(tokenAt(source, indexOfColumn(source, place.column)))}${expectedText(expecting)}`, ...place };
 }

@@ -19,7 +19,7 @@
 import { createRequire } from 'node:module';
 import type { Worker } from 'node:worker_threads';
 import { JqExpressionError } from './errors.js';
-import { inUsersWords } from './jq-syntax.js';
+import { columnOfByte, inUsersWords } from './jq-syntax.js';
 import { withoutControls } from '../shared/printable.js';
 
 /**
@@ -195,7 +195,7 @@ export function readJqError(stderr: string, expressionLines: readonly string[], 
     const source = expressionLines[line - 1];
     const shown = compile[3]!;
     if (source === undefined || !shown.startsWith(source)) return inUsersWords(compile[1]!, {}, expressionLines);
-    return inUsersWords(compile[1]!, { line, column: shown.length - source.length + 1 }, expressionLines);
+    return inUsersWords(compile[1]!, { line, column: columnOfByte(source, shown.length - source.length) }, expressionLines);
   }
   const runtime = RUNTIME_ERROR.exec(stderr);
   if (runtime) return { message: runtime[1]! };

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS, loadNoun } from '../../src/cli/run/registry.js';
@@ -92,6 +92,15 @@ describe('newsstats completion', async () => {
     const after = await runCliWithHome(userHome, ['completion', 'bash'], { env });
     expect(after.code).toBe(0);
     expect(bashCompletes(after.stdout, 'ger')).toBe('germany');
+  });
+
+  it('a config file that cannot be read costs the country words, never the script', async () => {
+    const userHome = tempDir('newsstats-completion-config-');
+    mkdirSync(join(userHome, 'config', 'newsstats'), { recursive: true });
+    writeFileSync(join(userHome, 'config', 'newsstats', 'config.json'), '{not json');
+    const result = await runCliWithHome(userHome, ['completion', 'bash']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('complete -F _newsstats newsstats');
   });
 
   it('completion zsh and fish print their scripts', async () => {

@@ -17,8 +17,9 @@ function checkShell(shell: string): Shell {
  */
 async function cachedCountrySlugs(ctx: Pick<Context, 'globals' | 'deps' | 'env'>): Promise<string[]> {
   if (ctx.globals.sandbox || !ctx.globals.cache) return [];
-  const [settings, { lastCachedList }, { slugify }] = await Promise.all([ctx.deps.settings(), import('../run/cache.js'), import('../../shared/slug.js')]);
-  const countries = await lastCachedList(settings, ctx.env, 'countries');
+  const [{ lastCachedList }, { slugify }] = await Promise.all([import('../run/cache.js'), import('../../shared/slug.js')]);
+  // A config file that cannot be read costs the country words, never the script.
+  const countries = await ctx.deps.settings().then((settings) => lastCachedList(settings, ctx.env, 'countries'), () => undefined);
   if (!Array.isArray(countries)) return [];
   const slugs = countries.map((country: { countryName?: unknown }) => (typeof country.countryName === 'string' ? slugify(country.countryName) : ''));
   return [...new Set(slugs.filter((slug) => slug !== ''))].sort();

@@ -41,6 +41,10 @@ describe('checkJqExpression and applyJq (jq 1.7 in WebAssembly)', () => {
     ['.a\n| .b +\n', '--jq at line 2, column 7: syntax error: the expression ends unfinished'],
     ['"abc', '--jq at column 5: syntax error: the expression ends inside a string (a " is not closed)'],
     ['"abc\\q"', '--jq at column 5: invalid escape "\\q" in a string'],
+    // jq counts bytes; a column counts characters, whatever their UTF-8 length.
+    ['.[] | select(.fullName == "Zoë Ørsted") bar', '--jq at column 41: syntax error: unexpected "bar" (expected the end of the expression)'],
+    ['"日本語" x', '--jq at column 7: syntax error: unexpected "x" (expected the end of the expression)'],
+    ['"😀" | nosuch', '--jq at column 7: nosuch/0 is not defined'],
   ])('a syntax error in %j quotes what was typed, at its place', async (expression, message) => {
     await expect(checkJqExpression(expression)).rejects.toThrow(new JqExpressionError(message));
   });
