@@ -19,6 +19,7 @@
 import { createRequire } from 'node:module';
 import type { Worker } from 'node:worker_threads';
 import { JqExpressionError } from './errors.js';
+import { columnOfByte, inUsersWords } from './jq-syntax.js';
 import { withoutControls } from '../shared/printable.js';
 
 /**
@@ -193,8 +194,8 @@ export function readJqError(stderr: string, expressionLines: readonly string[], 
     const line = Number(compile[2]) - lineOffset;
     const source = expressionLines[line - 1];
     const shown = compile[3]!;
-    if (source === undefined || !shown.startsWith(source)) return { message: compile[1]! };
-    return { message: compile[1]!, line, column: shown.length - source.length + 1 };
+    if (source === undefined || !shown.startsWith(source)) return inUsersWords(compile[1]!, {}, expressionLines);
+    return inUsersWords(compile[1]!, { line, column: columnOfByte(source, shown.length - source.length) }, expressionLines);
   }
   const runtime = RUNTIME_ERROR.exec(stderr);
   if (runtime) return { message: runtime[1]! };
@@ -228,13 +229,15 @@ async function runJq(json: string, program: string): Promise<string> {
 }
 
 /**
- * Refuses an expression jq cannot compile, before any request: the expression is compiled inside
- * `if false then ... end`, so it never runs, and jq's line numbers are one more than the user's.
+ * Refuses an expression jq cannot compile, before any request: the expression is compiled as the
+ * body of `empty as $__newsstats_unused | ...`, which runs it for each value of `empty` (none), and jq's line numbers
+ * are one more than the user's. Only a prefix: text after the expression (the `) else empty end` of
+ * an `if false then (...)`) made an unfinished one report tokens the user never typed.
  */
 export async function checkJqExpression(expression: string): Promise<void> {
   const lines = expression.split('\n');
   try {
-    await runJq('null', `if false then (\n${expression}\n) else empty end`);
+    await runJq('null', `empty as $__newsstats_unused |\n${expression}`);
   } catch (error) {
     if (!(error instanceof Error) || !('stderr' in error)) throw error;
     throw jqUsageError(readJqError((error as JqRunError).stderr ?? '', lines, 1), lines);

@@ -337,7 +337,11 @@ function writeDecimal(digits: string, out: Bytes): void {
   out.length += DECIMAL_BYTES;
 }
 
-/** One column of one row group, encoded: its pages' bodies (uncompressed) and its statistics. */
+/**
+ * One column of one row group, encoded: its pages' bodies (uncompressed) and its statistics. The
+ * bodies are views of buffers the next column reuses (so a sync's many small files do not each
+ * allocate their own): the caller compresses them before encoding the next column.
+ */
 interface EncodedColumn {
   dictionary?: { body: Buffer; size: number };
   data: Buffer;
@@ -362,6 +366,8 @@ function levelsOf(values: readonly EncodedValue[], out: Bytes): number {
 }
 
 const scratch = new Bytes(64 * 1024);
+const dictionaryScratch = new Bytes(16 * 1024);
+const compressedScratch = new Bytes(64 * 1024);
 
 function encodeColumn(column: ParquetColumn, values: readonly EncodedValue[]): EncodedColumn {
   const body = scratch;
@@ -388,7 +394,7 @@ function encodeColumn(column: ParquetColumn, values: readonly EncodedValue[]): E
         }
       }
       if (count % 8 !== 0) body.byte(bits);
-      return { data: copyOf(body), encoding: ENCODING.PLAIN, nulls, ...(min !== undefined && { min: Uint8Array.of(min ? 1 : 0), max: Uint8Array.of(max ? 1 : 0) }) };
+      return { data: body.view(), encoding: ENCODING.PLAIN, nulls, ...(min !== undefined && { min: Uint8Array.of(min ? 1 : 0), max: Uint8Array.of(max ? 1 : 0) }) };
     }
     case 'DECIMAL': {
       let minAt = -1;
@@ -400,8 +406,8 @@ function encodeColumn(column: ParquetColumn, values: readonly EncodedValue[]): E
         if (minAt === -1 || compareDecimal(body.buffer, at, minAt) < 0) minAt = at;
         if (maxAt === -1 || compareDecimal(body.buffer, at, maxAt) > 0) maxAt = at;
       }
-      const data = copyOf(body);
-      return { data, encoding: ENCODING.PLAIN, nulls, ...(minAt !== -1 && { min: data.subarray(minAt, minAt + DECIMAL_BYTES), max: data.subarray(maxAt, maxAt + DECIMAL_BYTES) }) };
+      const data = body.view();
+      return { data, encoding: ENCODING.PLAIN, nulls, ...(minAt !== -1 && { min: copyOf(data, minAt, DECIMAL_BYTES), max: copyOf(data, maxAt, DECIMAL_BYTES) }) };
     }
     default: {
       // INT32, DOUBLE, TIMESTAMP: numbers.
@@ -417,7 +423,7 @@ function encodeColumn(column: ParquetColumn, values: readonly EncodedValue[]): E
         if (!(number >= min)) min = number;
         if (!(number <= max)) max = number;
       }
-      const data = copyOf(body);
+      const data = body.view();
       if (Number.isNaN(min)) return { data, encoding: ENCODING.PLAIN, nulls };
       return { data, encoding: ENCODING.PLAIN, nulls, min: plainNumber(column.kind, min, 'min'), max: plainNumber(column.kind, max, 'max') };
     }
@@ -433,14 +439,16 @@ function plainNumber(kind: ParquetKind, value: number, bound: 'min' | 'max'): Ui
   return bytes.view();
 }
 
-function copyOf(bytes: Bytes): Buffer {
-  return Buffer.from(bytes.view());
+/** A statistics bound, out of a buffer that is reused. */
+function copyOf(bytes: Buffer, start: number, length: number): Buffer {
+  return Buffer.from(bytes.subarray(start, start + length));
 }
 
 /** Text and JSON: a dictionary of the distinct values, and each row's index into it. */
 function encodeText(column: ParquetColumn, values: readonly EncodedValue[], body: Bytes, nulls: number): EncodedColumn {
   const index = new Map<string, number>();
-  const dictionary = new Bytes(16 * 1024);
+  const dictionary = dictionaryScratch;
+  dictionary.length = 0;
   const starts: number[] = [];
   const indexes = new Uint32Array(values.length - nulls);
   let count = 0;
@@ -462,7 +470,7 @@ function encodeText(column: ParquetColumn, values: readonly EncodedValue[], body
   const bitWidth = Math.max(1, 32 - Math.clz32(Math.max(0, index.size - 1)));
   body.byte(bitWidth);
   rleRuns(indexes, count, bitWidth, body);
-  const encoded: EncodedColumn = { dictionary: { body: copyOf(dictionary), size: index.size }, data: copyOf(body), encoding: ENCODING.RLE_DICTIONARY, nulls };
+  const encoded: EncodedColumn = { dictionary: { body: dictionary.view(), size: index.size }, data: body.view(), encoding: ENCODING.RLE_DICTIONARY, nulls };
   if (column.kind === 'UTF8' && starts.length > 0) {
     // Bounds in the byte order of UTF-8, which readers compare in: over the distinct values only.
     const bytes = encoded.dictionary!.body;
@@ -474,7 +482,7 @@ function encodeText(column: ParquetColumn, values: readonly EncodedValue[], body
       if (Buffer.compare(value, min) < 0) min = value;
       if (Buffer.compare(value, max) > 0) max = value;
     }
-    if (min.length <= STATS_MAX_BYTES && max.length <= STATS_MAX_BYTES) Object.assign(encoded, { min, max });
+    if (min.length <= STATS_MAX_BYTES && max.length <= STATS_MAX_BYTES) Object.assign(encoded, { min: Buffer.from(min), max: Buffer.from(max) });
   }
   return encoded;
 }
@@ -555,7 +563,8 @@ export class ParquetFileWriter {
 
   /** A page: its header (with `pageHeader` adding the type's own header) and its compressed body. */
   #page(out: Bytes, body: Buffer, pageHeader: (thrift: Thrift) => void, type: number): number {
-    const compressed = new Bytes(body.length + 64);
+    const compressed = compressedScratch;
+    compressed.length = 0;
     snappyCompress(body, compressed);
     const headerStart = out.length;
     const thrift = new Thrift(out).begin().i32(1, type).i32(2, body.length).i32(3, compressed.length);

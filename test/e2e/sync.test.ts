@@ -133,6 +133,8 @@ describe('sync', () => {
     expect(refresh.code).toBe(0);
     const asked = (await readLog(log)).slice(before);
     expect(asked.map((entry) => `${entry.path}?${String(entry.query.startWeek)}`)).toEqual([`/api/data/people/top?${SINCE}`]);
+    // One week is one week, not a range of it (#31: `wrote 6 partitions (1 weeks 202645..202645)`).
+    expect(refresh.stderr).toMatch(new RegExp(`^sync: wrote 1 partition \\(1 week ${SINCE}\\), 1 request, `, 'm'));
     expectSameFiles(snapshot(dir), files);
   });
 
