@@ -4,19 +4,23 @@
 // alternate; medians and the median ratio. The difference is jq's load (jq 1.7 compiled to
 // WebAssembly, the jq-web package) and its first filter; runs without --jq never load it.
 //
-//   npm run bench:jq [-- --runs 15]
+// --exe PATH times that standalone executable (npm run build:exe) instead of the installed package.
+//
+//   npm run bench:jq [-- --runs 15] [-- --exe build/newsstats]
 import { spawnSync } from 'node:child_process';
 import { bin, benchEnv, KEY, median, numberFlag, startSandbox } from './lib.mjs';
 
 const runs = numberFlag('--runs', 15);
+const exeFlag = process.argv.indexOf('--exe');
+const [program, leadingArgs] = exeFlag > 0 ? [process.argv[exeFlag + 1], []] : [process.execPath, [bin]];
 const sandbox = await startSandbox();
 const env = { ...benchEnv, NEWSSTATS_BASE_URL: sandbox.url, NEWSSTATS_API_KEY: KEY };
-const query = [bin, 'people', 'top', '--limit', '50'];
+const query = [...leadingArgs, 'people', 'top', '--limit', '50'];
 const cases = { json: [...query, '-f', 'json'], '--jq': [...query, '--jq', '.[].fullName'] };
 
 function timeOnce(args) {
   const started = process.hrtime.bigint();
-  const result = spawnSync(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const result = spawnSync(program, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
   if (result.status !== 0) throw new Error(`${args.join(' ')} failed: ${result.stderr}`);
   return Number(process.hrtime.bigint() - started) / 1e6;
 }
@@ -32,7 +36,7 @@ for (let run = 0; run < runs + 2; run += 1) {
   ratios.push(jq / json);
 }
 sandbox.stop();
-console.log(`people top --limit 50, ${runs} fresh processes each, medians, Node ${process.version}`);
+console.log(`people top --limit 50, ${runs} fresh processes each, medians, ${exeFlag > 0 ? program : `Node ${process.version}`}`);
 console.log('| run | median ms |');
 console.log('|---|---:|');
 for (const [name, values] of Object.entries(times)) console.log(`| ${name} | ${median(values).toFixed(1)} |`);

@@ -16,12 +16,15 @@
 // sync into s3://, a local S3-compatible store (s3rver on loopback), against the local folder.
 //
 //   npm run bench:sync [-- --weeks 52 --depth 200 --top 100 --wire-weeks 25 --runs 3]
-//   npx -y node@24 bench/sync.mjs ...   (the whole bench, its children included, on another Node)
+//   npm run bench:sync -- --wire-only --node 24 --node 26   (the wire alone, sync and replay on each Node)
+// --node, repeated, runs the wire's sync and replay on each Node named (a path, or a major version for
+// the npm registry's node package, as `npx -y node@24` installs it); without it, the Node running this.
+// --wire-only leaves out the year, the CSV export and object storage.
 import { spawn, spawnSync } from 'node:child_process';
 import { URLSearchParams } from 'node:url';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { bin, benchEnv, home, KEY, median, numberFlag, repo, timed } from './lib.mjs';
+import { bin, benchEnv, home, KEY, median, nodesFromArgs, numberFlag, repo, timed } from './lib.mjs';
 
 const weeks = numberFlag('--weeks', 52);
 const depth = numberFlag('--depth', 200);
@@ -78,42 +81,47 @@ const csvDir = join(home, 'csv');
 rmSync(lake, { recursive: true, force: true });
 mkdirSync(csvDir, { recursive: true });
 
-const syncArgs = [bin, 'sync', lake, '--since', String(since), '--streams', 'rankings,country_stats', '--depth', String(depth), '--top', String(top), '-q'];
-console.error('bench: sync'); const sync = await counted(() => timed(process.execPath, syncArgs, env));
-const again = await counted(() => timed(process.execPath, syncArgs, env));
+const wireOnly = process.argv.includes('--wire-only');
+const nodes = nodesFromArgs();
+
+if (!wireOnly) {
+  const syncArgs = [bin, 'sync', lake, '--since', String(since), '--streams', 'rankings,country_stats', '--depth', String(depth), '--top', String(top), '-q'];
+  console.error('bench: sync'); const sync = await counted(() => timed(process.execPath, syncArgs, env));
+  const again = await counted(() => timed(process.execPath, syncArgs, env));
+  const csv = await counted(() => {
+    const runs = [timed(process.execPath, [bin, 'people', 'top', '--weeks', `${since}..${last}`, '--per-week', '--limit', String(depth), '-q', '-o', join(csvDir, 'rankings.csv')], env)];
+    for (const week of weekList(since, weeks)) {
+      runs.push(timed(process.execPath, [bin, 'export', 'country-stats', '--top', String(top), '--weeks', String(week), '-q', '-o', join(csvDir, `cs-${week}.csv`)], env));
+    }
+    return { ms: runs.reduce((total, run) => total + run.ms, 0), rssMiB: Math.max(...runs.map((run) => run.rssMiB)), processes: runs.length };
+  });
+  const row = (name, result, bytes) =>
+    `| ${name} | ${result.requests} | ${(result.ms / 1000).toFixed(1)} s | ${result.rssMiB.toFixed(0)} MiB | ${bytes === undefined ? '' : `${(bytes / 1024 / 1024).toFixed(1)} MiB`} |`;
+  console.log(`${weeks} weeks (${since}..${last}): rankings to depth ${depth}, country stats of the top ${top}; Node ${process.version}`);
+  console.log('| run | requests | wall | peak RSS | on disk |');
+  console.log('|---|---:|---:|---:|---:|');
+  console.log(row('sync (Parquet)', sync, bytesUnder(lake)));
+  console.log(row('sync again (nothing new)', again));
+  console.log(row(`CSV export (${csv.processes} processes)`, csv, bytesUnder(csvDir)));
+  console.log(`sync / CSV export: ${(sync.ms / csv.ms).toFixed(2)}x the time, ${(sync.requests / csv.requests).toFixed(2)}x the requests`);
+  console.log('');
+}
 
 console.error('bench: the wire'); const wire = await wireRuns();
+console.log(`the wire: ${wire.weeks} weeks of rankings, country_stats and links, depth 100, top 20, concurrency 4: ${wire.requests} requests, ${wire.partitions} partitions; median of ${wire.runs} paired runs (peak: the largest)`);
+console.log('| Node | sync wall | replay wall | sync / replay, wall | sync CPU | replay CPU | sync / replay, CPU | sync peak RSS | replay peak RSS |');
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+for (const result of wire.perNode) {
+  const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
+  console.log(`| ${result.node.version} | ${s(result.sync.ms)} | ${s(result.replay.ms)} | ${result.wallRatio.toFixed(2)}x | ${s(result.sync.cpuMs)} | ${s(result.replay.cpuMs)} | ${result.cpuRatio.toFixed(2)}x | ${result.sync.peakMiB.toFixed(0)} MiB | ${result.replay.peakMiB.toFixed(0)} MiB |`);
+}
 
-const csv = await counted(() => {
-  const runs = [timed(process.execPath, [bin, 'people', 'top', '--weeks', `${since}..${last}`, '--per-week', '--limit', String(depth), '-q', '-o', join(csvDir, 'rankings.csv')], env)];
-  for (const week of weekList(since, weeks)) {
-    runs.push(timed(process.execPath, [bin, 'export', 'country-stats', '--top', String(top), '--weeks', String(week), '-q', '-o', join(csvDir, `cs-${week}.csv`)], env));
-  }
-  return { ms: runs.reduce((total, run) => total + run.ms, 0), rssMiB: Math.max(...runs.map((run) => run.rssMiB)), processes: runs.length };
-});
-
-console.error('bench: s3'); await s3VersusLocal();
+if (!wireOnly) {
+  console.error('bench: s3'); await s3VersusLocal();
+  if (s3Result) console.log(`sync to s3:// (s3rver on loopback) / sync to a local folder: ${s3Result.ratio.toFixed(2)}x the wall time (${(s3Result.s3 / 1000).toFixed(2)} s against ${(s3Result.local / 1000).toFixed(2)} s)`);
+  else console.log('sync to s3://: skipped (s3rver or @aws-sdk/client-s3 is not installed)');
+}
 stop();
-
-const row = (name, result, bytes) =>
-  `| ${name} | ${result.requests} | ${(result.ms / 1000).toFixed(1)} s | ${result.rssMiB.toFixed(0)} MiB | ${bytes === undefined ? '' : `${(bytes / 1024 / 1024).toFixed(1)} MiB`} |`;
-console.log(`${weeks} weeks (${since}..${last}): rankings to depth ${depth}, country stats of the top ${top}; Node ${process.version}`);
-console.log('| run | requests | wall | peak RSS | on disk |');
-console.log('|---|---:|---:|---:|---:|');
-console.log(row('sync (Parquet)', sync, bytesUnder(lake)));
-console.log(row('sync again (nothing new)', again));
-console.log(row(`CSV export (${csv.processes} processes)`, csv, bytesUnder(csvDir)));
-console.log(`sync / CSV export: ${(sync.ms / csv.ms).toFixed(2)}x the time, ${(sync.requests / csv.requests).toFixed(2)}x the requests`);
-
-console.log('');
-console.log(`the wire: ${wire.weeks} weeks of rankings, country_stats and links, depth 100, top 20, concurrency 4: ${wire.requests} requests, ${wire.partitions} partitions`);
-console.log('| run | wall | CPU | peak RSS |');
-console.log('|---|---:|---:|---:|');
-console.log(`| sync | ${(wire.sync.ms / 1000).toFixed(2)} s | ${(wire.sync.cpuMs / 1000).toFixed(2)} s | ${wire.sync.rssMiB.toFixed(0)} MiB |`);
-console.log(`| node:http replay | ${(wire.replay.ms / 1000).toFixed(2)} s | ${(wire.replay.cpuMs / 1000).toFixed(2)} s | ${wire.replay.rssMiB.toFixed(0)} MiB |`);
-console.log(`sync / replay: ${wire.wallRatio.toFixed(2)}x the wall time, ${wire.cpuRatio.toFixed(2)}x the CPU (median of ${wire.runs} paired runs)`);
-if (s3Result) console.log(`sync to s3:// (s3rver on loopback) / sync to a local folder: ${s3Result.ratio.toFixed(2)}x the wall time (${(s3Result.s3 / 1000).toFixed(2)} s against ${(s3Result.local / 1000).toFixed(2)} s)`);
-else console.log('sync to s3://: skipped (s3rver or @aws-sdk/client-s3 is not installed)');
 
 /** A child's wall, CPU (user + system, from GNU time when present) and peak RSS. */
 function timedCpu(command, args, env = {}, input) {
@@ -149,30 +157,38 @@ async function wireRuns() {
   const runs = numberFlag('--runs', 3);
   const first = addWeeks(last, -(wireWeeks - 1));
   const args = ['--since', String(first), '--streams', 'rankings,country_stats,links', '--depth', '100', '--top', '20', '--concurrency', '4', '-q'];
-  const samples = [];
+  const samples = nodes.map(() => []);
   let requests = 0;
   let partitions = 0;
+  // Run by run, each Node's sync and then its replay, so all see the same machine load.
   for (let run = 0; run <= runs; run += 1) {
-    const dir = join(home, `wire-${run}`);
-    rmSync(dir, { recursive: true, force: true });
-    const before = (await settledLog()).length;
-    const sync = timedCpu(process.execPath, [bin, 'sync', dir, ...args], env);
-    const entries = (await settledLog()).slice(before).map((line) => JSON.parse(line));
-    const paths = entries.map((entry) => entry.path + (Object.keys(entry.query).length === 0 ? '' : '?' + new URLSearchParams(Object.entries(entry.query).flatMap(([name, value]) => (Array.isArray(value) ? value.map((item) => [name, item]) : [[name, value]]))).toString()));
-    requests = paths.length;
-    partitions = countParquet(dir);
-    const replay = timedCpu(process.execPath, [join(repo, 'bench', 'sync-replay.mjs'), url, KEY, '4'], {}, paths.join('\n'));
-    if (run > 0) samples.push({ sync, replay }); // run 0 warms the sandbox's caches and the file system
+    for (const [index, node] of nodes.entries()) {
+      const dir = join(home, `wire-${run}-${index}`);
+      rmSync(dir, { recursive: true, force: true });
+      const before = (await settledLog()).length;
+      const sync = timedCpu(node.path, [bin, 'sync', dir, ...args], env);
+      const entries = (await settledLog()).slice(before).map((line) => JSON.parse(line));
+      const paths = entries.map((entry) => entry.path + (Object.keys(entry.query).length === 0 ? '' : '?' + new URLSearchParams(Object.entries(entry.query).flatMap(([name, value]) => (Array.isArray(value) ? value.map((item) => [name, item]) : [[name, value]]))).toString()));
+      requests = paths.length;
+      partitions = countParquet(dir);
+      rmSync(dir, { recursive: true, force: true });
+      const replay = timedCpu(node.path, [join(repo, 'bench', 'sync-replay.mjs'), url, KEY, '4'], {}, paths.join('\n'));
+      if (run > 0) samples[index].push({ sync, replay }); // run 0 writes the code caches and warms the sandbox's
+    }
   }
+  const summary = (list) => ({ ms: median(list.map((s) => s.ms)), cpuMs: median(list.map((s) => s.cpuMs)), peakMiB: Math.max(...list.map((s) => s.rssMiB)) });
   return {
     weeks: wireWeeks,
     runs,
     requests,
     partitions,
-    sync: { ms: median(samples.map((s) => s.sync.ms)), cpuMs: median(samples.map((s) => s.sync.cpuMs)), rssMiB: median(samples.map((s) => s.sync.rssMiB)) },
-    replay: { ms: median(samples.map((s) => s.replay.ms)), cpuMs: median(samples.map((s) => s.replay.cpuMs)), rssMiB: median(samples.map((s) => s.replay.rssMiB)) },
-    wallRatio: median(samples.map((s) => s.sync.ms / s.replay.ms)),
-    cpuRatio: median(samples.map((s) => s.sync.cpuMs / s.replay.cpuMs)),
+    perNode: nodes.map((node, index) => ({
+      node,
+      sync: summary(samples[index].map((s) => s.sync)),
+      replay: summary(samples[index].map((s) => s.replay)),
+      wallRatio: median(samples[index].map((s) => s.sync.ms / s.replay.ms)),
+      cpuRatio: median(samples[index].map((s) => s.sync.cpuMs / s.replay.cpuMs)),
+    })),
   };
 }
 

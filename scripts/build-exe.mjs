@@ -13,8 +13,8 @@
 //    package: by default `npx -y node@26`, the current LTS; --node PATH takes another (24 or later:
 //    the bundle targets it). Node 25.5 and later build the executable themselves (--build-sea); older
 //    ones write a blob that postject (npm) injects into the copy.
-// jq-web's jq.wasm (for --jq) and dist/help/ are assets inside the executable. Nothing is fetched when
-// it runs.
+// jq-web's script and jq.wasm (for --jq, run in a worker) and dist/help/ are assets inside the
+// executable. Nothing is fetched when it runs.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -45,25 +45,37 @@ function patched(text, from, to, file) {
 
 /**
  * --jq in the executable: dist/ leaves jq-web outside (it reads jq.wasm from its own folder), and a
- * SEA's require() reaches only Node's built-in modules. So jq-web's script is bundled in, and jq.wasm
- * travels as an asset of the executable (sea-config's assets), handed to jq-web as its wasmBinary:
- * nothing is read from beside the executable.
+ * SEA's require() reaches only Node's built-in modules. jq runs in a worker thread (src/output/jq.ts
+ * says why: signals and a memory bound), and a worker started from a string has no files to load
+ * either. So jq-web's script is bundled on its own, as a script that defines `bundledJqWeb` (the
+ * promise of jq that jq-web's module is), and travels as an asset; the worker runs it before its own
+ * code. jq.wasm is an asset too, whose bytes the main thread hands the worker in workerData: jq-web
+ * gets them as its wasmBinary, so nothing is read from beside the executable or the working folder.
+ * The asset names are the ones src/output/jq.ts reads (SEA_JQ_WEB_ASSET, SEA_JQ_WASM_ASSET).
  */
-const jqInside = {
-  name: 'jq-inside',
-  setup(build) {
-    // The one require of jq-web, which esbuild wrote through its __require helper (a call it does not
-    // follow) when building dist/: made a plain require, which it bundles.
-    build.onLoad({ filter: /[\\/]dist[\\/]chunks[\\/]jq-[A-Z0-9]+\.js$/ }, async ({ path }) => ({
-      contents: patched(await readFile(path, 'utf8'), /\(0, [\w$]+\.__require\)\("jq-web"\)/, 'require("jq-web")', path),
-      loader: 'js',
-    }));
-    build.onLoad({ filter: /[\\/]node_modules[\\/]jq-web[\\/]jq\.js$/ }, async ({ path }) => ({
-      contents: patched(await readFile(path, 'utf8'), 'jq = jq().then(', "jq = jq({ wasmBinary: require('node:sea').getAsset('jq.wasm') }).then(", path),
-      loader: 'js',
-    }));
-  },
-};
+async function bundleJqWebForWorker(file) {
+  await build({
+    entryPoints: [join(repo, 'node_modules', 'jq-web', 'jq.js')],
+    outfile: file,
+    bundle: true,
+    format: 'iife',
+    globalName: 'bundledJqWeb',
+    platform: 'node',
+    target: `node${major}`,
+    logLevel: 'warning',
+    plugins: [{
+      name: 'jq-wasm-from-worker-data',
+      setup(build) {
+        // jq-web calls its factory as it loads, which would read jq.wasm beside __filename (in a
+        // worker started from a string, the working folder): given the bytes, it reads no file.
+        build.onLoad({ filter: /[\\/]node_modules[\\/]jq-web[\\/]jq\.js$/ }, async ({ path }) => ({
+          contents: patched(await readFile(path, 'utf8'), 'jq = jq().then(', "jq = jq({ wasmBinary: require('node:worker_threads').workerData.wasm }).then(", path),
+          loader: 'js',
+        }));
+      },
+    }],
+  });
+}
 
 /** dist/help/ (what bin/newsstats.cjs prints for a piped --help) as assets, read from inside the executable. */
 const helpInside = {
@@ -103,15 +115,17 @@ await build({
       build.onResolve({ filter: /(compile|code)-cache\.cjs$/ }, ({ path }) => ({ path, namespace: 'stub' }));
       build.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({ contents: 'exports.cacheDirectory = () => undefined;\nexports.enableCompileCache = () => undefined;\nexports.loadDist = () => undefined;', loader: 'js' }));
     },
-  }, jqInside, helpInside],
+  }, helpInside],
 });
+const jqWebScript = join(out, 'jq-web-worker.js');
+await bundleJqWebForWorker(jqWebScript);
 
 const config = {
   main: script,
   output: exe,
   disableExperimentalSEAWarning: true,
   useCodeCache: true,
-  assets: { 'jq.wasm': join(repo, 'node_modules', 'jq-web', 'jq.wasm'), ...helpAssets },
+  assets: { 'jq.wasm': join(repo, 'node_modules', 'jq-web', 'jq.wasm'), 'jq-web-worker.js': jqWebScript, ...helpAssets },
   // exceljs' old dependencies call `new Buffer()`: installed, Node keeps quiet about code inside
   // node_modules; bundled, it would warn on every xlsx export.
   execArgv: ['--disable-warning=DEP0005'],

@@ -9,6 +9,14 @@
  */
 export const MASK = '••••';
 
+/**
+ * The sandbox's default key: printed on its start line and in the docs, so it guards nothing and is
+ * not masked. Masking it turned the sandbox's own messages into `Injected failure (•••• fail rate)`;
+ * a rule that spared short keys in prose instead would have shown a real key a service echoed back
+ * (`top is not a valid key`).
+ */
+export const PUBLISHED_SANDBOX_KEY = 'sandbox';
+
 /** Keys this long or longer are masked inside any text; shorter ones only where they stand alone. */
 const SUBSTRING_MASK_MIN_LENGTH = 8;
 
@@ -38,7 +46,7 @@ function joinRules() {
 const NAMES_A_KEY = /(?:key|token|secret|password|authorization|auth)["']?\s*[:=]?\s*["']?$/i;
 
 export function redactSecret(text: string, key: string | undefined): string {
-  if (!key) return text;
+  if (!key || key === PUBLISHED_SANDBOX_KEY) return text;
   if (key.length >= SUBSTRING_MASK_MIN_LENGTH) return text.split(key).join(MASK);
   let result = '';
   let from = 0;

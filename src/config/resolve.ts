@@ -56,7 +56,23 @@ export function checkNamedProfile(flag: string | undefined, env: NodeJS.ProcessE
   const names = Object.keys(readProfiles(env));
   if (names.includes(name)) return;
   const known = names.length > 0 ? `profiles: ${names.join(', ')}` : 'no profiles are set up yet';
-  throw new ConfigFileError(`profile "${name}" does not exist (${known})${didYouMean(closest(name, names))}`);
+  const close = closest(name, names);
+  // A near miss is a typo: the fix is the name suggested, never a hint that creates the misspelled
+  // profile. Otherwise the next step is setting it up (the CLI adds `--profile NAME` to each command).
+  const hint = close.length > 0 ? undefined : 'set it up with `newsstats auth login` (its key) and `newsstats config set base-url URL` (its service)';
+  throw new MissingProfileError(`profile "${name}" does not exist (${known})${didYouMean(close)}`, hint);
+}
+
+/** A profile named by --profile or NEWSSTATS_PROFILE that the config file does not have. */
+export class MissingProfileError extends ConfigFileError {
+  override name = 'MissingProfileError';
+
+  constructor(
+    message: string,
+    readonly hint: string | undefined,
+  ) {
+    super(message);
+  }
 }
 
 export { ConfigFileError };

@@ -14,6 +14,7 @@ export interface MoverRecord {
   previousRank: unknown;
   rankChange: unknown;
   status: string;
+  leftTop: boolean;
   personHash: string;
   fullName: unknown;
   mentionCount: unknown;

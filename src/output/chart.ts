@@ -14,6 +14,7 @@ import { captionLines, displayWidth, padToWidth, truncateToWidth } from './text.
 import { printable } from '../shared/printable.js';
 import { OutputUsageError } from './errors.js';
 import { lineChartLines, multiLineChartLines, seriesOf } from './line-chart.js';
+import { LEFT_TOP_MARK } from './movement.js';
 import { drawnValue, fieldValue, laidOutRenderer, rowsOf, type RenderOptions, type View } from './view.js';
 
 const EIGHTHS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
@@ -39,12 +40,14 @@ function negativeBar(cells: number, unicode: boolean): string {
 
 export function chartLines(view: View, options: RenderOptions): string[] {
   if (!view.chart) throw new OutputUsageError('--format chart is not available for this command; use table, json, ndjson, csv or tsv');
-  const { label: labelField, value: valueField, fallback } = view.chart;
+  const { label: labelField, value: valueField, fallback, markedBy } = view.chart;
   const points = rowsOf(view).map((row) => {
     // A week with no mentions is a gap (drawnValue); a mover with no rank change shows its status.
     const value = drawnValue(view, row, valueField);
-    const shown = (value === null || value === undefined) && fallback ? fieldValue(row, fallback) : value;
-    return { label: printable(cellText(fieldValue(row, labelField))), valueText: printable(cellText(shown)), value: numericValue(value) };
+    const missing = value === null || value === undefined;
+    const shown = missing && fallback ? fieldValue(row, fallback) : value;
+    const marked = !missing && markedBy !== undefined && fieldValue(row, markedBy) === true ? `${LEFT_TOP_MARK} ` : '';
+    return { label: printable(cellText(fieldValue(row, labelField))), valueText: marked + printable(cellText(shown)), value: numericValue(value) };
   });
   // The caption names what is drawn and over which weeks (and marks an unfinished week).
   const caption = captionLines(view, options);

@@ -18,7 +18,7 @@ import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { csvCellText, guardFormula } from './flatten.js';
 import { withoutControls } from '../shared/printable.js';
-import { fieldValue, fieldsWithRowKeys, rowsOf, type FormatRenderer, type RenderOptions, type Row, type RowSink } from './view.js';
+import { fieldValue, fieldsWithRowKeys, rowsOf, type TextRenderer, type RenderOptions, type Row, type RowSink } from './view.js';
 import type { TextWriter } from './writer.js';
 
 /** What a text becomes on its way out: unchanged in a file or pipe, without controls on a terminal. */
@@ -85,7 +85,7 @@ async function openCsvRecordStream(writer: TextWriter, flushEachChunk: boolean):
   };
 }
 
-export const csvRenderer: FormatRenderer = {
+export const csvRenderer: TextRenderer = {
   async render(view, options, writer) {
     const rows = rowsOf(view);
     const columns = options.fields ?? fieldsWithRowKeys(view.fields, rows);

@@ -16,7 +16,7 @@
 import { closest } from '../shared/suggest.js';
 import { FieldError } from './errors.js';
 import type { OutputFormat } from './formats.js';
-import { fieldsWithRowKeys, rowsOf, type FormatRenderer, type RenderOptions, type RowSink, type RowSinkSpec, type View } from './view.js';
+import { fieldsWithRowKeys, rowsOf, type Renderer, type RenderOptions, type RowSink, type RowSinkSpec, type TextRenderer, type View } from './view.js';
 import { STANDARD_COLUMNS } from './text.js';
 import { TextWriter } from './writer.js';
 
@@ -27,10 +27,6 @@ export { installEpipeGuard } from './pipe.js';
 export { rowsOf } from './view.js';
 export type { RenderOptions, Row, RowSink, RowSinkSpec, View, ViewSpec } from './view.js';
 
-/**
- * --fields checked against a view's fields: names trimmed, empty names and repeats dropped, the
- * user's order kept. Throws FieldError naming every unknown field and listing the valid ones.
- */
 /** A field whose last word is close to `name`: `nmae` and `name` are fullName's, `country` fromCountryName's. */
 function byLastWord(name: string, valid: readonly string[]): string | undefined {
   const lastWords = valid.map((field) => /[A-Z]?[a-z0-9]+$/.exec(field)?.[0] ?? field);
@@ -38,6 +34,15 @@ function byLastWord(name: string, valid: readonly string[]): string | undefined 
   return word === undefined ? undefined : valid[lastWords.indexOf(word)];
 }
 
+/**
+ * --fields checked against the valid fields: names trimmed, empty names and repeats dropped, the
+ * user's order kept. Throws FieldError naming every unknown field and listing the valid ones.
+ *
+ * A run checks its --fields once. Against the fields a view declares, by the caller before any
+ * request (the CLI's output plan), so renderView and openRowSink take them as checked. A view that
+ * declares none (the raw api command: its rows may carry any field) is checked here against the keys
+ * its rows have, since only the data can tell.
+ */
 export function selectFields(requested: readonly string[], valid: readonly string[]): string[] {
   const selected = [...new Set(requested.map((name) => name.trim()).filter((name) => name !== ''))];
   if (selected.length === 0) {
@@ -61,77 +66,80 @@ export function selectFields(requested: readonly string[], valid: readonly strin
   return selected;
 }
 
-async function loadRenderer(format: Exclude<OutputFormat, 'xlsx' | 'parquet'>): Promise<FormatRenderer> {
-  switch (format) {
-    case 'json':
-      return (await import('./json.js')).jsonRenderer;
-    case 'ndjson':
-      return (await import('./json.js')).ndjsonRenderer;
-    case 'csv':
-      return (await import('./csv.js')).csvRenderer;
-    case 'tsv':
-      return (await import('./tsv.js')).tsvRenderer;
-    case 'table':
-      return (await import('./table.js')).tableRenderer;
-    case 'chart':
-      return (await import('./chart.js')).chartRenderer;
-  }
+/** U+FEFF first: how Excel on Windows tells a UTF-8 CSV from one in the local code page (--bom). */
+const BYTE_ORDER_MARK = '\ufeff';
+
+/**
+ * A text format as a Renderer: its text goes through a TextWriter over `out`, after the byte-order
+ * mark when --bom asked for one (the plan allows it with csv only).
+ */
+function asRenderer(text: TextRenderer): Renderer {
+  const writerFor = async (out: NodeJS.WritableStream, options: RenderOptions) => {
+    const writer = new TextWriter(out);
+    if (options.bom) await writer.write(BYTE_ORDER_MARK);
+    return writer;
+  };
+  return {
+    async render(view, options, out) {
+      const writer = await writerFor(out, options);
+      await text.render(view, options, writer);
+      await writer.flush();
+    },
+    async openSink(spec, options, out) {
+      return text.openSink(spec, options, await writerFor(out, options));
+    },
+  };
 }
+
+/** Every format's renderer, loaded on first use: the one table the entry dispatches through. */
+const RENDERERS: Readonly<Record<OutputFormat, () => Promise<Renderer>>> = {
+  json: async () => asRenderer((await import('./json.js')).jsonRenderer),
+  ndjson: async () => asRenderer((await import('./json.js')).ndjsonRenderer),
+  csv: async () => asRenderer((await import('./csv.js')).csvRenderer),
+  tsv: async () => asRenderer((await import('./tsv.js')).tsvRenderer),
+  table: async () => asRenderer((await import('./table.js')).tableRenderer),
+  chart: async () => asRenderer((await import('./chart.js')).chartRenderer),
+  xlsx: async () => (await import('./xlsx.js')).xlsxRenderer,
+  parquet: async () => (await import('./parquet.js')).parquetRenderer,
+};
 
 /** A terminal that reports no usable width is laid out as the customary 80 columns. */
 const FALLBACK_WIDTH = STANDARD_COLUMNS;
 
-/** Options as renderers get them: --fields validated, a usable width. */
-function resolveOptions(options: RenderOptions, validFields: readonly string[]): RenderOptions {
+/** Options as renderers get them: a usable width, and --fields checked where only the data can tell. */
+function resolveOptions(options: RenderOptions, fieldsFromData: readonly string[] | undefined): RenderOptions {
   return {
     ...options,
     width: Number.isFinite(options.width) && options.width > 0 ? Math.floor(options.width) : FALLBACK_WIDTH,
-    ...(options.fields ? { fields: selectFields(options.fields, validFields) } : {}),
+    ...(options.fields && fieldsFromData ? { fields: selectFields(options.fields, fieldsFromData) } : {}),
   };
 }
 
 /** Renders a whole view to `out`, waiting on backpressure; resolves once all is handed to `out`. */
 export async function renderView(view: View, options: RenderOptions, out: NodeJS.WritableStream): Promise<void> {
-  // Fields the API sent beyond the contract's (or all of them, for a view that lists none, like the
-  // raw api command) can be selected too.
-  const resolved = resolveOptions(options, options.fields ? fieldsWithRowKeys(view.fields, rowsOf(view)) : view.fields);
-  if (resolved.jq !== undefined) return renderThroughJq(resolved.jq, resolved, out, (into, json) => renderView(view, json, into));
-  // A workbook is bytes from a zip stream, written straight to `out`, not through the text writer.
-  if (resolved.format === 'xlsx') return (await import('./xlsx.js')).renderXlsx(view, resolved, out);
-  if (resolved.format === 'parquet') return (await import('./parquet.js')).renderParquet(view, resolved, out);
-  const renderer = await loadRenderer(resolved.format);
-  const writer = new TextWriter(out);
-  if (resolved.bom) await writer.write(BYTE_ORDER_MARK);
-  await renderer.render(view, resolved, writer);
-  await writer.flush();
+  // A view that declares no fields (the raw api command) has its rows' keys as fields, in first-seen order.
+  const fieldsFromData = view.fields.length === 0 ? fieldsWithRowKeys([], rowsOf(view)) : undefined;
+  const shaped = fieldsFromData ? { ...view, fields: fieldsFromData } : view;
+  const resolved = resolveOptions(options, fieldsFromData);
+  if (resolved.jq !== undefined) return renderThroughJq(resolved.jq, resolved, out, (into, json) => renderView(shaped, json, into));
+  await (await RENDERERS[resolved.format]()).render(shaped, resolved, out);
 }
-
-/** U+FEFF first: how Excel on Windows tells a UTF-8 CSV from one in the local code page (--bom). */
-const BYTE_ORDER_MARK = '\ufeff';
 
 /**
  * A sink for rows that arrive over time. json writes `[` ... `]` element by element (the same bytes
  * renderView would), ndjson/csv/tsv a line a row; table and chart need every row to lay out, so
  * they print at end(). Output is flushed after each burst of writes, so rows show up page by page.
- * Throws FieldError at once for bad --fields, before anything is written.
+ * A spec that declares no fields has no rows yet to check --fields against: FieldError at once,
+ * before anything is written.
  */
 export async function openRowSink(
   out: NodeJS.WritableStream,
   options: RenderOptions,
   spec: RowSinkSpec,
 ): Promise<RowSink> {
-  const resolved = resolveOptions(options, spec.fields);
+  const resolved = resolveOptions(options, spec.fields.length === 0 ? [] : undefined);
   if (resolved.jq !== undefined) return openJqSink(resolved.jq, resolved, out, spec);
-  let sink: RowSink;
-  if (resolved.format === 'xlsx') {
-    sink = await (await import('./xlsx.js')).openXlsxSink(spec, resolved, out);
-  } else if (resolved.format === 'parquet') {
-    sink = (await import('./parquet.js')).openParquetSink(spec, resolved, out);
-  } else {
-    const writer = new TextWriter(out);
-    if (resolved.bom) await writer.write(BYTE_ORDER_MARK);
-    sink = (await loadRenderer(resolved.format)).openSink(spec, resolved, writer);
-  }
+  const sink = await (await RENDERERS[resolved.format]()).openSink(spec, resolved, out);
   let ended = false;
   return {
     write(row) {

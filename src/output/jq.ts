@@ -7,10 +7,11 @@
  * file ships in the package. Loading it costs about 0.1 s, so this module and jq-web are imported
  * only by runs given --jq.
  *
- * jq runs in a worker thread, so no filter can take the run hostage: Ctrl-C, SIGTERM and SIGHUP end
- * it at once (`def f: f; f` and `[range(1e9)]` ignored them when jq ran on the main thread), and a
- * filter whose memory passes the bound (jqMemoryLimitMb) is stopped with one line (exit 2), where
- * `[range(1e9)]` took 800 MB in 12 s and `repeat(.)` ended in a V8 fatal error.
+ * jq runs in a worker thread, installed and in the single executable alike, so no filter can take the
+ * run hostage: Ctrl-C, SIGTERM and SIGHUP end it at once (`def f: f; f` and `[range(1e9)]` ignored
+ * them when jq ran on the main thread), and a filter whose memory passes the bound (jqMemoryLimitMb)
+ * is stopped with one line (exit 2), where `[range(1e9)]` took 800 MB in 12 s and `repeat(.)` ended
+ * in a V8 fatal error.
  *
  * Results print as gh prints them: a string raw (no quotes), anything else as compact JSON, one
  * result a line.
@@ -18,6 +19,7 @@
 import { createRequire } from 'node:module';
 import type { Worker } from 'node:worker_threads';
 import { JqExpressionError } from './errors.js';
+import { columnOfByte, inUsersWords } from './jq-syntax.js';
 import { withoutControls } from '../shared/printable.js';
 
 /**
@@ -36,12 +38,16 @@ const MEMORY_CHECK_MS = 50;
 /**
  * The worker: loads jq-web and runs one filter per message. jq runs synchronously and can't be
  * interrupted from inside: in a worker, the main thread stays free to take Ctrl-C, SIGTERM and SIGHUP
- * (the run's exit ends the worker) and to stop a filter that grows without end. jq.wasm is read
- * beside jq-web in node_modules, so the build leaves jq-web outside dist/; its module is a promise of jq.
+ * (the run's exit ends the worker) and to stop a filter that grows without end. Installed, jq-web is
+ * required by its path (it reads jq.wasm beside itself in node_modules, so the build leaves it outside
+ * dist/). In the single executable there is no node_modules: jq-web's script comes before this code,
+ * bundled by build:exe as `bundledJqWeb`, and takes jq.wasm's bytes from workerData (see jqWorkerStart).
+ * Either way jq-web's module is a promise of jq.
  */
 const WORKER_CODE = `
 const { parentPort, workerData } = require('node:worker_threads');
-require(workerData.jqPath).then((jq) => {
+const jqLoaded = workerData.jqPath === undefined ? bundledJqWeb : require(workerData.jqPath);
+jqLoaded.then((jq) => {
   parentPort.on('message', ({ json, program }) => {
     let output;
     try {
@@ -55,6 +61,33 @@ require(workerData.jqPath).then((jq) => {
   parentPort.postMessage({ ready: true });
 }, (error) => parentPort.postMessage({ loadError: String(error && error.message) }));
 `;
+
+/** The script a jq worker runs and what it is given: see WORKER_CODE. */
+interface JqWorkerStart {
+  code: string;
+  workerData: { jqPath: string } | { wasm: ArrayBuffer };
+  transferList: ArrayBuffer[];
+}
+
+/**
+ * The single executable's assets, named as scripts/build-exe.mjs names them: jq-web's script bundled
+ * for a worker, and jq.wasm.
+ */
+const SEA_JQ_WEB_ASSET = 'jq-web-worker.js';
+const SEA_JQ_WASM_ASSET = 'jq.wasm';
+
+/** How this run starts its jq worker: from the executable's assets inside it, else from node_modules. */
+async function jqWorkerStart(): Promise<JqWorkerStart> {
+  const sea = await import('node:sea');
+  if (sea.isSea()) {
+    // getAsset gives a copy of the bytes each call, so the worker may take this one over.
+    const wasm = sea.getAsset(SEA_JQ_WASM_ASSET);
+    return { code: sea.getAsset(SEA_JQ_WEB_ASSET, 'utf8') + WORKER_CODE, workerData: { wasm }, transferList: [wasm] };
+  }
+  // A path, not a name: the worker's own require would search the working directory. Found from this
+  // file (the CLI's chunks are CommonJS; Vitest gives src/ a __filename too).
+  return { code: WORKER_CODE, workerData: { jqPath: createRequire(__filename).resolve('jq-web') }, transferList: [] };
+}
 
 type JqAnswer = { output: string } | { stderr: string };
 
@@ -72,13 +105,13 @@ class JqWorker {
 
   constructor(
     WorkerClass: typeof Worker,
-    jqPath: string,
+    start: JqWorkerStart,
     private readonly limitMb: number,
   ) {
-    this.#worker = new WorkerClass(WORKER_CODE, {
+    this.#worker = new WorkerClass(start.code, {
       eval: true,
-      // A path, not a name: the worker's own require would search the working directory.
-      workerData: { jqPath },
+      workerData: start.workerData,
+      transferList: start.transferList,
       // The worker's heap, where jq-web collects results (a number per character), may pass the bound:
       // the watch stops the worker first. At V8's own limit a large allocation that fails is a fatal
       // error of the whole process, not the worker's (`repeat(.)` did that with a limit of 512 MiB).
@@ -135,46 +168,10 @@ class JqWorker {
   }
 }
 
-interface JqWeb {
-  raw(json: string, filter: string, flags?: string[]): string | undefined;
-}
+let worker: Promise<JqWorker> | undefined;
 
-/**
- * jq on this thread, for the single executable (npm run build:exe) alone: its require() reaches only
- * what was bundled into it, so no worker can load jq-web there, and a filter there is as interruptible
- * as it was before workers (not at all). The plain require() below is what build:exe bundles.
- */
-class JqInThread {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  readonly #jq = Promise.resolve().then(() => require('jq-web') as Promise<JqWeb>);
-
-  async run(json: string, program: string): Promise<JqAnswer> {
-    const jq = await this.#jq;
-    try {
-      return { output: jq.raw(json, program, ['-c']) ?? '' };
-    } catch (error) {
-      const failed = error as JqRunError;
-      return { stderr: failed.stderr ?? failed.message };
-    }
-  }
-}
-
-let worker: Promise<JqWorker | JqInThread> | undefined;
-
-/** jq-web's file, found from this file (the CLI's chunks are CommonJS; Vitest gives src/ a __filename too); undefined inside the single executable. */
-function jqWebPath(): string | undefined {
-  try {
-    return createRequire(__filename).resolve('jq-web');
-  } catch {
-    return undefined;
-  }
-}
-
-function jqWorker(): Promise<JqWorker | JqInThread> {
-  worker ??= import('node:worker_threads').then(({ Worker }) => {
-    const path = jqWebPath();
-    return path === undefined ? new JqInThread() : new JqWorker(Worker, path, jqMemoryLimitMb());
-  });
+function jqWorker(): Promise<JqWorker> {
+  worker ??= Promise.all([import('node:worker_threads'), jqWorkerStart()]).then(([{ Worker }, start]) => new JqWorker(Worker, start, jqMemoryLimitMb()));
   return worker;
 }
 
@@ -197,8 +194,8 @@ export function readJqError(stderr: string, expressionLines: readonly string[], 
     const line = Number(compile[2]) - lineOffset;
     const source = expressionLines[line - 1];
     const shown = compile[3]!;
-    if (source === undefined || !shown.startsWith(source)) return { message: compile[1]! };
-    return { message: compile[1]!, line, column: shown.length - source.length + 1 };
+    if (source === undefined || !shown.startsWith(source)) return inUsersWords(compile[1]!, {}, expressionLines);
+    return inUsersWords(compile[1]!, { line, column: columnOfByte(source, shown.length - source.length) }, expressionLines);
   }
   const runtime = RUNTIME_ERROR.exec(stderr);
   if (runtime) return { message: runtime[1]! };
@@ -232,13 +229,15 @@ async function runJq(json: string, program: string): Promise<string> {
 }
 
 /**
- * Refuses an expression jq cannot compile, before any request: the expression is compiled inside
- * `if false then ... end`, so it never runs, and jq's line numbers are one more than the user's.
+ * Refuses an expression jq cannot compile, before any request: the expression is compiled as the
+ * body of `empty as $__newsstats_unused | ...`, which runs it for each value of `empty` (none), and jq's line numbers
+ * are one more than the user's. Only a prefix: text after the expression (the `) else empty end` of
+ * an `if false then (...)`) made an unfinished one report tokens the user never typed.
  */
 export async function checkJqExpression(expression: string): Promise<void> {
   const lines = expression.split('\n');
   try {
-    await runJq('null', `if false then (\n${expression}\n) else empty end`);
+    await runJq('null', `empty as $__newsstats_unused |\n${expression}`);
   } catch (error) {
     if (!(error instanceof Error) || !('stderr' in error)) throw error;
     throw jqUsageError(readJqError((error as JqRunError).stderr ?? '', lines, 1), lines);

@@ -7,7 +7,7 @@
  * a row lacks prints as null, so every object has the same keys (what jq and spreadsheets want).
  */
 import { stringify } from '../shared/exact-json/stringify.js';
-import { fieldValue, rowsOf, type FormatRenderer, type Row, type RowSink, type View } from './view.js';
+import { fieldValue, rowsOf, type TextRenderer, type Row, type RowSink, type View } from './view.js';
 import type { TextWriter } from './writer.js';
 
 const INDENT = '  ';
@@ -87,7 +87,7 @@ function selectedOrWhole(fields: readonly string[] | undefined): (row: Row) => u
   return fields ? (row) => projectRow(row, fields) : (row) => row;
 }
 
-export const jsonRenderer: FormatRenderer = {
+export const jsonRenderer: TextRenderer = {
   async render(view, options, writer) {
     const value = printedValue(view, options.fields);
     if (!Array.isArray(value)) {
@@ -115,7 +115,7 @@ export const jsonRenderer: FormatRenderer = {
   },
 };
 
-export const ndjsonRenderer: FormatRenderer = {
+export const ndjsonRenderer: TextRenderer = {
   async render(view, options, writer) {
     const value = printedValue(view, options.fields);
     for (const element of Array.isArray(value) ? value : [value]) {

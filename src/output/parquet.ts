@@ -1,6 +1,6 @@
 /**
- * Apache Parquet through hyparquet-writer (pure JavaScript, ~1 MB installed with its reader; loaded only
- * when the format is parquet). Columns are typed from the one schema (src/schema/), so a warehouse
+ * Apache Parquet, the bytes written by parquet-file.ts (flat columns only, which is all newsstats writes;
+ * loaded only when the format is parquet or a sync runs). Columns are typed from the one schema (src/schema/), so a warehouse
  * reads the types from the file instead of guessing them, the same in every file (docs/types.md):
  *
  *   integer (ids, counts, ranks...)   DECIMAL(38,0), 16-byte fixed: every integer up to 38 digits,
@@ -21,31 +21,21 @@
  * Rows are buffered a row group at a time (ROW_GROUP_ROWS) and each group is written out before
  * the next is gathered, so memory stays flat however many rows stream through. Files are
  * deterministic: the same rows give the same bytes (no time of writing, writer named without a
- * version), which `sync` relies on for its byte-identical resumes. Snappy compression.
+ * version), which `sync` relies on for its byte-identical resumes. Snappy compression; text and JSON
+ * columns dictionary-encoded.
  */
-import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import { fieldSpec } from '../schema/knowledge.js';
 import { integerDigits } from '../shared/exact-json/identifier.js';
 import { ValueOutOfRangeError } from './errors.js';
 import { compactJson, isNumericValue } from './flatten.js';
-import { fieldValue, fieldsWithRowKeys, rowsOf, type RenderOptions, type Row, type RowSink, type RowSinkSpec, type View } from './view.js';
+import { fieldValue, fieldsWithRowKeys, rowsOf, type Renderer, type Row, type RowSink } from './view.js';
 import { parseTimestamp } from '../shared/timestamp.js';
+import { DECIMAL_DIGITS, ParquetFileWriter, type EncodedValue, type ParquetColumn, type ParquetKind } from './parquet-file.js';
 
-/** The type of one column: its physical type and logical annotation are schemaElement's. */
-export type ParquetKind = 'INT32' | 'DECIMAL' | 'DOUBLE' | 'TIMESTAMP' | 'UTF8' | 'BOOLEAN' | 'JSON';
-
-export interface ParquetColumn {
-  name: string;
-  kind: ParquetKind;
-  /** REQUIRED in the file (a key): never null. */
-  required?: boolean;
-}
+export { DECIMAL_DIGITS, type ParquetColumn, type ParquetKind };
 
 /** Rows per row group: large enough to compress well, small enough to keep memory flat. */
 export const ROW_GROUP_ROWS = 10_000;
-
-/** Digits DECIMAL(38,0) holds: the most a 16-byte two's-complement integer is given in Parquet. */
-export const DECIMAL_DIGITS = 38;
 
 /** `week`, the partition column of a sync: a week, INT32. */
 export function isWeekField(field: string): boolean {
@@ -123,8 +113,11 @@ function outOfRange(column: ParquetColumn, value: unknown, why: string): ValueOu
   return new ValueOutOfRangeError(column.name, `${shown(value)} cannot be written to Parquet as ${column.kind === 'DECIMAL' ? 'DECIMAL(38,0)' : column.kind}: ${why}`);
 }
 
-/** One value as the writer takes it for its column; null for null and absent. */
-export function parquetValue(column: ParquetColumn, value: unknown): unknown {
+/**
+ * One value as the encoder takes it for its column (EncodedValue): checked, and null for null and
+ * absent. A value the column cannot hold is a ValueOutOfRangeError naming the field.
+ */
+export function parquetValue(column: ParquetColumn, value: unknown): EncodedValue {
   if (value === null || value === undefined) {
     if (column.required) throw new ValueOutOfRangeError(column.name, 'is a key and may not be null');
     return null;
@@ -133,15 +126,16 @@ export function parquetValue(column: ParquetColumn, value: unknown): unknown {
     case 'INT32':
     case 'DECIMAL': {
       const text = isNumericValue(value) ? value.toString() : typeof value === 'string' ? value : '';
-      const digits = integerDigits(text);
+      // Plain digits (nearly every value) are their own digits: integerDigits only for the rest.
+      const digits = PLAIN_INTEGER.test(text) ? text : integerDigits(text);
       if (digits === undefined) throw outOfRange(column, value, 'not an integer');
       if (column.kind === 'INT32') {
         const integer = Number(digits);
         if (!Number.isInteger(integer) || integer < -(2 ** 31) || integer >= 2 ** 31) throw outOfRange(column, value, 'outside the 32-bit range');
         return integer;
       }
-      if (digits.replace('-', '').length > DECIMAL_DIGITS) throw outOfRange(column, value, `more than ${DECIMAL_DIGITS} digits`);
-      return BigInt(digits);
+      if (digits.length - (digits.charCodeAt(0) === 0x2d ? 1 : 0) > DECIMAL_DIGITS) throw outOfRange(column, value, `more than ${DECIMAL_DIGITS} digits`);
+      return digits;
     }
     case 'DOUBLE': {
       const number = isNumericValue(value) ? Number(value.toString()) : Number.NaN;
@@ -151,7 +145,7 @@ export function parquetValue(column: ParquetColumn, value: unknown): unknown {
     case 'TIMESTAMP': {
       const date = typeof value === 'string' ? parseTimestamp(value)?.date : undefined;
       if (!date) throw outOfRange(column, value, 'not a real time of the form YYYY-MM-DDTHH:MM:SS');
-      return date;
+      return date.getTime();
     }
     case 'BOOLEAN':
       if (typeof value !== 'boolean') throw outOfRange(column, value, 'not a boolean');
@@ -164,33 +158,8 @@ export function parquetValue(column: ParquetColumn, value: unknown): unknown {
   }
 }
 
-/** The schema element of a column. */
-export function schemaElement(column: ParquetColumn) {
-  const base = { name: column.name, repetition_type: column.required ? 'REQUIRED' : 'OPTIONAL' } as const;
-  switch (column.kind) {
-    case 'INT32':
-      return { ...base, type: 'INT32' } as const;
-    case 'DECIMAL':
-      return {
-        ...base, type: 'FIXED_LEN_BYTE_ARRAY', type_length: 16, converted_type: 'DECIMAL', precision: DECIMAL_DIGITS, scale: 0,
-        logical_type: { type: 'DECIMAL', precision: DECIMAL_DIGITS, scale: 0 },
-      } as const;
-    case 'DOUBLE':
-      return { ...base, type: 'DOUBLE' } as const;
-    case 'BOOLEAN':
-      return { ...base, type: 'BOOLEAN' } as const;
-    case 'TIMESTAMP':
-      // The logical type alone: with the legacy TIMESTAMP_MILLIS annotation beside it, some readers
-      // (DuckDB 1.5) take the legacy one and lose the zone.
-      return { ...base, type: 'INT64', logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'MILLIS' } } as const;
-    case 'UTF8':
-      return { ...base, type: 'BYTE_ARRAY', converted_type: 'UTF8', logical_type: { type: 'STRING' } } as const;
-    case 'JSON':
-      // The JSON logical type, with the legacy UTF8 annotation for the writer, which then encodes
-      // our text as it is (its own JSON annotation would re-serialise the value, rounding digits).
-      return { ...base, type: 'BYTE_ARRAY', converted_type: 'UTF8', logical_type: { type: 'JSON' } } as const;
-  }
-}
+/** An integer written as digits alone, without leading zeros: what integerDigits would return. */
+const PLAIN_INTEGER = /^-?(?:0|[1-9]\d*)$/;
 
 type OutputStream = NodeJS.WritableStream & { writableNeedDrain?: boolean };
 
@@ -209,62 +178,42 @@ function drained(out: OutputStream): Promise<void> {
   });
 }
 
-/**
- * hyparquet-writer's byte buffer, emptied into `out` after each row group (the writer calls flush)
- * and once the footer is in it (ParquetFile.finish), waiting while `out` is full.
- */
-class StreamByteWriter extends ByteWriter {
-  constructor(private readonly out: OutputStream) {
-    super(64 * 1024);
-  }
-
-  flush(): Promise<void> {
-    const chunk = Buffer.from(this.buffer.slice(0, this.index));
-    this.index = 0;
-    if (chunk.length === 0 || this.out.write(chunk)) return Promise.resolve();
-    return drained(this.out);
-  }
-
+/** Hands bytes to `out`, waiting while it is full. */
+function send(out: OutputStream, bytes: Buffer): Promise<void> {
+  if (bytes.length === 0 || out.write(bytes)) return Promise.resolve();
+  return drained(out);
 }
 
 /** What writes the file: created once the columns are known. */
 class ParquetFile {
-  readonly #writer: ParquetWriter;
-  readonly #bytes: StreamByteWriter;
+  readonly #writer: ParquetFileWriter;
   /** Rows written so far, to name the row of a value that cannot be written. */
   #rows = 0;
 
-  constructor(out: NodeJS.WritableStream, readonly columns: readonly ParquetColumn[]) {
-    this.#bytes = new StreamByteWriter(out);
-    this.#writer = new ParquetWriter({
-      writer: this.#bytes,
-      schema: [{ name: 'root', num_children: columns.length }, ...columns.map(schemaElement)],
-      codec: 'SNAPPY',
-      createdBy: 'newsstats',
-    });
+  constructor(private readonly out: OutputStream, readonly columns: readonly ParquetColumn[]) {
+    this.#writer = new ParquetFileWriter(columns, 'newsstats');
   }
 
   async writeGroup(rows: readonly Row[]): Promise<void> {
     if (rows.length === 0) return;
     const first = this.#rows;
-    const columnData = this.columns.map((column) => ({
-      name: column.name,
-      data: rows.map((row, index) => {
+    const columnValues = this.columns.map((column) => {
+      const values = new Array<EncodedValue>(rows.length);
+      for (let index = 0; index < rows.length; index += 1) {
         try {
-          return parquetValue(column, fieldValue(row, column.name));
+          values[index] = parquetValue(column, fieldValue(rows[index]!, column.name));
         } catch (error) {
           throw error instanceof ValueOutOfRangeError ? error.atRow(first + index + 1) : error;
         }
-      }),
-    }));
+      }
+      return values;
+    });
     this.#rows += rows.length;
-    await this.#writer.write({ columnData, rowGroupSize: rows.length });
+    await send(this.out, this.#writer.group(columnValues, rows.length));
   }
 
   async finish(): Promise<void> {
-    // Puts the indexes, metadata and footer in the buffer (ByteWriter's own finish does nothing).
-    await this.#writer.finish();
-    await this.#bytes.flush();
+    await send(this.out, this.#writer.footer());
   }
 }
 
@@ -295,14 +244,19 @@ export function openParquetWriter(out: NodeJS.WritableStream, fields: readonly s
   };
 }
 
-export async function renderParquet(view: View, options: RenderOptions, out: NodeJS.WritableStream): Promise<void> {
-  const rows = rowsOf(view);
-  const sink = openParquetSink({ ...view, fields: options.fields ?? fieldsWithRowKeys(view.fields, rows) }, options, out);
-  for (const row of rows) await sink.write(row);
-  await sink.end();
-}
+/**
+ * Without --fields, keys the service sent beyond the contract's fields become columns too, as in CSV:
+ * from every row of a whole view, from the first row group of a stream.
+ */
+export const parquetRenderer: Renderer = {
+  async render(view, options, out) {
+    const rows = rowsOf(view);
+    const sink = await parquetRenderer.openSink({ ...view, fields: options.fields ?? fieldsWithRowKeys(view.fields, rows) }, options, out);
+    for (const row of rows) await sink.write(row);
+    await sink.end();
+  },
 
-export function openParquetSink(spec: RowSinkSpec, options: RenderOptions, out: NodeJS.WritableStream): RowSink {
-  // Without --fields, keys the service sent beyond the contract's fields become columns too, as in CSV.
-  return openParquetWriter(out, (sample) => parquetColumns(options.fields ?? fieldsWithRowKeys(spec.fields, sample.slice(0, 1)), sample));
-}
+  async openSink(spec, options, out) {
+    return openParquetWriter(out, (sample) => parquetColumns(options.fields ?? fieldsWithRowKeys(spec.fields, sample.slice(0, 1)), sample));
+  },
+};

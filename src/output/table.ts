@@ -22,7 +22,7 @@ import { captionLines, displayWidth, padToWidth, truncateToWidth, wrapToWidth } 
 import { printable, withoutControls } from '../shared/printable.js';
 import { tsvLine, tsvRendererFor } from './tsv.js';
 import {
-  drawnValue, fieldValue, fieldsWithRowKeys, laidOutRenderer, rowsOf, type FormatRenderer, type RenderOptions, type Row, type View,
+  drawnValue, fieldValue, fieldsWithRowKeys, laidOutRenderer, rowsOf, type TextRenderer, type RenderOptions, type Row, type View,
 } from './view.js';
 import type { TextWriter } from './writer.js';
 
@@ -67,20 +67,25 @@ export interface ColumnLayout {
   kept?: boolean;
   /** A URL on a terminal that draws no hyperlinks: shown whole, last (fitWithWholeUrlsLast). */
   wholeUrl?: boolean;
+  /**
+   * An identifier kept for its kind alone (not by the view's `keep` or --fields): where a more
+   * important name or title has fewer cells than the widest id beside it, this id is hidden (and
+   * named in the note) rather than the words cut. people top at 40 shows names, not only hashes.
+   */
+  givesWayToWords?: boolean;
 }
 
 /**
- * The width a column is shortened to before a column that is not kept is hidden for it. A title (free
- * text) keeps at least as many cells as the widest id beside it (`widestId`): a 19-digit hash whole
+ * The width a column is shortened to before a column that is not kept is hidden for it. A name or a
+ * title keeps at least as many cells as the widest id beside it (`widestId`): a 19-digit hash whole
  * beside `Hira Abba…` gave the reader the number and not the words.
  */
 function floorWidth(column: ColumnLayout, widestId = 0): number {
   if (isNeverCut(column.kind)) return column.natural;
-  if (column.kind === 'name') return Math.min(column.natural, NAME_FLOOR);
-  return Math.min(column.natural, Math.max(widestId, TEXT_FLOOR));
+  return Math.min(column.natural, Math.max(widestId, column.kind === 'name' ? NAME_FLOOR : TEXT_FLOOR));
 }
 
-/** The widest identifier column (a hash, a slug), which names and text are not shortened below. */
+/** The widest identifier column shown (a hash, a slug), which names and text are not shortened below. */
 function widestIdentifier(columns: readonly ColumnLayout[]): number {
   return Math.max(0, ...columns.filter((column) => column.kind === 'identifier' && !column.wholeUrl).map((column) => column.natural));
 }
@@ -158,30 +163,55 @@ function growWidths(columns: readonly ColumnLayout[], floors: readonly number[],
 /**
  * Which columns a terminal of `width` shows (indexes into `columns`, which come in order of
  * importance), and their widths. By meaning, not by position:
- * - names and text are shortened (to NAME_FLOOR, TEXT_FLOOR) before any column is hidden;
+ * - names and text are shortened, but to no fewer cells than the widest id shown beside them (nor
+ *   below NAME_FLOOR, TEXT_FLOOR), before any column is hidden;
  * - then the least important column that is not kept is hidden, one at a time, until the rest fit;
- * - kept columns (ids, the sorted-by metric, --fields) are never hidden: names and text beside them
- *   shrink further, down to NARROWEST_CUT, before a name that is not kept is hidden; if the kept
- *   columns alone are wider than the terminal, the line runs over rather than lie;
+ *   where that column is a name or text, an id less important than it that is kept for its kind alone
+ *   goes first (`givesWayToWords`), and the columns hidden before may come back beside the words;
+ * - kept columns (ids, the sorted-by metric, --fields) are otherwise never hidden: the last name or
+ *   text left beside them shrinks further, down to NARROWEST_CUT, rather than a table of no words;
+ *   if the kept columns alone are wider than the terminal, the line runs over rather than lie;
  * - a less important name or text is hidden rather than shorten a more important one below a
  *   comfortable width (people top's country of origin goes before its names are cut);
  * - the room left goes to names up to their full width, then to text and URLs.
  */
 export function fitColumns(columns: readonly ColumnLayout[], width: number): { shown: number[]; widths: number[] } {
   let shown = columns.map((_, i) => i);
-  const widestId = widestIdentifier(columns);
-  const floorBesideIds = (column: ColumnLayout) => floorWidth(column, widestId);
+  // Ids hidden for the words still set their floor: the room they gave is the words', not the next column's.
+  const gaveWay: number[] = [];
+  const floorBesideIds = (column: ColumnLayout) => floorWidth(column, widestIdentifier([...shown, ...gaveWay].map((i) => columns[i]!)));
   const at = (floor: (column: ColumnLayout) => number) => shown.map((i) => floor(columns[i]!));
   const fits = (floor: (column: ColumnLayout) => number) => lineWidth(at(floor)) <= width;
   const hide = (index: number) => {
     shown = shown.filter((i) => i !== index);
   };
+  const show = (index: number) => {
+    shown = [...shown, index].sort((a, b) => a - b);
+  };
   while (!fits(floorBesideIds)) {
     const least = shown.findLast((i) => !columns[i]!.kept);
     if (least === undefined) break;
-    // A name or text is shortened to its narrowest before it is hidden itself.
-    if (isShortened(columns[least]!) && fits(narrowestWidth)) break;
+    if (isShortened(columns[least]!)) {
+      const lesserId = shown.findLast((i) => i > least && columns[i]!.givesWayToWords === true);
+      if (lesserId !== undefined) {
+        hide(lesserId);
+        gaveWay.push(lesserId);
+        continue;
+      }
+      // The last words of the table are shortened to their narrowest before they are hidden.
+      const otherWords = shown.some((i) => i !== least && isShortened(columns[i]!));
+      if (!otherWords && fits(narrowestWidth)) break;
+    }
     hide(least);
+  }
+  if (gaveWay.length > 0) {
+    // Columns hidden before an id gave way may fit beside the words it made room for, most important first.
+    for (const index of columns.map((_, i) => i).filter((i) => !shown.includes(i) && !columns[i]!.givesWayToWords)) {
+      show(index);
+      if (fits(floorBesideIds)) continue;
+      hide(index);
+      break;
+    }
   }
   const floor = () => (fits(floorBesideIds) ? floorBesideIds : fits(floorWidth) ? floorWidth : narrowestWidth);
   const widthsOf = () => growWidths(shown.map((i) => columns[i]!), at(floor()), width);
@@ -308,6 +338,7 @@ function gridOf(view: View, rows: readonly Row[], options: RenderOptions): Grid 
     natural: Math.max(displayWidth(header?.[i]?.text ?? ''), ...body.map((row) => displayWidth(row[i]!.text))),
     kept: isNeverHidden(kind) || kept.has(fields[i]!),
     wholeUrl: kind !== 'url' && columnKind(fields[i]!, false) === 'url',
+    givesWayToWords: kind === 'identifier' && !kept.has(fields[i]!) && columnKind(fields[i]!, false) === 'identifier',
   }));
   return { ...(header ? { header } : {}), rows: body, columns };
 }
@@ -539,7 +570,7 @@ async function writeSingle(view: View, options: RenderOptions, writer: TextWrite
 /** On a terminal: laid out from every row, so a sink keeps its rows and prints at the end. */
 const terminalTable = laidOutRenderer(terminalTableLines);
 
-export const tableRenderer: FormatRenderer = {
+export const tableRenderer: TextRenderer = {
   async render(view, options, writer) {
     if (options.isTTY) return terminalTable.render(view, options, writer);
     if (view.single) return writeSingle(view, options, writer);

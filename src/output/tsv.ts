@@ -13,7 +13,7 @@
  */
 import { csvCellText, guardFormula } from './flatten.js';
 import { withoutControls } from '../shared/printable.js';
-import { fieldValue, fieldsWithRowKeys, rowsOf, type FormatRenderer, type Row, type RowSink, type View } from './view.js';
+import { fieldValue, fieldsWithRowKeys, rowsOf, type TextRenderer, type Row, type RowSink, type View } from './view.js';
 import type { RenderOptions } from './view.js';
 
 const TSV_SPECIAL = /[\\\t\n\r]/g;
@@ -38,7 +38,7 @@ export interface TsvLayout {
 }
 
 /** A renderer for a TSV layout: buffered render() and a streaming sink give the same bytes. */
-export function tsvRendererFor(layout: TsvLayout): FormatRenderer {
+export function tsvRendererFor(layout: TsvLayout): TextRenderer {
   // On a terminal every text, the API's keys included, loses its control characters (see csv.ts).
   const outgoing = (options: RenderOptions) => (options.isTTY ? withoutControls : (text: string) => text);
   const lines = (options: RenderOptions) => {

@@ -18,6 +18,8 @@ export interface ChartSpec {
   diverging?: boolean;
   /** Printed in place of the value where a row has none (a mover's `new` or `out`). */
   fallback?: string;
+  /** A field that, where true, puts movement.ts's mark before the value (a mover that fell out of the top N: `left -38`). */
+  markedBy?: string;
   /** Lines only: one line per distinct value of this field, with a legend (several people's trends). */
   series?: string;
   /** The field naming each series in the legend (default: the series field). */
@@ -30,7 +32,10 @@ export interface View {
   data: unknown;
   /** The tabular view. Default: `data` when an array, `[data]` when an object. */
   rows?: readonly Row[];
-  /** Every field a row can have, in contract order: validates --fields, orders CSV columns. */
+  /**
+   * Every field a row can have, in contract order: validates --fields, orders CSV columns. Empty where
+   * only the data can tell (the raw api command): its rows' keys are the fields.
+   */
   fields: readonly string[];
   /** Default table columns (a subset of fields). */
   tableFields?: readonly string[];
@@ -64,7 +69,10 @@ export type RowSinkSpec = Omit<View, 'data' | 'rows' | 'single'>;
 
 export interface RenderOptions {
   format: OutputFormat;
-  /** --fields as the user gave them; validated against the view's fields. */
+  /**
+   * --fields in the user's order, checked against the view's declared fields by the caller (selectFields,
+   * before any request); for a view that declares none, checked by the entry against its rows' keys.
+   */
   fields?: readonly string[];
   /** false for --no-header (csv, tsv, table). */
   header: boolean;
@@ -96,10 +104,22 @@ export interface RowSink {
 }
 
 /**
- * What each renderer module provides to the entry. Renderers receive `options.fields` already
- * validated and de-duplicated by the entry (selectFields), in the user's order.
+ * What every format provides to the entry, text and binary alike: a whole view at once, or a sink for
+ * rows that arrive over time. Both write bytes or text to `out` and never end it (stdout must stay
+ * open; an atomic file is ended by its commit). `options.fields` arrive checked and de-duplicated, in
+ * the user's order (see "Output" in docs/design.md for where --fields is checked).
  */
-export interface FormatRenderer {
+export interface Renderer {
+  render(view: View, options: RenderOptions, out: NodeJS.WritableStream): Promise<void>;
+  openSink(spec: RowSinkSpec, options: RenderOptions, out: NodeJS.WritableStream): Promise<RowSink>;
+}
+
+/**
+ * What a text format (json, ndjson, csv, tsv, table, chart) implements: it writes text into a
+ * TextWriter, which joins small writes into chunks and waits on backpressure. The entry lifts it into
+ * a Renderer (index.ts, asRenderer); binary formats (xlsx, parquet) write their bytes to `out` themselves.
+ */
+export interface TextRenderer {
   render(view: View, options: RenderOptions, writer: TextWriter): Promise<void>;
   openSink(spec: RowSinkSpec, options: RenderOptions, writer: TextWriter): RowSink;
 }
@@ -141,7 +161,7 @@ export function drawnValue(view: Pick<View, 'countField'>, row: Row, field: stri
  * A renderer for formats laid out from every row at once (table, chart): `layout` gives the lines,
  * and its sink keeps the rows it is given and prints at end().
  */
-export function laidOutRenderer(layout: (view: View, options: RenderOptions) => string[] | Promise<string[]>): FormatRenderer {
+export function laidOutRenderer(layout: (view: View, options: RenderOptions) => string[] | Promise<string[]>): TextRenderer {
   const render = async (view: View, options: RenderOptions, writer: TextWriter) => {
     for (const line of await layout(view, options)) await writer.write(line + '\n');
   };

@@ -19,7 +19,7 @@ import { Writable } from 'node:stream';
 import type { stream as ExcelStream, Worksheet } from 'exceljs';
 import { cellText, isNumericValue } from './flatten.js';
 import { displayWidth } from './text.js';
-import { fieldValue, fieldsWithRowKeys, rowsOf, type RenderOptions, type Row, type RowSink, type RowSinkSpec, type View } from './view.js';
+import { fieldValue, fieldsWithRowKeys, rowsOf, type Renderer, type RenderOptions, type Row, type RowSinkSpec } from './view.js';
 import { loadWorkbookWriter } from './exceljs.js';
 import { OutputUsageError } from './errors.js';
 import { parseTimestamp } from '../shared/timestamp.js';
@@ -192,16 +192,18 @@ async function openSheet(spec: RowSinkSpec, options: RenderOptions, out: NodeJS.
   return new XlsxSheet(workbook, sink, spec, options);
 }
 
-export async function renderXlsx(view: View, options: RenderOptions, out: NodeJS.WritableStream): Promise<void> {
-  const rows = rowsOf(view);
-  // Whole views know every row up front, so extra keys from any row become columns, as in CSV.
-  const fields = options.fields ?? fieldsWithRowKeys(view.fields, rows);
-  const sheet = await openSheet({ ...view, fields }, { ...options, fields }, out);
-  for (const row of rows) await sheet.write(row);
-  await sheet.end();
-}
+export const xlsxRenderer: Renderer = {
+  async render(view, options, out) {
+    const rows = rowsOf(view);
+    // Whole views know every row up front, so extra keys from any row become columns, as in CSV.
+    const fields = options.fields ?? fieldsWithRowKeys(view.fields, rows);
+    const sheet = await openSheet({ ...view, fields }, { ...options, fields }, out);
+    for (const row of rows) await sheet.write(row);
+    await sheet.end();
+  },
 
-export async function openXlsxSink(spec: RowSinkSpec, options: RenderOptions, out: NodeJS.WritableStream): Promise<RowSink> {
-  const sheet = await openSheet(spec, options, out);
-  return { write: (row) => sheet.write(row), end: () => sheet.end() };
-}
+  async openSink(spec, options, out) {
+    const sheet = await openSheet(spec, options, out);
+    return { write: (row) => sheet.write(row), end: () => sheet.end() };
+  },
+};

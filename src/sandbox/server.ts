@@ -18,6 +18,7 @@ import { HttpProblem, TraceIds, problemBody } from './http/problem.js';
 import { findRoute, type RouteContext } from './http/routes.js';
 import { ENDPOINT_SHAPES } from '../api/types.js';
 import { endpointFor } from '../api/validate.js';
+import { PUBLISHED_SANDBOX_KEY } from '../api/redact.js';
 import { wildAnswer, wildSeed } from './wild.js';
 
 export interface SandboxOptions {
@@ -75,7 +76,7 @@ export { SandboxOptionError, type SandboxOptionName };
 export const SANDBOX_OPTION_DEFAULTS = {
   host: '127.0.0.1',
   port: 0,
-  key: 'sandbox',
+  key: PUBLISHED_SANDBOX_KEY,
   seed: 1,
   failRate: 0,
   latencyMs: 0,

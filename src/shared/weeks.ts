@@ -72,6 +72,23 @@ export function listWeeks(start: number, end: number): number[] {
   return Array.from({ length: count + 1 }, (_, index) => addWeeks(start, index));
 }
 
+/**
+ * Weeks for a message: `1 week 202645`, `12 weeks 202636..202647`, and weeks with gaps as their runs,
+ * `3 weeks 202640, 202643..202644` (a range over a gap would claim the weeks missing from it).
+ */
+export function describeWeeks(weeks: readonly number[]): string {
+  const sorted = [...new Set(weeks)].sort((a, b) => a - b);
+  if (sorted.length === 0) return '0 weeks';
+  const runs: Array<[number, number]> = [];
+  for (const week of sorted) {
+    const last = runs.at(-1);
+    if (last && weeksBetween(last[1], week) === 1) last[1] = week;
+    else runs.push([week, week]);
+  }
+  const listed = runs.map(([first, last]) => (first === last ? String(first) : `${first}..${last}`)).join(', ');
+  return `${sorted.length} ${sorted.length === 1 ? 'week' : 'weeks'} ${listed}`;
+}
+
 /** Parses "202647" into 202647, rejecting anything that is not a real ISO week. */
 export function parseWeek(text: string): number {
   if (!/^\d{6}$/.test(text)) {

@@ -6,7 +6,7 @@
 import type { NewsStatsClient } from '../api/client.js';
 import type { PeopleTopParams } from '../api/types.js';
 import { forEachInOrder } from '../api/in-order.js';
-import { rankedCountryStatsRows, rankedLinkRows } from '../output/rows.js';
+import { rankedCountryStatsRows } from '../output/rows.js';
 import type { Row } from '../output/view.js';
 import { ContractViolationError } from './failures.js';
 import { STREAMS, type StreamName } from './streams.js';
@@ -99,7 +99,8 @@ export class StreamReader {
         const seen = new Set<string>();
         return this.#perPerson(week, async (person) => {
           const links = (await this.client.people.links(String(person.personHash), { limit: this.query.linksLimit, includeContext: true })) as Row[];
-          return rankedLinkRows(person, links);
+          // Led by the person's name; not their rank, which is the finding week's, not the link's.
+          return links.map((link) => ({ fullName: person.fullName, ...link }));
         }, async (row) => {
           const key = `${String(row.personHash)}\u0000${String(row.articleHash)}`;
           if (seen.has(key)) return;

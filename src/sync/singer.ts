@@ -5,7 +5,9 @@
  *
  *   SCHEMA  once per selected stream, before its records: JSON Schema from the stream's columns,
  *           key_properties, bookmark_properties ["week"] for weekly streams
- *   RECORD  one per row; weekly rows carry their `week`; numbers keep every digit (articleHash is a
+ *   RECORD  one per row, in the lake's columns (streams.ts): its `week` (a link's, its mentionDate's; a
+ *           reference table's, the week taken), the contract's fields, `_extra` (fields the contract
+ *           does not name, or null); numbers keep every digit (articleHash is a
  *           JSON integer); timestamps are RFC 3339 in UTC (the contract's text with a `Z`)
  *   STATE   after each week of a stream and each reference table:
  *           {"bookmarks": {"rankings": {"week": 202646}, ...}}, the last week complete in order
@@ -24,7 +26,7 @@ import { isPartitionFailure } from './failures.js';
 import { planTasks, type Task } from './plan.js';
 import { StreamReader, queryRecord, type StreamQuery } from './read.js';
 import { emptyState, withSnapshotDone, withWeekDone, type SyncState } from './state.js';
-import { STREAMS, STREAM_NAMES, type StreamName } from './streams.js';
+import { EXTRA_COLUMN, STREAMS, STREAM_NAMES, rowWeek, streamRow, type StreamName } from './streams.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -34,6 +36,9 @@ export type JsonSchema = Record<string, unknown>;
  * is never sent (runTap skips it with a warning), so a target may make its keys NOT NULL.
  */
 export function columnJsonSchema(column: ParquetColumn, key = false): JsonSchema {
+  if (column.name === EXTRA_COLUMN) {
+    return { type: ['null', 'object'], description: 'Fields the service sent that the contract does not name, as sent (null when none).' };
+  }
   // A field of the contract: its schema's (src/schema/singer.ts), described, a key never null.
   const fromSchema = singerSchemaOfField(column.name, { key });
   if (fromSchema !== undefined) return fromSchema;
@@ -55,22 +60,23 @@ export function columnJsonSchema(column: ParquetColumn, key = false): JsonSchema
   }
 }
 
-const WEEK_COLUMN: ParquetColumn = { name: 'week', kind: 'INT32' };
-
-/** The columns of a stream's records: `week` first for weekly streams. */
+/** The columns of a stream's records: the lake's (streams.ts), `week` first. */
 function recordColumns(stream: StreamName): readonly ParquetColumn[] {
-  const spec = STREAMS[stream];
-  return spec.weekly ? [WEEK_COLUMN, ...spec.columns] : spec.columns;
+  return STREAMS[stream].columns;
+}
+
+/** Fields every record carries whatever a catalog says (inclusion automatic): the key, and the week. */
+function automaticFields(stream: StreamName): readonly string[] {
+  return recordColumns(stream).filter((column) => column.required === true).map((column) => column.name);
 }
 
 /** The stream's JSON Schema, of the fields given (default: all). */
 export function streamJsonSchema(stream: StreamName, fields?: ReadonlySet<string>): JsonSchema {
-  const keys = STREAMS[stream].keyProperties;
   const columns = recordColumns(stream).filter((column) => fields === undefined || fields.has(column.name));
   return {
     type: 'object',
-    properties: Object.fromEntries(columns.map((column) => [column.name, columnJsonSchema(column, keys.includes(column.name))])),
-    required: [...keys],
+    properties: Object.fromEntries(columns.map((column) => [column.name, columnJsonSchema(column, column.required === true)])),
+    required: [...automaticFields(stream)],
   };
 }
 
@@ -104,7 +110,7 @@ export function discoverCatalog(): { streams: JsonSchema[] } {
           },
           ...recordColumns(stream).map((column) => ({
             breadcrumb: ['properties', column.name],
-            metadata: spec.keyProperties.includes(column.name) ? { inclusion: 'automatic' } : { inclusion: 'available', 'selected-by-default': true },
+            metadata: column.required === true ? { inclusion: 'automatic' } : { inclusion: 'available', 'selected-by-default': true },
           })),
         ],
       };
@@ -187,7 +193,7 @@ export function parseCatalog(catalog: unknown): CatalogSelection {
     const columns = recordColumns(stream).map((column) => column.name);
     const unknown = [...fieldMetadata.keys()].filter((name) => !columns.includes(name));
     if (unknown.length > 0) throw new SingerInputError(`catalog ${at}: ${stream} has no field ${unknown.map((name) => `"${name}"`).join(', ')}`);
-    const keys = STREAMS[stream].keyProperties;
+    const keys = automaticFields(stream);
     const fields = new Set<string>();
     for (const name of columns) {
       const values = fieldMetadata.get(name) ?? {};
@@ -282,11 +288,13 @@ function rfc3339(value: unknown): unknown {
   return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?$/.test(value) ? `${value}Z` : value;
 }
 
-function record(stream: StreamName, row: Row, week: number | undefined, fields: ReadonlySet<string> | undefined): Row {
+/** A row as its RECORD carries it: the lake's columns (streams.ts), of the fields selected. */
+function record(stream: StreamName, row: Row, week: number, fields: ReadonlySet<string> | undefined): Row {
+  const full = streamRow(stream, row, week);
   const out: Row = {};
   for (const column of recordColumns(stream)) {
     if (fields !== undefined && !fields.has(column.name)) continue;
-    const value = column.name === 'week' && week !== undefined ? week : row[column.name];
+    const value = full[column.name];
     out[column.name] = column.kind === 'TIMESTAMP' ? rfc3339(value ?? null) : (value ?? null);
   }
   return out;
@@ -379,12 +387,18 @@ export async function runTap(options: TapOptions): Promise<TapSummary> {
   };
   // A stream whose week failed stops there: its bookmark must not pass a week it does not hold.
   const stopped = new Set<StreamName>();
+  // The keys of a stream whose key has no week (links), sent this run: a person's links are listed
+  // again for every week that ranks them, and each link is sent once, in its own week.
+  const sentThisRun = new Map<StreamName, Set<string>>();
   for (const task of tasks) {
     if (stopped.has(task.stream)) continue;
     const { stream, week } = task;
     const fields = options.fields?.[stream];
     const where = week === undefined ? stream : `${stream} week ${week}`;
     const version = week === undefined ? now() : undefined;
+    const keyed = !STREAMS[stream].keyProperties.includes('week') && week !== undefined;
+    const sentBefore = keyed ? (sentThisRun.get(stream) ?? new Set<string>()) : new Set<string>();
+    if (keyed) sentThisRun.set(stream, sentBefore);
     const keys = new Set<string>();
     const nullKeys = new Map<string, number>();
     let records = 0;
@@ -393,18 +407,21 @@ export async function runTap(options: TapOptions): Promise<TapSummary> {
     try {
       if (version !== undefined && snapshots[stream]?.version === undefined) await write({ type: 'ACTIVATE_VERSION', stream, version });
       const emit = async (row: Row) => {
-        const out = record(stream, row, week, fields);
-        const nullKey = nullKeyOf(stream, { ...row, ...(week !== undefined && { week }) });
+        const rowsWeek = week === undefined ? currentWeek : rowWeek(stream, row, week);
+        const out = record(stream, row, rowsWeek, fields);
+        const nullKey = nullKeyOf(stream, { ...row, week: rowsWeek });
         if (nullKey !== undefined) {
           nullKeys.set(nullKey, (nullKeys.get(nullKey) ?? 0) + 1);
           return;
         }
-        const key = STREAMS[stream].keyProperties.map((name) => String(name === 'week' ? week : row[name])).join('\u0000');
+        const key = STREAMS[stream].keyProperties.map((name) => String(name === 'week' ? rowsWeek : row[name])).join('\u0000');
         if (keys.has(key)) {
           duplicates += 1;
           return;
         }
         keys.add(key);
+        if (sentBefore.has(key)) return;
+        if (keyed) sentBefore.add(key);
         records += 1;
         await write({ type: 'RECORD', stream, record: out, ...(version !== undefined && { version }) });
       };

@@ -9,7 +9,7 @@
  * a TypeError, and never saved back in another shape.
  */
 import { isValidWeek } from '../shared/weeks.js';
-import { STREAMS, STREAM_NAMES, type StreamName } from './streams.js';
+import { STREAMS, STREAM_NAMES, UNDATED_WEEK, type StreamName } from './streams.js';
 
 export const STATE_VERSION = 2;
 
@@ -28,7 +28,7 @@ export interface StreamState {
   weeks?: number[];
   /** A reference table's snapshot has landed. */
   snapshot?: boolean;
-  /** Each partition in the lake, by week, and when it was taken (UTC, to the second). */
+  /** Each partition in the lake, by week, and when it was taken (UTC, to the second); links' undated rows under "0". */
   taken?: Record<string, string>;
   /** Partitions written from a week that was not complete then (--include-current): replaced once it is. */
   partial?: number[];
@@ -130,7 +130,8 @@ export function parseState(text: string, where: string): SyncState {
     if (raw.taken !== undefined) {
       if (!isPlainObject(raw.taken)) throw wrong(`streams.${name}.taken`, 'an object');
       for (const [week, time] of Object.entries(raw.taken)) {
-        if (!isWeek(Number(week)) || typeof time !== 'string' || !TAKEN.test(time)) throw wrong(`streams.${name}.taken.${week}`, 'a week and a UTC time (YYYY-MM-DDTHH:MM:SSZ)');
+        const partition = name === 'links' && week === String(UNDATED_WEEK) ? true : isWeek(Number(week));
+        if (!partition || typeof time !== 'string' || !TAKEN.test(time)) throw wrong(`streams.${name}.taken.${week}`, 'a week and a UTC time (YYYY-MM-DDTHH:MM:SSZ)');
       }
       stream.taken = raw.taken as Record<string, string>;
     }
@@ -191,6 +192,16 @@ export function withPartitionTaken(state: SyncState, stream: StreamName, week: n
     const others = (old.partial ?? []).filter((item) => item !== week);
     return { ...old, taken: { ...old.taken, [String(week)]: taken }, partial: partial ? [...others, week].sort((a, b) => a - b) : others };
   });
+}
+
+/**
+ * Records that a partial partition's week has since been read whole: for links, whose partition W
+ * holds every link seen with a mentionDate in W, once the people of W's complete ranking have been
+ * read, even when none of their links fell in W (the partition then stays as it was, and is complete).
+ */
+export function withPartialCleared(state: SyncState, stream: StreamName, week: number): SyncState {
+  if (!(state.streams[stream]?.partial ?? []).includes(week)) return state;
+  return withStream(state, stream, (old) => ({ ...old, partial: (old.partial ?? []).filter((item) => item !== week) }));
 }
 
 /** Whether a stream holds rows taken before its week was complete, by partition. */

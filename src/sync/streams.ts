@@ -1,39 +1,93 @@
 /**
- * The streams `sync` and `tap` share: what each holds, its columns and types, its key. One table, read
- * by both front-ends: the Parquet schema of a partition, the JSON Schema of a Singer catalog entry and
- * the fields of a record all come from here, and the column types from the contract's field kinds.
+ * The streams `sync` and `tap` share: what each holds, its columns and types, its key, and the week a
+ * row belongs to. One table, read by both front-ends: the Parquet schema of a partition, the JSON
+ * Schema of a Singer catalog entry and the fields of a record all come from here (so a lake and a
+ * tap's target hold the same columns under the same key), the column types from the contract's field
+ * kinds.
  */
 import { countrySchema, fieldsOf, personCountryRowSchema, personLinkSchema, personSchema, personStatsSchema, sourceSchema } from '../api/types.js';
 import { parquetColumns, type ParquetColumn } from '../output/parquet.js';
+import type { Row } from '../output/view.js';
+import { parseTimestamp } from '../shared/timestamp.js';
+import { isoWeekOf } from '../shared/weeks.js';
 
 export const STREAM_NAMES = ['rankings', 'country_stats', 'links', 'people', 'countries', 'sources'] as const;
 export type StreamName = (typeof STREAM_NAMES)[number];
 
+/**
+ * The column of every stream holding, as one JSON object, the fields a row's record carried that the
+ * contract does not name (the service's additive changes), or null when there were none. A leading
+ * `_` as Singer's own metadata columns have: no contract field (camelCase) can take its name.
+ */
+export const EXTRA_COLUMN = '_extra';
+
 export interface StreamSpec {
   name: StreamName;
-  /** Weekly streams are partitioned by ISO week; reference tables are one snapshot. */
+  /** Weekly streams are partitioned by ISO week; reference tables by the week their snapshot was taken. */
   weekly: boolean;
-  /** Columns of a partition, in order; weekly streams' `week` lives in the partition path, not here. */
+  /**
+   * Columns of a partition and of a Singer record, in order: `week` first (a weekly stream's row's week;
+   * a reference table's, the week its snapshot was taken), then the contract's fields, then
+   * EXTRA_COLUMN. `required` on the week and the key: never null.
+   */
   columns: readonly ParquetColumn[];
-  /** What identifies a row (Singer's key_properties; `week` first for weekly streams). */
+  /** What identifies a row across the whole stream (Singer's key_properties; the lake merges by it). */
   keyProperties: readonly string[];
 }
 
+const WEEK_COLUMN: ParquetColumn = { name: 'week', kind: 'INT32', required: true };
+const EXTRA: ParquetColumn = { name: EXTRA_COLUMN, kind: 'JSON' };
+
 function spec(name: StreamName, weekly: boolean, fields: readonly string[], keyProperties: readonly string[]): StreamSpec {
-  return { name, weekly, columns: parquetColumns(fields, []), keyProperties };
+  const columns = parquetColumns(fields, [], keyProperties);
+  return { name, weekly, columns: [WEEK_COLUMN, ...columns, EXTRA], keyProperties };
 }
 
-/** The people of a ranking that per-person streams start from: the columns they lead with. */
+/** The person of a week's ranking that country rows were read for: their rank and name that week. */
 const PERSON_LEAD = ['rank', 'fullName'];
 
 export const STREAMS: Readonly<Record<StreamName, StreamSpec>> = {
   rankings: spec('rankings', true, fieldsOf(personStatsSchema), ['week', 'personHash']),
   country_stats: spec('country_stats', true, [...PERSON_LEAD, 'personHash', 'startWeek', 'endWeek', ...fieldsOf(personCountryRowSchema)], ['week', 'personHash', 'countryId']),
-  links: spec('links', true, [...PERSON_LEAD, ...fieldsOf(personLinkSchema)], ['week', 'personHash', 'articleHash']),
+  // A link is one person's mention in one article, whichever week's ranking found the person: it lives
+  // in its mentionDate's week (rowWeek), once, so neither the week nor the finder's rank is in its key.
+  links: spec('links', true, ['fullName', ...fieldsOf(personLinkSchema)], ['personHash', 'articleHash']),
   people: spec('people', false, fieldsOf(personSchema), ['personHash']),
   countries: spec('countries', false, fieldsOf(countrySchema), ['countryId']),
   sources: spec('sources', false, fieldsOf(sourceSchema), ['sourceId']),
 };
+
+/**
+ * The `week` of a link the service sent without a mentionDate (the contract lets it be null): such a
+ * link has no week of its own, and filing it under each week whose ranking found it would put one row
+ * in many places, so it lives in `links/week=0/`, once.
+ */
+export const UNDATED_WEEK = 0;
+
+/**
+ * The week a weekly stream's row belongs to: for links, its mentionDate's (UNDATED_WEEK without one);
+ * for the others, the week fetched.
+ */
+export function rowWeek(stream: StreamName, row: Row, fetchedWeek: number): number {
+  if (stream !== 'links') return fetchedWeek;
+  const date = typeof row.mentionDate === 'string' ? parseTimestamp(row.mentionDate)?.date : undefined;
+  return date ? isoWeekOf(date) : UNDATED_WEEK;
+}
+
+const KNOWN_FIELDS: Readonly<Record<StreamName, ReadonlySet<string>>> = Object.fromEntries(
+  STREAM_NAMES.map((stream) => [stream, new Set(STREAMS[stream].columns.map((column) => column.name).filter((name) => name !== EXTRA_COLUMN))]),
+) as unknown as Record<StreamName, ReadonlySet<string>>;
+
+/** The row as the lake and the tap hold it: its `week`, and what no column names gathered in EXTRA_COLUMN. */
+export function streamRow(stream: StreamName, row: Row, week: number): Row {
+  const known = KNOWN_FIELDS[stream];
+  let extra: Row | null = null;
+  for (const [name, value] of Object.entries(row)) {
+    if (known.has(name) || value === undefined) continue;
+    (extra ??= {})[name] = value;
+  }
+  return { ...row, week, [EXTRA_COLUMN]: extra };
+}
 
 export class StreamListError extends Error {
   override name = 'StreamListError';

@@ -9,6 +9,7 @@
  *   people/week=202648/part-0.parquet          a reference table's snapshot, by the week it was taken
  *   _newsstats_sync.json                       what has landed (state.ts)
  *   _newsstats/links/week=202647.ndjson        the links rows by partition, to merge new ones by key
+ *   _newsstats/links/index.json                each link's partition week, so a link that moves leaves
  *
  * The destination (destinations/) publishes each file whole; the state is written only after the
  * files it records have landed. The partitions carry no time of writing and the same rows give the same
@@ -18,16 +19,15 @@
 import type { NewsStatsClient } from '../api/client.js';
 import { ResponseShapeError } from '../api/errors.js';
 import { ValueOutOfRangeError } from '../output/errors.js';
-import { openParquetWriter, type ParquetColumn } from '../output/parquet.js';
-import { parseTimestamp } from '../shared/timestamp.js';
+import { openParquetWriter } from '../output/parquet.js';
 import type { Row } from '../output/view.js';
 import { isoWeekOf, weeksBetween } from '../shared/weeks.js';
 import { STORE_FOLDER, type Destination } from './destinations/destination.js';
 import { isPartitionFailure } from './failures.js';
 import { MAX_WEEKS_AHEAD, needsCurrentWeek, plannedRequests, planTasks, serviceWeekProblem, type PlanOptions, type Task } from './plan.js';
 import { StreamReader, queryRecord, type StreamQuery } from './read.js';
-import { STATE_FILE, checkQuery, emptyState, parseState, stateText, takenText, withPartitionTaken, withSnapshotDone, withWeekDone, type SyncState } from './state.js';
-import { STREAMS, type StreamName } from './streams.js';
+import { STATE_FILE, StateError, checkQuery, emptyState, parseState, stateText, takenText, withPartialCleared, withPartitionTaken, withSnapshotDone, withWeekDone, type SyncState } from './state.js';
+import { STREAMS, rowWeek, streamRow, type StreamName } from './streams.js';
 
 export interface SyncOptions extends PlanOptions, StreamQuery {
   client: NewsStatsClient<'lossless'>;
@@ -69,25 +69,21 @@ export function partitionPath(partition: Pick<Partition, 'stream' | 'week'>): st
   return `${partition.stream}/week=${partition.week}/part-0.parquet`;
 }
 
-/**
- * A partition's columns. A links row lives in the partition of its mentionDate's week whichever
- * week's ranking found it, so the rank it had there is not one of its columns.
- */
-export function lakeColumns(stream: StreamName): readonly ParquetColumn[] {
-  const columns = STREAMS[stream].columns;
-  return stream === 'links' ? columns.filter((column) => column.name !== 'rank') : columns;
-}
-
 /** What identifies a links row across partitions and runs. */
 function linkKey(row: Row): string {
   return `${String(row.personHash)}\u0000${String(row.articleHash)}`;
 }
 
-/** The week a links row belongs to: its mentionDate's, else (no date sent) the week that found it. */
-function linkWeek(row: Row, fetchedWeek: number): number {
-  const date = typeof row.mentionDate === 'string' ? parseTimestamp(row.mentionDate)?.date : undefined;
-  return date ? isoWeekOf(date) : fetchedWeek;
+/** The merge store of a links partition: its rows as JSON lines, every digit as sent. */
+function linksStorePath(week: number): string {
+  return `${STORE_FOLDER}/links/week=${week}.ndjson`;
 }
+
+/**
+ * The week of every link in the lake, by key, so that a link whose mentionDate changes leaves its old
+ * partition (one row in one place); keys sorted, so the same links give the same bytes.
+ */
+const LINKS_INDEX = `${STORE_FOLDER}/links/index.json`;
 
 /** The state is written at most this often while partitions land (and always at the end). */
 const STATE_INTERVAL_MS = 1000;
@@ -110,7 +106,11 @@ class LakeRun {
   #state: SyncState;
   /** Links rows fetched and not yet merged into the lake, by partition week, by key. */
   #links = new Map<number, Map<string, Row>>();
+  /** The partition week of each key in #links. */
+  #linkWeeks = new Map<string, number>();
   #linksRows = 0;
+  /** The partition week of every link in the lake (LINKS_INDEX), read at the first merge. */
+  #index: Map<string, number> | undefined;
   /** The weeks whose links are in #links: recorded as done once merged. */
   #linksWeeks: Task[] = [];
   #currentWeek = 0;
@@ -207,18 +207,19 @@ class LakeRun {
   }
 
   /**
-   * Writes one partition. The week is a column of every file as well as its path (INT32, the same in
-   * every partition), so a reader without hive partitioning still has it; the stream's keys are
-   * REQUIRED. A value its column cannot hold (more than 38 digits) is exit 5 naming stream, week, row
-   * and field (docs/types.md).
+   * Writes one partition, in the stream's columns (streams.ts). The week is a column of every file as
+   * well as its path (INT32, the same in every partition), so a reader without hive partitioning still
+   * has it; the week and the stream's keys are REQUIRED; fields the contract does not name go to
+   * EXTRA_COLUMN. A value its column cannot hold (more than 38 digits) is exit 5 naming stream, week,
+   * row and field (docs/types.md).
    */
   async #writeRows(partition: Partition, fill: (write: (row: Row) => Promise<void>) => Promise<void>): Promise<void> {
-    const keys = STREAMS[partition.stream].keyProperties;
-    const columns: ParquetColumn[] = [{ name: 'week', kind: 'INT32', required: true }, ...lakeColumns(partition.stream).map((column) => (keys.includes(column.name) ? { ...column, required: true } : column))];
+    const { stream } = partition;
+    const columns = STREAMS[stream].columns;
     try {
       await this.#lake.write(partitionPath(partition), async (out) => {
         const writer = openParquetWriter(out, () => columns);
-        await fill((row) => writer.write({ ...row, week: partition.week }));
+        await fill((row) => writer.write(streamRow(stream, row, partition.week)));
         await writer.end();
       });
     } catch (error) {
@@ -246,16 +247,42 @@ class LakeRun {
       rows.push(row);
     });
     for (const row of rows) {
-      const week = linkWeek(row, task.week!);
+      const week = rowWeek('links', row, task.week!);
+      const key = linkKey(row);
+      // The newest answer for a key wins, in the week it names now.
+      const before = this.#linkWeeks.get(key);
+      if (before !== undefined && before !== week) this.#links.get(before)!.delete(key);
+      else if (before === undefined) this.#linksRows += 1;
+      this.#linkWeeks.set(key, week);
       let partition = this.#links.get(week);
       if (!partition) this.#links.set(week, (partition = new Map<string, Row>()));
-      // The newest answer for a key wins; the rank is the finding week's, not the row's.
-      const { rank: _rank, ...link } = row;
-      if (!partition.has(linkKey(row))) this.#linksRows += 1;
-      partition.set(linkKey(row), link);
+      partition.set(key, row);
     }
     this.#linksWeeks.push(task);
     if (this.#linksRows >= LINKS_BUFFER_ROWS) await this.#mergeLinks();
+  }
+
+  /**
+   * The partition week of every link in the lake: LINKS_INDEX, or, in a lake written before it, built
+   * once from the merge store of every links partition the state records.
+   */
+  async #linksIndex(parse: (text: string) => unknown): Promise<Map<string, number>> {
+    if (this.#index) return this.#index;
+    const index = new Map<string, number>();
+    const text = await this.#lake.read(LINKS_INDEX);
+    if (text !== undefined) {
+      const value = JSON.parse(text.toString('utf8')) as unknown;
+      if (typeof value !== 'object' || value === null || Array.isArray(value) || !Object.values(value).every((week) => Number.isSafeInteger(week))) {
+        throw new StateError(`${this.#lake.where}/${LINKS_INDEX} is not an index of links (key to week): remove it, and the next run builds it again`);
+      }
+      for (const [key, week] of Object.entries(value as Record<string, number>)) index.set(key, week);
+    } else {
+      for (const week of Object.keys(this.#state.streams.links?.taken ?? {}).map(Number)) {
+        const old = await this.#lake.read(linksStorePath(week));
+        for (const line of old?.toString('utf8').split('\n') ?? []) if (line !== '') index.set(linkKey(parse(line) as Row), week);
+      }
+    }
+    return (this.#index = index);
   }
 
   /**
@@ -267,8 +294,18 @@ class LakeRun {
     if (this.#linksWeeks.length === 0) return;
     const { parse, stringify } = await import('lossless-json');
     const taken = takenText(new Date());
-    for (const week of [...this.#links.keys()].sort((a, b) => a - b)) {
-      const storePath = `${STORE_FOLDER}/links/week=${week}.ndjson`;
+    const index = await this.#linksIndex(parse);
+    // A link whose mentionDate now names another week leaves the partition it was in.
+    const leaving = new Map<number, Set<string>>();
+    for (const [key, week] of this.#linkWeeks) {
+      const before = index.get(key);
+      if (before === undefined || before === week) continue;
+      if (!leaving.has(before)) leaving.set(before, new Set());
+      leaving.get(before)!.add(key);
+    }
+    const weeks = [...new Set([...this.#links.keys(), ...leaving.keys()])].sort((a, b) => a - b);
+    for (const week of weeks) {
+      const storePath = linksStorePath(week);
       const merged = new Map<string, Row>();
       const old = await this.#lake.read(storePath);
       for (const line of old?.toString('utf8').split('\n') ?? []) {
@@ -276,7 +313,8 @@ class LakeRun {
         const row = parse(line) as Row;
         merged.set(linkKey(row), row);
       }
-      for (const [key, row] of this.#links.get(week)!) merged.set(key, row);
+      for (const key of leaving.get(week) ?? []) merged.delete(key);
+      for (const [key, row] of this.#links.get(week) ?? []) merged.set(key, row);
       const rows = [...merged.keys()].sort().map((key) => merged.get(key)!);
       await this.#lake.write(storePath, async (out) => {
         out.write(rows.map((row) => stringify(row)).join('\n') + '\n');
@@ -288,12 +326,19 @@ class LakeRun {
       this.#state = withPartitionTaken(this.#state, 'links', week, taken, partial);
       this.#summary.written.push({ stream: 'links', week, ...(partial && { partial: true }) });
     }
+    // The index after the partitions: a run killed between them finds the old week in it, and moves
+    // the link again.
+    for (const [key, week] of this.#linkWeeks) index.set(key, week);
+    await this.#lake.write(LINKS_INDEX, async (out) => {
+      out.write(JSON.stringify(Object.fromEntries([...index.keys()].sort().map((key) => [key, index.get(key)!]))) + '\n');
+    });
     for (const task of this.#linksWeeks) {
-      if (!task.partial) this.#state = withWeekDone(this.#state, 'links', task.week!);
+      if (!task.partial) this.#state = withPartialCleared(withWeekDone(this.#state, 'links', task.week!), 'links', task.week!);
     }
     await this.#saveState();
     for (const task of this.#linksWeeks) this.options.onTask?.(task);
     this.#links = new Map();
+    this.#linkWeeks = new Map();
     this.#linksRows = 0;
     this.#linksWeeks = [];
   }

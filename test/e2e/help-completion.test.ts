@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS, loadNoun } from '../../src/cli/run/registry.js';
-import { runCli, tempDir } from './harness.js';
+import { runCli, runCliWithHome, sandbox, sandboxEnv, tempDir } from './harness.js';
 
 const home = tempDir('newsstats-help-e2e-');
 
@@ -67,6 +67,40 @@ describe('newsstats completion', async () => {
       encoding: 'utf8',
     });
     expect(completed.stdout.trim()).toBe('top trend');
+  });
+
+  it('--country completes the countries cached for the profile, read when the script is made, never requested', async () => {
+    const userHome = tempDir('newsstats-completion-countries-');
+    const server = await sandbox();
+    const env = sandboxEnv(server);
+    const bashCompletes = (script: string, typed: string) => {
+      const path = join(userHome, 'newsstats.bash');
+      writeFileSync(path, script);
+      const program = `source '${path}'; COMP_WORDS=(newsstats people top --country ${typed}); COMP_CWORD=4; _newsstats; echo "\${COMPREPLY[*]}"`;
+      return spawnSync('bash', ['-c', program], { encoding: 'utf8' }).stdout.trim();
+    };
+    try {
+      // Nothing cached yet: no country words (completion never asks the service for them).
+      const before = await runCliWithHome(userHome, ['completion', 'bash'], { env });
+      expect(before.code).toBe(0);
+      expect(bashCompletes(before.stdout, 'ger')).toBe('');
+      expect((await runCliWithHome(userHome, ['countries', 'list', '-f', 'json'], { env })).code).toBe(0);
+    } finally {
+      await server.close();
+    }
+    // The service is gone: the script is made from the cache alone.
+    const after = await runCliWithHome(userHome, ['completion', 'bash'], { env });
+    expect(after.code).toBe(0);
+    expect(bashCompletes(after.stdout, 'ger')).toBe('germany');
+  });
+
+  it('a config file that cannot be read costs the country words, never the script', async () => {
+    const userHome = tempDir('newsstats-completion-config-');
+    mkdirSync(join(userHome, 'config', 'newsstats'), { recursive: true });
+    writeFileSync(join(userHome, 'config', 'newsstats', 'config.json'), '{not json');
+    const result = await runCliWithHome(userHome, ['completion', 'bash']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('complete -F _newsstats newsstats');
   });
 
   it('completion zsh and fish print their scripts', async () => {

@@ -61,7 +61,7 @@ describe.concurrent('--jq', () => {
 
   test('an expression that does not compile: exit 2 naming the column, before any request', async () => {
     const { result, entries } = await logOf(logged.log, () => run(['people', 'search', 'Hira', '--jq', '.[] | .fullName(']));
-    expectFailure(result, 2, /^error: --jq at column 16: syntax error/);
+    expectFailure(result, 2, /^error: --jq at column 16: syntax error: unexpected "\(" \(expected the end of the expression\)$/);
     // The tests beside it run at the same time: only this one asks for a search.
     expect(countPath(entries, /search/)).toBe(0);
   });

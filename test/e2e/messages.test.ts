@@ -73,6 +73,12 @@ describe.concurrent('messages that point the right way', () => {
     expect(flag.stderr).not.toContain('config set');
     const env = await runCliWithHome(home, ['weeks'], { env: { NEWSSTATS_PROFILE: 'staging' } });
     expectFailure(env, 2, 'profile "staging" does not exist (profiles: default, prod)');
+    // A name near none is no typo: the next step sets it up, and runs on that profile (#31), through
+    // the variable that named it or the flag repeated.
+    expect(env.stderr).toContain('\nhint: set it up with `newsstats auth login` (its key) and `newsstats config set base-url URL` (its service)\n');
+    const fresh = await runCliWithHome(tempDir(), ['--profile', 'staging', 'weeks']);
+    expectFailure(fresh, 2, 'profile "staging" does not exist (no profiles are set up yet)');
+    expect(fresh.stderr).toContain('\nhint: set it up with `newsstats --profile staging auth login` (its key) and `newsstats --profile staging config set base-url URL` (its service)\n');
     expect(expectSuccess(await runCliWithHome(home, ['--profile', 'prod', 'weeks', '-f', 'json']))).toContain('202647');
   });
 

@@ -15,6 +15,7 @@ interface Expected {
   previousRank: string;
   rankChange: string;
   status: string;
+  leftTop: string;
   mentionChange: string;
   dominanceChange: string;
 }
@@ -43,10 +44,20 @@ async function expectedMovers(window: [number, number], comparison: [number, num
       previousRank: text(b?.rank),
       rankChange: change === undefined ? '' : String(change),
       status: !b ? 'new' : !a ? 'out' : change! > 0 ? 'up' : change! < 0 ? 'down' : 'same',
+      leftTop: String(left.includes(hash)),
       mentionChange: a && b ? String(BigInt(text(a.mentionCount)) - BigInt(text(b.mentionCount))) : '',
       dominanceChange: a && b ? minus(text(a.dominance), text(b.dominance)) : '',
     };
   });
+}
+
+/** The caption's last part: what the marks of the rows that fell out of the top `limit` mean, for those shown. */
+function legendOf(rows: Expected[], limit: number, depth: number): string {
+  const left = rows.filter((row) => row.leftTop === 'true');
+  return [
+    left.some((row) => row.status !== 'out') ? ` · left: fell out of the top ${limit}` : '',
+    left.some((row) => row.status === 'out') ? ` · out: not in the first ${depth} now` : '',
+  ].join('');
 }
 
 function moverRows(stdout: string): Expected[] {
@@ -56,6 +67,7 @@ function moverRows(stdout: string): Expected[] {
     previousRank: text(row.previousRank),
     rankChange: text(row.rankChange),
     status: text(row.status),
+    leftTop: text(row.leftTop),
     mentionChange: text(row.mentionChange),
     dominanceChange: text(row.dominanceChange),
   }));
@@ -82,7 +94,7 @@ describe('people movers', () => {
 
     const first = (parseLossless(result.stdout) as Json[])[0]!;
     expect(Object.keys(first)).toEqual([
-      'rank', 'previousRank', 'rankChange', 'status', 'personHash', 'fullName', 'mentionCount', 'previousMentionCount',
+      'rank', 'previousRank', 'rankChange', 'status', 'leftTop', 'personHash', 'fullName', 'mentionCount', 'previousMentionCount',
       'mentionChange', 'dominance', 'previousDominance', 'dominanceChange', 'window', 'previousWindow',
     ]);
     expect([first.window, first.previousWindow]).toEqual(['202644..202647', '202640..202643']);
@@ -127,7 +139,7 @@ describe('people movers', () => {
     const lines = result.stdout.trimEnd().split('\n');
     // The caption names both windows and that the last holds the current, partial week (#18).
     const headerAt = lines.findIndex((line) => /\bPERSON HASH\b/.test(stripAnsi(line)));
-    expect(lines.slice(0, headerAt).map(stripAnsi).join(' ')).toBe('Ranks by mentions in weeks 202644–202647 against weeks 202640–202643 (rankings read to 200) · 202647 so far (partial): fewer mentions than a full week');
+    expect(lines.slice(0, headerAt).map(stripAnsi).join(' ')).toBe('Ranks by mentions in weeks 202644–202647 against weeks 202640–202643 (rankings read to 200) · 202647 so far (partial): fewer mentions than a full week' + legendOf(expected, 20, 200));
     for (const line of lines) expect(displayWidth(stripAnsi(line))).toBeLessThanOrEqual(80);
     const up = expected.find((row) => row.status === 'up')!;
     const down = expected.find((row) => row.status === 'down')!;
@@ -140,18 +152,25 @@ describe('people movers', () => {
     expect(body).toHaveLength(expected.length);
     const ranks = body.map((line) => /^\s*(\d+)\s/.exec(line)?.[1] ?? null);
     expect(ranks).toEqual(expected.map((row) => row.rank));
+    // A row that fell out of the top 20 says so in a word, readable without colour: `left ▼ 13`.
+    expect(expected.some((row) => row.leftTop === 'true' && row.status === 'down')).toBe(true);
+    body.forEach((line, index) => {
+      const row = expected[index]!;
+      if (row.leftTop === 'true' && row.status !== 'out') expect(line).toMatch(/\bleft [▲▼=]/u);
+      else expect(line).not.toMatch(/\bleft\b/);
+    });
   });
 
   it.each([50, 120])('fits a %i-column terminal, the caption wrapped rather than cut', async (columns) => {
+    const expected = await expectedMovers([202644, 202647], [202640, 202643], 5, 200);
     const result = await runCliOnTerminal(['people', 'movers', '--weeks', 'last4', '--limit', '5'], { env: { ...logged.env, NO_COLOR: '1' }, columns });
     expect(result.code).toBe(0);
     const lines = result.stdout.trimEnd().split('\n');
     for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(columns);
-    // At 50 columns a note on stderr (same terminal) first names the column hidden to fit.
+    // At 50 columns a note on stderr (same terminal) first names the columns hidden to fit.
     const captionStart = lines.findIndex((line) => line.startsWith('Ranks by'));
-    const captionEnd = lines.findIndex((line) => /\bPERSON HASH\b/.test(line));
-    expect(lines.slice(captionStart, captionEnd).join(' ')).toBe('Ranks by mentions in weeks 202644–202647 against weeks 202640–202643 (rankings read to 200) · 202647 so far (partial): fewer mentions than a full week');
-    expect(captionEnd - captionStart).toBe(columns < 70 ? 4 : 2);
+    const captionEnd = lines.findIndex((line) => /\bRANK CHANGE\b/.test(line));
+    expect(lines.slice(captionStart, captionEnd).join(' ')).toBe('Ranks by mentions in weeks 202644–202647 against weeks 202640–202643 (rankings read to 200) · 202647 so far (partial): fewer mentions than a full week' + legendOf(expected, 5, 200));
     expect(lines.some((line) => /▲ \d+|▼ \d+/u.test(line))).toBe(true);
   });
 
@@ -161,7 +180,7 @@ describe('people movers', () => {
     expect(result.code).toBe(0);
     const all = result.stdout.trimEnd().split('\n');
     const bars = all.slice(-expected.length);
-    expect(all.slice(0, -expected.length).join(' ')).toBe('Ranks by mentions in weeks 202644–202647 against weeks 202640–202643 (rankings read to 200) · 202647 so far (partial): fewer mentions than a full week');
+    expect(all.slice(0, -expected.length).join(' ')).toBe('Ranks by mentions in weeks 202644–202647 against weeks 202640–202643 (rankings read to 200) · 202647 so far (partial): fewer mentions than a full week' + legendOf(expected, 20, 200));
     expect(bars).toHaveLength(expected.length);
     // Terminal columns where the bar (whole and eighth blocks, U+2588..U+258F) starts and ends.
     const axis = (line: string) => {
@@ -177,6 +196,8 @@ describe('people movers', () => {
     // Every climb starts right of where every fall ends: the bars diverge from one zero axis.
     expect(Math.min(...climbs.map((bar) => bar.start))).toBeGreaterThan(Math.max(...falls.map((bar) => bar.end)));
     bars.forEach((line, index) => expect(line.trimEnd().split(/\s+/).at(-1)).toBe(expected[index]!.rankChange || expected[index]!.status));
+    // The bars of those who fell out of the top 20 carry the caption's mark before their value.
+    bars.forEach((line, index) => expect(/ left -?\d+$/.test(line.trimEnd())).toBe(expected[index]!.leftTop === 'true' && expected[index]!.rankChange !== ''));
   });
 
   it('refuses --depth below --limit and a bad --vs before any request', async () => {

@@ -11,7 +11,7 @@ import { planTasks } from '../../src/sync/plan.js';
 import { emptyState, withPartitionTaken } from '../../src/sync/state.js';
 import { addWeeks, isoWeekOf } from '../../src/shared/weeks.js';
 import { duckRows, sqlText } from '../duckdb.js';
-import { readLog, runCli, sandbox, sandboxEnv, spawnCli, tempDir, useLoggedSandbox } from './harness.js';
+import { REPO, readLog, runCli, sandbox, sandboxEnv, spawnCli, tempDir, useLoggedSandbox } from './harness.js';
 
 const NOW = new Date();
 const CURRENT = isoWeekOf(NOW);
@@ -123,6 +123,17 @@ describe('the lake', () => {
     } finally {
       await slow.close();
     }
+  });
+
+  it("docs/recipes.md's DuckDB queries of a local lake run as written against one", async () => {
+    const dir = join(tempDir(), 'lake');
+    await sync(dir, '--since', String(LAST), ...OPTIONS);
+    const recipes = readFileSync(join(REPO, 'docs', 'recipes.md'), 'utf8');
+    const block = /### DuckDB\n\n```sql\n([\s\S]*?)```/.exec(recipes)![1]!;
+    // Statements as written, less the comments; those on object storage need a bucket (and httpfs).
+    const statements = block.split(';').map((text) => text.replace(/--.*$/gm, '').trim()).filter((text) => text !== '' && !/s3:\/\/|httpfs|SECRET/.test(text));
+    expect(statements.length).toBeGreaterThanOrEqual(2);
+    for (const statement of statements) await duckRows(statement.replaceAll("'lake/", sqlText(`${dir}/`).slice(0, -1)));
   });
 
   it('a partial week written with --include-current is fetched whole once the week has ended', () => {

@@ -3,9 +3,11 @@
  * beyond 2^53 and 2^64, any Unicode), read by DuckDB as a data engineer would (#30): no allowed answer
  * aborts the sync, every partition of a stream has the same column types (so a glob over the stream
  * reads), the week is stored in each file as INT32 as well as in its path, timestamps are UTC-adjusted
- * (TIMESTAMP WITH TIME ZONE), identifiers are DECIMAL(38,0), and key columns are REQUIRED.
+ * (TIMESTAMP WITH TIME ZONE), identifiers are DECIMAL(38,0), and key columns are REQUIRED; fields
+ * the contract does not name reach the lake in `_extra` (#33), every digit as sent.
  */
 import { join } from 'node:path';
+import { parse as parseLossless, stringify } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
 import { duckRows, duckTypes, sqlText } from '../duckdb.js';
 import { runCli, sandbox, sandboxEnv, tempDir } from './harness.js';
@@ -23,12 +25,29 @@ describe.each(SEEDS)('a lake synced from the wild sandbox, seed %i', (seed) => {
   it('is read whole by DuckDB, typed the same in every partition, keys required', async () => {
     const server = await sandbox({ wild: true, seed });
     const dir = join(tempDir(), 'lake');
+    let ranking: Array<Record<string, unknown>>;
     try {
       const result = await runCli(['sync', dir, '--since', '202644', '--depth', '8', '--top', '3', '--links-limit', '5'], { env: sandboxEnv(server), timeoutMs: 60_000 });
       expect(result.code, result.stderr).toBe(0);
+      const top = await runCli(['people', 'top', '--weeks', '202645', '--limit', '8', '-f', 'json'], { env: sandboxEnv(server) });
+      expect(top.code, top.stderr).toBe(0);
+      ranking = parseLossless(top.stdout) as Array<Record<string, unknown>>;
     } finally {
       await server.close();
     }
+
+    // Fields the contract does not name reach the lake: in _extra, as sent, every digit kept.
+    const known = new Set(Object.keys(await duckTypes(`SELECT * FROM read_parquet(${sqlText(join(dir, 'rankings', '*', '*.parquet'))}, hive_partitioning = false)`)));
+    const lake = await duckRows(`SELECT personHash, _extra::VARCHAR AS extra FROM read_parquet(${sqlText(join(dir, 'rankings', 'week=202645', '*.parquet'))})`);
+    const extraOf = new Map(lake.map((row) => [String(row.personHash), row.extra === null ? null : stringify(parseLossless(String(row.extra)))]));
+    expect(extraOf.size).toBe(ranking.length);
+    let withExtra = 0;
+    for (const person of ranking) {
+      const sent = Object.fromEntries(Object.entries(person).filter(([name]) => !known.has(name)));
+      if (Object.keys(sent).length > 0) withExtra += 1;
+      expect(extraOf.get(String(person.personHash)), String(person.personHash)).toBe(Object.keys(sent).length === 0 ? null : stringify(sent));
+    }
+    expect(withExtra, 'the wild sandbox sent some unknown fields').toBeGreaterThan(0);
 
     const whole = await duckRows(`SELECT count(*) AS n FROM read_parquet(${sqlText(join(dir, '**', '*.parquet'))}, hive_partitioning = true, union_by_name = true)`);
     expect(Number(whole[0]!.n)).toBeGreaterThan(0);

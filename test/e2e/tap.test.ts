@@ -9,6 +9,7 @@ import { parse as parseLossless, stringify } from 'lossless-json';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsPlugin from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
+import { duckRows, duckTypes, sqlText } from '../duckdb.js';
 import { runCli, sandbox, tempDir, useLoggedSandbox, readLog } from './harness.js';
 
 const logged = useLoggedSandbox();
@@ -75,7 +76,7 @@ describe('tap', () => {
     const catalog = JSON.parse(result.stdout);
     expect(catalog.streams.map((entry: any) => entry.stream)).toEqual(['rankings', 'country_stats', 'links', 'people', 'countries', 'sources']);
     const links = catalog.streams[2];
-    expect(links.key_properties).toEqual(['week', 'personHash', 'articleHash']);
+    expect(links.key_properties).toEqual(['personHash', 'articleHash']);
     expect(links.replication_key).toBe('week');
     // A key is never null (a row without one is skipped), so its type says so; each field carries the
     // schema's description (src/schema/singer.ts).
@@ -214,6 +215,41 @@ describe('tap', () => {
     const again = second.filter((message) => message.stream === 'countries' && message.type !== 'SCHEMA');
     expect(again[0]!.type).toBe('RECORD');
     expect(again.at(-1)!.type).toBe('ACTIVATE_VERSION');
+  });
+});
+
+describe('the tap and the lake agree (#33)', () => {
+  it('the same columns and keys, and each link once, in its mentionDate\'s week, with the same _extra', async () => {
+    // Wild answers: unknown fields (so _extra is filled), dates far apart, rows without a mentionDate.
+    const wild = await sandbox({ wild: true, seed: 7 });
+    const dir = tempDir();
+    const lake = join(dir, 'lake');
+    try {
+      const env = { NEWSSTATS_BASE_URL: wild.url, NEWSSTATS_API_KEY: wild.key };
+      const synced = await runCli(['sync', lake, '--since', '202644', '--streams', 'rankings,links,people', '--depth', '6', '--top', '3', '--links-limit', '5'], { env });
+      expect(synced.code, synced.stderr).toBe(0);
+      writeFileSync(join(dir, 'config.json'), JSON.stringify({ base_url: wild.url, api_key: wild.key, start_week: 202644, streams: 'rankings,links,people', depth: 6, top: 3, links_limit: 5 }));
+      const tapped = await runCli(['tap', '--config', join(dir, 'config.json')]);
+      expect(tapped.code, tapped.stderr).toBe(0);
+      const all = messages(tapped.stdout);
+      checkSinger(all);
+      for (const stream of ['rankings', 'links', 'people']) {
+        const schema = all.find((message) => message.type === 'SCHEMA' && message.stream === stream)!;
+        const glob = sqlText(join(lake, stream, '*', '*.parquet'));
+        expect(Object.keys(schema.schema.properties), stream).toEqual(Object.keys(await duckTypes(`SELECT * FROM read_parquet(${glob}, hive_partitioning = false)`)));
+        const required = await duckRows(`SELECT DISTINCT name FROM parquet_schema(${glob}) WHERE repetition_type = 'REQUIRED' AND num_children IS NULL`);
+        expect([...new Set(['week', ...schema.key_properties!])].sort(), stream).toEqual(required.map((column) => String(column.name)).sort());
+      }
+      const tapLinks = all.filter((message) => message.type === 'RECORD' && message.stream === 'links').map((message) => message.record!);
+      const tapRows = tapLinks.map((row) => `${String(row.week)} ${String(row.personHash)} ${String(row.articleHash)} ${row._extra === null ? 'null' : stringify(row._extra)}`).sort();
+      const lakeLinks = await duckRows(`SELECT week, personHash, articleHash::VARCHAR AS articleHash, _extra::VARCHAR AS extra FROM read_parquet(${sqlText(join(lake, 'links', '*', '*.parquet'))}, hive_partitioning = false)`);
+      const lakeRows = lakeLinks.map((row) => `${String(row.week)} ${String(row.personHash)} ${String(row.articleHash)} ${row.extra === null ? 'null' : stringify(parseLossless(String(row.extra)))}`).sort();
+      expect(tapRows.length).toBeGreaterThan(0);
+      expect(tapRows.some((row) => !row.endsWith(' null')), 'some links carry unknown fields').toBe(true);
+      expect(tapRows).toEqual(lakeRows);
+    } finally {
+      await wild.close();
+    }
   });
 });
 

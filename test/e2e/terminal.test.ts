@@ -22,7 +22,6 @@ const TOP_HEADERS: Record<string, string> = {
   '#': 'rank', NAME: 'fullName', 'PERSON HASH': 'personHash', MENTIONS: 'mentionCount', DOMINANCE: 'dominance',
   SENTIMENT: 'sentiment', REACH: 'reach', POWER: 'power', PERSISTENCE: 'persistence', FROM: 'fromCountryName',
 };
-const TEXT_FIELDS = new Set(['fullName', 'fromCountryName']);
 
 /** A borderless line's cells: columns are at least two spaces apart, and no value holds two spaces. */
 function cells(line: string): string[] {
@@ -44,7 +43,7 @@ afterAll(async () => {
 
 describe.concurrent('people top in a terminal', () => {
 
-  test.each(WIDTHS)('at %i columns: caption, short headers, and no number, hash or date cut', async (width) => {
+  test.each([40, ...WIDTHS])('at %i columns: caption, short headers, whole names, and no number, hash or date cut', async (width) => {
     const tmux = terminals.terminal(sandboxEnv(server));
     const screen = await tmux.run(['people', 'top', '--weeks', 'last4'], width);
     expect(screen.code).toBe(0);
@@ -56,14 +55,17 @@ describe.concurrent('people top in a terminal', () => {
     const headers = cells(screen.lines[headerAt]!);
     const rows = screen.lines.slice(headerAt + 1);
     expect(rows).toHaveLength(ranking.length);
-    expect(headers.slice(0, 3)).toEqual(['#', 'NAME', 'PERSON HASH']);
+    // #31 item 7: a reader sees the names, whole, at every width; where a name and the hash beside it
+    // do not both fit whole, the hash is what gives way (and the note below names it).
+    expect(headers.slice(0, 2)).toEqual(['#', 'NAME']);
+    if (width >= 80) expect(headers[2]).toBe('PERSON HASH');
     rows.forEach((line, i) => {
       const row = cells(line);
       expect(row).toHaveLength(headers.length);
       headers.forEach((header, j) => {
         const field = TOP_HEADERS[header]!;
         const value = String(ranking[i]![field]);
-        if (TEXT_FIELDS.has(field)) expect(row[j] === value || row[j]!.endsWith('…'), `${row[j]} for ${value}`).toBe(true);
+        if (field === 'fromCountryName') expect(row[j] === value || row[j]!.endsWith('…'), `${row[j]} for ${value}`).toBe(true);
         else expect(row[j]).toBe(value);
       });
     });
@@ -77,17 +79,15 @@ describe.concurrent('people top in a terminal', () => {
     }
   });
 
-  test('at 80 columns: rank, the name (shortened before a number is hidden), personHash, mentions, dominance and sentiment', async () => {
+  test('at 80 columns: rank, the whole name, personHash, mentions and dominance; sentiment is hidden rather than a name cut', async () => {
     const tmux = terminals.terminal(sandboxEnv(server));
     const screen = await tmux.run(['people', 'top', '--weeks', 'last4'], 80);
     const headerAt = screen.lines.findIndex((line) => line.startsWith(' #  NAME'));
-    expect(cells(screen.lines[headerAt]!)).toEqual(['#', 'NAME', 'PERSON HASH', 'MENTIONS', 'DOMINANCE', 'SENTIMENT']);
+    // 25 cells of hash beside names of up to 20: the names are not cut below the hash's width.
+    expect(cells(screen.lines[headerAt]!)).toEqual(['#', 'NAME', 'PERSON HASH', 'MENTIONS', 'DOMINANCE']);
+    expect(screen.lines.slice(0, headerAt).join(' ')).toContain('5 columns hidden at 80 columns: sentiment, reach, power, persistence, fromCountryName; see --fields');
     const table = screen.lines.slice(headerAt);
-    const names = table.slice(1).map((line) => cells(line)[1]!);
-    names.forEach((name, i) => {
-      const full = String(ranking[i]!.fullName);
-      expect(name === full || (name.endsWith('…') && displayWidth(name) >= 12 && full.startsWith(name.slice(0, -1)))).toBe(true);
-    });
+    expect(table.slice(1).map((line) => cells(line)[1])).toEqual(ranking.map((row) => String(row.fullName)));
     for (const width of await tmux.measure(table)) expect(width).toBeLessThanOrEqual(80);
   });
 
@@ -173,14 +173,16 @@ describe.concurrent('names in every script line up', () => {
 describe.concurrent('tables choose what to hide by meaning', () => {
   const headerOf = (screen: { lines: string[] }, first: RegExp) => cells(screen.lines.find((line) => first.test(line))!);
 
-  test.each([40, 50, 80, 120])('people top at %i columns keeps #, PERSON HASH and the metric sorted by', async (width) => {
+  test.each([40, 50, 80, 120])('people top at %i columns keeps #, the whole names and the metric sorted by; a hash that gives way is named', async (width) => {
     const tmux = terminals.terminal(sandboxEnv(server));
     for (const [sort, header] of [['mentions', 'MENTIONS'], ['dominance', 'DOMINANCE']]) {
       const screen = await tmux.run(['people', 'top', '--weeks', 'last4', '--limit', '5', '--sort', sort!, '-q'], width);
       expect(screen.code).toBe(0);
       const headers = headerOf(screen, /^ ?# {2}/);
-      expect(headers).toEqual(expect.arrayContaining(['#', 'PERSON HASH', header]));
-      if (width >= 50) expect(headers).toContain('NAME');
+      expect(headers).toEqual(expect.arrayContaining(['#', 'NAME', header]));
+      const headerAt = screen.lines.findIndex((line) => /^ ?# {2}/.test(line));
+      for (const line of screen.lines.slice(headerAt + 1)) expect(cells(line)[1]).not.toMatch(/…$/);
+      if (!headers.includes('PERSON HASH')) expect(screen.lines.join(' ')).toMatch(/columns? hidden at \d+ columns: personHash/);
       // -q keeps the note: the table is the output, and it says what it leaves out.
       if (headers.length < 10) expect(screen.lines.join(' ')).toMatch(/columns? hidden at \d+ columns/);
       for (const line of screen.lines) expect(displayWidth(line)).toBeLessThanOrEqual(width);
@@ -260,13 +262,13 @@ describe.concurrent('captions say what the rows are', () => {
   test.each([40, 80])('people movers --weeks current at %i columns says the week is partial, compared with a full one', async (width) => {
     const tmux = terminals.terminal(sandboxEnv(logged.server));
     expect(await captionOf(tmux, ['people', 'movers', '--weeks', 'current', '--limit', '5', '--country', 'DE', '--gender', 'male'], width, 'Ranks', /RANK CHANGE|^ ?# /))
-      .toBe('Ranks by mentions in week 202647 against week 202646 (rankings read to 200) · 202647 so far (partial): fewer mentions than a full week · country DE · male');
+      .toBe('Ranks by mentions in week 202647 against week 202646 (rankings read to 200) · 202647 so far (partial): fewer mentions than a full week · country DE · male · out: not in the first 200 now');
   });
 
   test('people movers of two completed weeks has no partial mark', async () => {
     const tmux = terminals.terminal(sandboxEnv(logged.server));
     expect(await captionOf(tmux, ['people', 'movers', '--weeks', '202646', '--limit', '5'], 80, 'Ranks', /RANK CHANGE/))
-      .toBe('Ranks by mentions in week 202646 against week 202645 (rankings read to 200)');
+      .toBe('Ranks by mentions in week 202646 against week 202645 (rankings read to 200) · left: fell out of the top 5');
   });
 
   test.each([50, 120])('--per-week and people countries get captions at %i columns', async (width) => {
@@ -530,6 +532,9 @@ describe.concurrent('a pager at a terminal', () => {
     const headerAt = first.findIndex((line) => /^ ?# {2}/.test(line));
     expect(headerAt).toBeGreaterThan(captionAt);
     expect(first[headerAt + 1]).toMatch(/^ ?1 {2}/);
+    // Rank 1 is read by its name, whole, at every width (#31 item 7).
+    expect(cells(first[headerAt]!)[1]).toBe('NAME');
+    expect(cells(first[headerAt + 1]!)[1]).toBe(String(ranking[0]!.fullName));
     await pane.keys(['q']);
     const { code, lines } = await pane.finished();
     expect(code).toBe(0);
@@ -800,6 +805,81 @@ const TREND_HEADERS: Record<string, string> = {
 };
 
 describe.concurrent('views give a reader the text', () => {
+  /** The words of a text, as a screen shows them once its wrapped lines are read as one text. */
+  const words = (text: string) => text.split(/\s+/).filter((word) => word !== '');
+
+  test.each([40, 50])('sources get 17 at %i columns: the whole URL on one line, the description wrapped, not cut', async (width) => {
+    const source = await rawJson<{ url: string; description: string; linkFilter: string }>(server, 'sources/17');
+    const tmux = terminals.terminal(sandboxEnv(server));
+    const screen = await tmux.run(['-q', 'sources', 'get', '17'], width, { height: 50 });
+    expect(screen.code).toBe(0);
+    // tmux joins the rows it wrapped itself: a URL the terminal wrapped still reads and copies as one line.
+    expect(screen.lines).toContain(`url${' '.repeat(screen.lines.find((line) => line.startsWith('url'))!.indexOf('https') - 3)}${source.url}`);
+    expect(screen.lines.join('\n')).not.toContain('…');
+    const at = screen.lines.findIndex((line) => line.startsWith('description'));
+    const next = screen.lines.findIndex((line, i) => i > at && /^\S/.test(line));
+    expect(words(screen.lines.slice(at, next).join(' ').slice('description'.length))).toEqual(words(source.description));
+    for (const line of screen.lines.filter((text) => /\S\s+\S/.test(text) && !text.includes(source.url) && !text.includes(source.linkFilter))) {
+      expect(displayWidth(line), line).toBeLessThanOrEqual(width);
+    }
+  });
+
+  test.each([[80, 24], [80, 50]])('posts get at %i x %i: the whole content and summary, wrapped between words under their label', async (width, height) => {
+    const [latest] = await rawJson<Array<{ slug: string }>>(server, 'posts/recent?count=1');
+    const post = await rawJson<{ content: string; summary: string }>(server, `posts/${latest!.slug}`);
+    expect(displayWidth(post.content)).toBeGreaterThan(width);
+    const tmux = terminals.terminal(sandboxEnv(server));
+    const screen = await tmux.run(['--no-pager', '-q', 'posts', 'get', latest!.slug], width, { height });
+    expect(screen.code).toBe(0);
+    const field = (label: string) => {
+      const at = screen.lines.findIndex((line) => line.startsWith(`${label} `));
+      const next = screen.lines.findIndex((line, i) => i > at && /^\S/.test(line));
+      return screen.lines.slice(at, next).join(' ').slice(label.length);
+    };
+    expect(words(field('content'))).toEqual(words(post.content));
+    expect(words(field('summary'))).toEqual(words(post.summary));
+    for (const line of screen.lines) expect(displayWidth(line), line).toBeLessThanOrEqual(width);
+  });
+
+  test.each(['0', '1'])('people links --limit 5 at 80 columns (FORCE_HYPERLINK=%s): a title keeps as many cells as the article hash', async (hyperlinks) => {
+    const links = await rawJson<Array<{ articleTitle: string; articleHash: unknown }>>(server, 'people/hira-abbasi-d893/links?limit=5');
+    const tmux = terminals.terminal(sandboxEnv(server, { FORCE_HYPERLINK: hyperlinks }));
+    const screen = await tmux.run(['-q', 'people', 'links', 'hira-abbasi-d893', '--limit', '5'], 80, { env: { FORCE_HYPERLINK: hyperlinks } });
+    expect(screen.code).toBe(0);
+    const headerAt = screen.lines.findIndex((line) => line.includes('ARTICLE HASH'));
+    const header = screen.lines[headerAt]!;
+    const titleAt = header.indexOf('TITLE');
+    expect(titleAt).toBeGreaterThan(0);
+    const rows = screen.lines.slice(headerAt + 1).filter((line) => /^\d{4}-\d{2}-\d{2}/.test(line));
+    expect(rows).toHaveLength(5);
+    rows.forEach((line, i) => {
+      const title = cells(line.slice(titleAt))[0]!;
+      const whole = links[i]!.articleTitle;
+      expect(title === whole || (title.endsWith('…') && whole.startsWith(title.slice(0, -1))), `${title} for ${whole}`).toBe(true);
+      expect(displayWidth(title)).toBeGreaterThanOrEqual(Math.min(displayWidth(whole), String(links[i]!.articleHash).length));
+    });
+  });
+
+  /** people movers' rows after the top N: those who fell out of it, marked `left` (or `out`) in a word. */
+  test.each([[40, 24], [50, 50], [80, 24], [120, 50]])('people movers at %i x %i marks the rows that fell out of the top 6, and the caption says what the mark means', async (width, height) => {
+    const json = await runCli(['people', 'movers', '--weeks', '202644..202647', '--limit', '6', '-f', 'json'], { env: sandboxEnv(server) });
+    const movers = JSON.parse(json.stdout) as Array<{ rank: number | null; status: string; leftTop: boolean }>;
+    expect(movers.slice(0, 6).map((row) => row.leftTop)).toEqual([false, false, false, false, false, false]);
+    expect(movers.slice(6).length).toBeGreaterThan(0);
+    expect(movers.slice(6).every((row) => row.leftTop)).toBe(true);
+    const tmux = terminals.terminal(sandboxEnv(server, { NO_COLOR: '1' }));
+    const screen = await tmux.run(['--no-pager', '-q', 'people', 'movers', '--weeks', '202644..202647', '--limit', '6'], width, { height, env: { NO_COLOR: '1' } });
+    expect(screen.code).toBe(0);
+    const headerAt = screen.lines.findIndex((line) => line.includes('RANK CHANGE'));
+    expect(screen.lines.slice(0, headerAt).join(' ')).toMatch(/ · left: fell out of the top 6$/);
+    const rows = screen.lines.slice(headerAt + 1);
+    expect(rows).toHaveLength(movers.length);
+    rows.forEach((line, i) => {
+      const mark = movers[i]!.leftTop && movers[i]!.status !== 'out';
+      expect(/(^|\s)left [▲▼=]/u.test(line), line).toBe(mark);
+    });
+    for (const line of screen.lines) expect(displayWidth(line), line).toBeLessThanOrEqual(width);
+  });
 
   test.each([80, 120])('a several-person trend at %i columns names every column it leaves out in the note', async (width) => {
     const tmux = terminals.terminal(sandboxEnv(server));

@@ -7,7 +7,7 @@ import { mapInOrder } from '../../src/cli/flags/concurrency.js';
 import { matchCountry, parseCountryQuery } from '../../src/cli/flags/country-match.js';
 import { slugify } from '../../src/shared/slug.js';
 import { findNoun } from '../../src/cli/flags/global.js';
-import { checkOutputPath, chooseFormat } from '../../src/cli/run/output-plan.js';
+import { checkFields, checkOutputPath, chooseFormat } from '../../src/cli/run/output-plan.js';
 import { resolveApiPath } from '../../src/api/client.js';
 import { formatDuration, progressLine } from '../../src/cli/run/progress.js';
 import { parseDate, parseDecimal, parseInteger } from '../../src/cli/flags/options.js';
@@ -111,6 +111,19 @@ describe('findNoun', () => {
     expect(findNoun(['--format', 'csv', '--sandbox', 'people', 'top'])).toBe('people');
     expect(findNoun(['-o', 'x.csv', '--fields=a,b', 'countries'])).toBe('countries');
     expect(findNoun(['--help'])).toBeUndefined();
+  });
+});
+
+describe('checkFields: --fields checked once, before any request', () => {
+  it('against the fields the view declares: trimmed, repeats dropped, the user\'s order kept; an unknown one refused', () => {
+    expect(checkFields([' fullName', 'rank', 'rank'], { fields: ['rank', 'fullName'] })).toEqual(['fullName', 'rank']);
+    expect(() => checkFields(['rank', 'nmae'], { fields: ['rank', 'fullName'] })).toThrow('unknown field "nmae" (did you mean fullName?). Valid fields: rank, fullName');
+  });
+
+  it('left to the output where the view declares none (the raw api command: only its rows can tell)', () => {
+    expect(checkFields(['anything'], undefined)).toEqual(['anything']);
+    expect(checkFields(['anything'], { fields: [] })).toEqual(['anything']);
+    expect(checkFields(undefined, { fields: ['rank'] })).toBeUndefined();
   });
 });
 

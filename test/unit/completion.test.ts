@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import completionCommand from '../../src/cli/commands/completion.js';
 import { bashScript } from '../../src/cli/completion/bash.js';
 import { fishScript } from '../../src/cli/completion/fish.js';
-import { completionScript, loadCompletionTree, SHELLS } from '../../src/cli/completion/index.js';
+import { COMPLETED_WEEK_SPECS, completionScript, loadCompletionTree, SHELLS } from '../../src/cli/completion/index.js';
 import { buildCompletionTree, type CompletionTree } from '../../src/cli/completion/tree.js';
 import { zshScript } from '../../src/cli/completion/zsh.js';
 import { UsageError } from '../../src/cli/run/errors.js';
@@ -32,7 +32,8 @@ let directory: string;
 const scriptPaths: Record<string, string> = {};
 
 beforeAll(async () => {
-  tree = await loadCompletionTree({ nouns: () => Promise.all(COMMANDS.map(loadNoun)), globalOptions });
+  // The countries a user's cache would hold (completion.ts reads them from there).
+  tree = await loadCompletionTree({ nouns: () => Promise.all(COMMANDS.map(loadNoun)), globalOptions }, ['germany', 'ghana', 'india']);
   directory = mkdtempSync(join(tmpdir(), 'newsstats-completion-'));
   for (const shell of SHELLS) {
     scriptPaths[shell] = join(directory, `newsstats.${shell}`);
@@ -206,6 +207,29 @@ describe('bash completes', () => {
   });
 });
 
+/** What each shell must offer for the values users type most (#31: none were offered but --format's). */
+const VALUE_CASES = {
+  weeks: { words: ['people', 'top', '--weeks', ''], offered: [...COMPLETED_WEEK_SPECS] },
+  format: { words: ['people', 'top', '--format', 'c'], offered: ['csv', 'chart'] },
+  country: { words: ['people', 'top', '--country', 'g'], offered: ['germany', 'ghana'] },
+  fromCountry: { words: ['people', 'movers', '--from-country', 'in'], offered: ['india'] },
+  // --fields takes the command's own fields, each after the last comma, what comes before kept.
+  fields: { words: ['people', 'top', '--fields', 'rank,fu'], offered: ['rank,fullName'] },
+  fieldsOfAnother: { words: ['countries', 'list', '--fields', 'countryI'], offered: ['countryId', 'countryIso'] },
+  // The fields of the view with every flag at its default: --no-context not given, so the context fields.
+  fieldsAtDefaults: { words: ['people', 'links', '--fields', 'articleU'], offered: ['articleUrl'] },
+} as const;
+
+describe('bash completes option values', () => {
+  it.each(Object.entries(VALUE_CASES))('%s', (_name, { words, offered }) => {
+    expect(bashComplete(['newsstats', ...words]).sort()).toEqual([...offered].sort());
+  });
+
+  it('--fields=… in one word keeps the option and the fields before the cursor', () => {
+    expect(bashComplete(['newsstats', 'people', 'top', '--fields=rank,fu'])).toEqual(['--fields=rank,fullName']);
+  });
+});
+
 describe.skipIf(!HAS_FISH)('fish completes', () => {
   function fishComplete(line: string): string[] {
     const result = spawnSync('fish', ['--no-config', '-c', `source '${scriptPaths.fish}'; complete -C '${line}'`], { encoding: 'utf8' });
@@ -220,6 +244,10 @@ describe.skipIf(!HAS_FISH)('fish completes', () => {
     expect(fishComplete('newsstats people countries --w')).toEqual(['--weeks']);
     expect(fishComplete('newsstats help people ')).toEqual(expect.arrayContaining(['top', 'trend']));
   });
+
+  it.each(Object.entries(VALUE_CASES))('option values: %s', (_name, { words, offered }) => {
+    expect(fishComplete(['newsstats', ...words].join(' ')).sort()).toEqual([...offered].sort());
+  });
 });
 
 describe.skipIf(!HAS_ZSH)('zsh completes', () => {
@@ -229,7 +257,8 @@ describe.skipIf(!HAS_ZSH)('zsh completes', () => {
     const stubs = [
       'compdef() { : }',
       '_describe() { local name=${@[-1]}; print -rl -- ${${(P)name}%%:*} }',
-      'compadd() { [[ $1 == -a ]] && print -rl -- ${(P)2} }',
+      // Only the words offered, whatever options come before -a (a list's -qS ,).
+      'compadd() { while (( $# )) && [[ $1 != -a ]]; do shift; done; (( $# )) && print -rl -- ${(P)2} }',
       '_files() { print -r -- "<files>" }',
       '_message() { : }',
       'compset() { : }',
@@ -247,6 +276,12 @@ describe.skipIf(!HAS_ZSH)('zsh completes', () => {
     expect(zshComplete(['newsstats', 'people', 'top', '--'])).toEqual(expect.arrayContaining(['--weeks', '--per-week', '--format']));
     expect(zshComplete(['newsstats', '-o', ''])).toEqual(['<files>']);
   });
+
+  // The stubs offer every candidate: zsh itself keeps those matching what is typed (after compset's
+  // prefix, the fields before the last comma).
+  it.each(Object.entries(VALUE_CASES))('option values: %s', (_name, { words, offered }) => {
+    expect(zshComplete(['newsstats', ...words])).toEqual(expect.arrayContaining(offered.map((word) => word.split(',').at(-1))));
+  });
 });
 
 describe('newsstats completion <shell>', () => {
@@ -258,7 +293,7 @@ describe('newsstats completion <shell>', () => {
   });
 
   it('returns the script as text (main writes it to stdout)', async () => {
-    const ctx = { commands: { nouns: () => Promise.all(COMMANDS.map(loadNoun)), globalOptions } };
+    const ctx = { commands: { nouns: () => Promise.all(COMMANDS.map(loadNoun)), globalOptions }, globals: { cache: false } };
     const output = await spec!.invoke({ args: ['bash'], flags: {} }).validate()(ctx as never);
     expect(output).toEqual({ text: expect.stringContaining('complete -F _newsstats newsstats') });
   });

@@ -43,12 +43,13 @@ describe('joinRankings', () => {
   it('a climb from below the shown rows is up, not new', () => expect(rows[1]).toMatchObject({ status: 'up', rankChange: n('2') }));
   it('who left the top but is within the depth keeps their rank', () => expect(rows[2]).toMatchObject({ status: 'down', rank: n('3'), previousRank: n('1'), rankChange: n('-2') }));
   it('changes are exact', () => expect([String(rows[0]!.mentionChange), String(rows[0]!.dominanceChange)]).toEqual(['5', '0.25']));
+  it('marks the rows that fell out of the top limit, and only those', () => expect(rows.map((row) => row.leftTop)).toEqual([false, false, true]));
   it('labels both windows', () => expect([rows[0]!.window, rows[0]!.previousWindow]).toEqual(['202647..202647', '202646..202646']));
   it('new and out beyond the depth', () => {
     const joined = joinRankings({ current: [person(1, 'x', '5', '1')], previous: [person(1, 'y', '6', '1.5')], window, comparison, limit: 1 });
-    expect(joined.map((row) => [row.personHash, row.status, row.rank, row.previousRank, row.mentionChange])).toEqual([
-      ['x', 'new', n('1'), null, null],
-      ['y', 'out', null, n('1'), null],
+    expect(joined.map((row) => [row.personHash, row.status, row.rank, row.previousRank, row.mentionChange, row.leftTop])).toEqual([
+      ['x', 'new', n('1'), null, null, false],
+      ['y', 'out', null, n('1'), null, true],
     ]);
   });
 });

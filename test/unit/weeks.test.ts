@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   addWeeks,
+  describeWeeks,
   isoWeekOf,
   isValidWeek,
   listWeeks,
@@ -129,5 +130,19 @@ describe('completeN: the N complete weeks before the current one (#31)', () => {
   it('bounds and slips as lastN has them', () => {
     expect(() => parseWeekSpec('complete0')).toThrow('completeN takes N from 1 to 520');
     expect(() => parseWeekSpec('complete 4')).toThrow('did you mean complete4?');
+  });
+});
+
+describe('describeWeeks (the weeks a sync wrote, #31)', () => {
+  it.each([
+    [[202645, 202645], '1 week 202645'],
+    [[202647, 202636, 202637, 202638, 202639, 202640, 202641, 202642, 202643, 202644, 202645, 202646], '12 weeks 202636..202647'],
+    // Two weeks apart are two weeks, not a range claiming the one between.
+    [[202640, 202642], '2 weeks 202640, 202642'],
+    [[202640, 202643, 202644], '3 weeks 202640, 202643..202644'],
+    // Adjacent across a year of 53 weeks.
+    [[202053, 202101], '2 weeks 202053..202101'],
+  ])('%j: %s', (weeks, described) => {
+    expect(describeWeeks(weeks)).toBe(described);
   });
 });

@@ -1,13 +1,6 @@
 import { collectKeyValue, parsedFlag } from '../flags/options.js';
 import { verb, type NounVerbs, type Row } from '../run/spec.js';
 
-/** Field names of the rows, in first-seen order: the raw command knows the shape only from the data. */
-function observedFields(rows: Row[]): string[] {
-  const fields = new Set<string>();
-  for (const row of rows) for (const key of Object.keys(row)) fields.add(key);
-  return [...fields];
-}
-
 const raw = verb({
   name: '',
   summary: 'Raw GET of any /api/data path; prints the JSON as the service sent it',
@@ -21,8 +14,8 @@ const raw = verb({
     const query: Record<string, string[]> = {};
     for (const [key, value] of flags.param ?? []) (query[key] ??= []).push(value);
     const data = await (await ctx.deps.client()).get(path, query);
-    const rows = Array.isArray(data) ? (data as Row[]) : [data as Row];
-    return { data, rows, view: { fields: observedFields(rows) } };
+    // No view declared: the output takes the rows' keys as the fields, and checks --fields against them.
+    return { data, rows: Array.isArray(data) ? (data as Row[]) : [data as Row] };
   },
 });
 

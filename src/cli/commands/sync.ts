@@ -4,7 +4,7 @@
  * failed after retries (docs/sync.md).
  */
 import { BOUNDS } from '../../api/types.js';
-import { parseWeek } from '../../shared/weeks.js';
+import { describeWeeks, parseWeek } from '../../shared/weeks.js';
 import { concurrencyFlag } from '../flags/concurrency.js';
 import type { Context } from '../run/spec.js';
 import { IncompleteRunError, UsageError } from '../run/errors.js';
@@ -65,7 +65,7 @@ function summaryJson(where: string, outcome: string, summary: SyncSummary | unde
 
 const sync = verb({
   name: '',
-  summary: 'Keep a lake of weekly Parquet partitions up to date (a folder): rankings, country stats, links, reference tables',
+  summary: 'Keep a lake of weekly Parquet partitions up to date, in a folder or s3://bucket/prefix: rankings, country stats, links, reference tables',
   args: ['<dir>'],
   flags: {
     since: parsedFlag('--since <week>', 'first week to hold, YYYYWW (default: the last 12 completed weeks)', weekArgument(parseWeek)),
@@ -74,7 +74,7 @@ const sync = verb({
     top: withDefault(integerFlag('--top <n>', 'people per week whose country stats and links are read', { min: 1, max: 10_000 }), SYNC_DEFAULTS.top),
     linksLimit: withDefault(integerFlag('--links-limit <n>', 'links per person', BOUNDS.linksLimit), SYNC_DEFAULTS.linksLimit),
     refresh: parsedFlag('--refresh <week>', 'fetch this week again and rewrite its partitions', weekArgument(parseWeek)),
-    includeCurrent: switchFlag('--include-current', 'also write the current, partial week (rewritten by every run, never recorded as done)'),
+    includeCurrent: switchFlag('--include-current', 'also write the current, partial week (never recorded as done; the first run after it ends replaces it with the complete week)'),
     concurrency: concurrencyFlag,
     plan: switchFlag('--plan', 'say what would be fetched and written, with request counts, and send nothing'),
     summary: textFlag('--summary <file>', 'write a JSON account of the run there (what was planned, written and failed), whatever the outcome'),
@@ -145,12 +145,11 @@ const sync = verb({
         await writeSummary('plan');
         return { text: planText(summary, lake.where, flags.top) };
       }
-      const weeks = [...new Set(summary.written.map((partition) => partition.week))].sort((a, b) => a - b);
       const what = summary.written.length === 0
         ? 'up to date'
-        : `wrote ${summary.written.length} partitions (${weeks.length} weeks${weeks.length > 0 ? ` ${weeks[0]}..${weeks.at(-1)}` : ''})`;
+        : `wrote ${summary.written.length} ${summary.written.length === 1 ? 'partition' : 'partitions'} (${describeWeeks(summary.written.map((partition) => partition.week))})`;
       const failed = summary.failed.length > 0 ? `, ${summary.failed.length} failed` : '';
-      ctx.report.note(`sync: ${what}${failed}, ${summary.requests} requests, ${seconds().toFixed(1)} s, ${lake.where}`);
+      ctx.report.note(`sync: ${what}${failed}, ${summary.requests} ${summary.requests === 1 ? 'request' : 'requests'}, ${seconds().toFixed(1)} s, ${lake.where}`);
       await writeSummary(summary.failed.length > 0 ? 'incomplete' : 'ok');
       if (summary.failed.length > 0) {
         throw new IncompleteRunError(`${summary.failed.length} partitions failed after retries (${summary.failed.map(({ task }) => describeTask(task)).join(', ')}); what landed is recorded: run sync again to fetch what is missing`);

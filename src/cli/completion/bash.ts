@@ -62,7 +62,8 @@ ${optionBranches.join('\n')}
   esac
 }
 
-# How the value of option $3 of command $1 $2 completes: "words W...", "file", or nothing to offer.
+# How the value of option $3 of command $1 $2 completes: "words W...", "list W..." (comma-separated),
+# "file", or nothing to offer.
 # Fails when the option takes no value.
 ${prefix}_option_value() {
   case $1/$2/$3 in
@@ -129,6 +130,13 @@ ${main}() {
         COMPREPLY=( $(compgen -f -- "$cur") ) ;;
       words\\ *)
         COMPREPLY=( $(compgen -W "\${kind#words }" -- "$cur") ) ;;
+      list\\ *)
+        # A comma-separated list: the word after the last comma completes, what is before it stays;
+        # no space after it, so another comma can follow.
+        local head=
+        [[ $cur == *,* ]] && head=\${cur%,*},
+        compopt -o nospace 2>/dev/null
+        COMPREPLY=( $(compgen -P "$head" -W "\${kind#list }" -- "\${cur##*,}") ) ;;
     esac
     if [[ -n $value_prefix ]]; then
       COMPREPLY=( "\${COMPREPLY[@]/#/$value_prefix}" )

@@ -14,8 +14,9 @@ function optionSpelling(option: CompletionOption): string {
 }
 
 /** -x: a value is required and no files are offered; -r -F: a value that is a path. */
-function valueFlags(option: CompletionOption): string {
+function valueFlags(option: CompletionOption, prefix: string): string {
   if (!option.takesValue) return '';
+  if (option.list) return ` -x -a ${fishQuote(`(${prefix}_list ${option.list.join(' ')})`)}`;
   if (option.choices) return ` -x -a ${fishQuote(option.choices.join(' '))}`;
   if (option.valueIsFile) return ' -r -F';
   return ' -x';
@@ -23,7 +24,7 @@ function valueFlags(option: CompletionOption): string {
 
 function optionRule(program: string, condition: string | undefined, option: CompletionOption): string {
   const when = condition ? ` -n ${fishQuote(condition)}` : '';
-  return `complete -c ${program}${when} ${optionSpelling(option)}${valueFlags(option)} -d ${fishQuote(option.description)}`;
+  return `complete -c ${program}${when} ${optionSpelling(option)}${valueFlags(option, `__${functionName(program)}`)} -d ${fishQuote(option.description)}`;
 }
 
 function caseLine(patterns: string[]): string {
@@ -56,7 +57,7 @@ export function fishScript(tree: CompletionTree): string {
   }
   for (const { noun, verb } of commandsOf) {
     const inCommand = `${prefix}_in ${noun} ${fishQuote(verb.name)}`;
-    for (const option of verb.options) rules.push(optionRule(program, inCommand, option));
+    for (const option of [...verb.options, ...(verb.narrowed ?? [])]) rules.push(optionRule(program, inCommand, option));
     if (verb.arguments) {
       const { first, secondAfter = {} } = verb.arguments;
       rules.push(`complete -c ${program} -n ${fishQuote(`${prefix}_argument ${noun} ${fishQuote(verb.name)} ''`)} -a ${fishQuote(first.join(' '))}`);
@@ -146,6 +147,17 @@ function ${prefix}_argument
         test "$state[3]" = 0
     else
         test "$state[3]" = 1; and test "$state[4]" = "$argv[3]"
+    end
+end
+
+# A comma-separated value (--fields): each word of $argv after what is typed up to the last comma.
+function ${prefix}_list
+    set -l typed (commandline -ct)
+    # Quoted: an empty token is still one argument (string would read its stdin without one).
+    set typed (string replace -r -- '^-[^=]*=' '' "$typed")
+    set -l head (string match -r -- '^.*,' "$typed")
+    for word in $argv
+        echo "$head$word"
     end
 end
 

@@ -22,8 +22,15 @@ export function isShell(text: string): text is Shell {
   return Object.hasOwn(COMPLETION_SCRIPTS, text);
 }
 
-/** Every noun and the global options, as main.ts registers them, with the words each position takes. */
-export async function loadCompletionTree(commands: CommandTreeSource): Promise<CompletionTree> {
+/** The week specs a user most often means; any other (last8, 202640..202647) is typed out. */
+export const COMPLETED_WEEK_SPECS = ['current', 'last4', 'last12', 'complete4', 'complete12'] as const;
+
+/**
+ * Every noun and the global options, as main.ts registers them, with the words each position takes.
+ * `countries`: the words offered after --country and --from-country (completion.ts reads them from
+ * the countries list cached when the script is made); none, and those values are typed out.
+ */
+export async function loadCompletionTree(commands: CommandTreeSource, countries: readonly string[] = []): Promise<CompletionTree> {
   const [{ HELP_TOPIC_NAMES }, { PROFILE_KEYS }, nouns] = await Promise.all([
     import('../help/topics.js'),
     import('../../config/settings.js'),
@@ -46,8 +53,12 @@ export async function loadCompletionTree(commands: CommandTreeSource): Promise<C
       'config get': profileKeys,
       'config unset': profileKeys,
     },
-    // The week specs a user most often means; any other (last8, 202640..202647) is typed out.
-    values: { '--weeks': ['current', 'last4', 'last12', 'complete4', 'complete12'] },
+    values: {
+      '--weeks': COMPLETED_WEEK_SPECS,
+      ...(countries.length > 0 && { '--country': countries, '--from-country': countries }),
+    },
+    // --fields names the fields of the command's own view (the columns of csv and table).
+    listsByCommand: { '--fields': (verb) => verb.defaultView?.()?.fields },
   });
 }
 

@@ -4,7 +4,7 @@
  * registers with commander, so a new verb or flag is completed without touching this code.
  */
 import type { Option } from 'commander';
-import type { NounSpec } from '../run/spec.js';
+import type { AnyVerbSpec, NounSpec } from '../run/spec.js';
 
 export interface CompletionOption {
   /** As declared, e.g. '-f, --format <format>'. */
@@ -17,6 +17,8 @@ export interface CompletionOption {
   choices?: string[];
   /** The value is a path, so the shell completes file names (e.g. --output <file>). */
   valueIsFile?: boolean;
+  /** The value is a comma-separated list of these words (--fields): the part after the last comma completes. */
+  list?: string[];
 }
 
 /** Words offered for a command's positional arguments. */
@@ -32,6 +34,8 @@ export interface CompletionVerb {
   name: string;
   summary: string;
   options: CompletionOption[];
+  /** Global options whose value this command completes with words of its own (--fields: its fields). */
+  narrowed?: CompletionOption[];
   arguments?: CompletionArguments;
 }
 
@@ -91,6 +95,8 @@ export interface CompletionTreeInput {
   arguments?: Readonly<Record<string, CompletionArguments>>;
   /** Words offered for the value of an option without choices, by its long name: '--weeks'. */
   values?: Readonly<Record<string, readonly string[]>>;
+  /** Words of a global option's comma-separated value that depend on the command, by long name: '--fields'. */
+  listsByCommand?: Readonly<Record<string, (verb: AnyVerbSpec) => readonly string[] | undefined>>;
 }
 
 function commandPath(noun: string, verb: string): string {
@@ -103,18 +109,27 @@ export function buildCompletionTree(input: CompletionTreeInput): CompletionTree 
     return words ? { ...option, choices: checkWords(words, option.flags) } : option;
   };
   const visible = (options: readonly Option[]) => options.filter((option) => !option.hidden).map(completionOption).map(withValues);
+  const globalOptions = visible(input.globalOptions);
+  const narrowed = (verb: AnyVerbSpec): CompletionOption[] =>
+    Object.entries(input.listsByCommand ?? {}).flatMap(([name, wordsOf]) => {
+      const option = globalOptions.find((candidate) => candidate.names.includes(name));
+      const words = wordsOf(verb);
+      return option && words && words.length > 0 ? [{ ...option, list: checkWords(words, `${option.flags} of ${verb.name}`) }] : [];
+    });
   return {
     program: input.program,
-    globalOptions: [...visible(input.globalOptions), ...BUILT_IN_OPTIONS],
+    globalOptions: [...globalOptions, ...BUILT_IN_OPTIONS],
     nouns: input.nouns.map((noun) => ({
       name: checkWords([noun.name], 'noun')[0]!,
       summary: oneLine(noun.summary),
       verbs: noun.verbs.map((verb): CompletionVerb => {
         const words = input.arguments?.[commandPath(noun.name, verb.name)];
+        const ownValues = narrowed(verb);
         return {
           name: verb.name === '' ? '' : checkWords([verb.name], noun.name)[0]!,
           summary: oneLine(verb.summary),
           options: visible(verb.options?.() ?? []),
+          ...(ownValues.length > 0 && { narrowed: ownValues }),
           ...(words && {
             arguments: {
               first: checkWords(words.first, 'argument'),
@@ -141,16 +156,22 @@ export function verbPaths(tree: CompletionTree) {
   return tree.nouns.flatMap((noun) => noun.verbs.map((verb) => ({ noun: noun.name, path: `${noun.name}/${verb.name}`, verb })));
 }
 
-/** How an option's value completes: `words <choices>`, `file`, or `any` (free text). */
+/** How an option's value completes: `words <choices>`, `list <words>` (comma-separated), `file`, or `any` (free text). */
 export function valueKind(option: CompletionOption): string {
+  if (option.list) return `list ${option.list.join(' ')}`;
   if (option.choices) return `words ${option.choices.join(' ')}`;
   return option.valueIsFile ? 'file' : 'any';
 }
 
-/** Every option that takes a value, with the verb path it belongs to (`*` for the global ones). */
+/**
+ * Every option that takes a value, with the verb path it belongs to (`*` for the global ones): a
+ * command's own first, then the global ones it narrows, then the global ones (scripts match in order).
+ */
 export function valueOptions(tree: CompletionTree): Array<{ path: string; option: CompletionOption }> {
   return [
-    ...verbPaths(tree).flatMap(({ path, verb }) => verb.options.filter((option) => option.takesValue).map((option) => ({ path, option }))),
+    ...verbPaths(tree).flatMap(({ path, verb }) =>
+      [...verb.options.filter((option) => option.takesValue), ...(verb.narrowed ?? [])].map((option) => ({ path, option })),
+    ),
     ...tree.globalOptions.filter((option) => option.takesValue).map((option) => ({ path: '*', option })),
   ];
 }

@@ -79,7 +79,8 @@ ${optionBranches.join('\n')}
   esac
 }
 
-# How the value of option $3 of command $1 $2 completes, in $REPLY: "words W...", "file" or "any".
+# How the value of option $3 of command $1 $2 completes, in $REPLY: "words W...", "list W..."
+# (comma-separated), "file" or "any".
 # Fails when the option takes no value.
 ${prefix}_option_value() {
   REPLY=
@@ -143,6 +144,12 @@ ${main}() {
       (words\\ *)
         candidates=( \${=REPLY#words } )
         _describe -t values "value of $option" candidates ;;
+      (list\\ *)
+        # A comma-separated list: what is before the last comma stays; a ',' follows each word,
+        # dropped when a space or the end of the line comes instead.
+        candidates=( \${=REPLY#list } )
+        compset -P '*,'
+        compadd -q -S , -a candidates ;;
       (*) _message "value of $option" ;;
     esac
     return

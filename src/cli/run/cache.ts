@@ -166,6 +166,17 @@ export async function cachedList(run: CacheRun, name: CachedListName, fetchList:
 }
 
 /**
+ * The list last cached for these settings, however old, or undefined: never a request and never a
+ * write. Shell completion offers what it holds (country slugs after --country), where a stale list
+ * beats none and a request would make every script it writes depend on the network.
+ */
+export async function lastCachedList(settings: Pick<ResolvedSettings, 'baseUrl' | 'profile'>, env: NodeJS.ProcessEnv, name: CachedListName): Promise<unknown> {
+  if (!settings.baseUrl) return undefined;
+  const path = join(cacheDirectory(env), cacheScope(settings.baseUrl, settings.profile), `${name}.json`);
+  return readCacheEntry(path, Number.POSITIVE_INFINITY, { baseUrl: settings.baseUrl, apiPath: listPath(name) });
+}
+
+/**
  * True when any string or key of `value` contains `text`. Searched in the values themselves, not in
  * their JSON: there a key holding `"` or `\` is written escaped, and a search of the raw key missed it.
  */

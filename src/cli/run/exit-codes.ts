@@ -16,7 +16,7 @@ import {
   ResponseTooLargeError,
 } from '../../api/errors.js';
 import { closest } from '../../shared/suggest.js';
-import { ConfigFileError } from '../../config/resolve.js';
+import { ConfigFileError, MissingProfileError } from '../../config/resolve.js';
 import { SettingError } from '../../config/settings.js';
 import { OutputUsageError, ValueOutOfRangeError } from '../../output/errors.js';
 import { OutputWriteError } from '../../output/write-error.js';
@@ -129,6 +129,7 @@ export function describeFailure(error: unknown, verbose: boolean): Failure {
     }
     return failure(exitCode, ...configurationHints(error));
   }
+  if (error instanceof MissingProfileError) return failure(EXIT.usage, ...(error.hint ? [error.hint] : []));
   if (
     error instanceof WeekError ||
     error instanceof OutputUsageError ||

@@ -108,6 +108,16 @@ function refuseJqFormat(globals: Pick<GlobalOptions, 'format' | 'jq'>): void {
   throw new UsageError(`--jq filters JSON output, not --format ${globals.format}`, 'drop --format, or drop --jq');
 }
 
+/**
+ * --fields, checked once a run: here, before any request, against the fields the verb's view declares,
+ * so a typo costs no quota. A view that declares none (the raw api command, whose rows may carry any
+ * field) is checked by the output entry against the keys its rows have, the only place they are known.
+ */
+export function checkFields(requested: readonly string[] | undefined, view: Pick<ViewSpec, 'fields'> | undefined): readonly string[] | undefined {
+  const declared = view?.fields ?? [];
+  return requested !== undefined && declared.length > 0 ? selectFields(requested, declared) : requested;
+}
+
 /** `verbSpec`: the view and JSON preference of the verb run (spec.ts, AnyVerbSpec). */
 export function planOutput(verbSpec: { view?: ViewSpec | undefined; prefersJson?: boolean | undefined }, globals: GlobalOptions, io: Io): OutputPlan {
   refuseJqFormat(globals);
@@ -134,9 +144,7 @@ export function planOutput(verbSpec: { view?: ViewSpec | undefined; prefersJson?
   // Data for a closed stdout (`>&-`) would be fetched to be lost: refused before any request.
   else if (io.stdout instanceof ClosedStdout) throw new OutputWriteError('stdout', closedStdoutError());
 
-  const knownFields = verbSpec.view?.fields ?? [];
-  // Where the shape is only known from the data (the raw api command), the renderer checks later.
-  const fields = globals.fields && knownFields.length > 0 ? selectFields(globals.fields, [...knownFields]) : globals.fields;
+  const fields = checkFields(globals.fields, verbSpec.view);
 
   return {
     outputPath: globals.output === undefined ? undefined : resolve(io.cwd, globals.output),

@@ -29,6 +29,7 @@ const moverSchema = z.looseObject({
   previousRank: z.number().nullable().describe('rank in the comparison window; null when new'),
   rankChange: z.number().nullable().describe('previousRank - rank: positive is a climb'),
   status: z.enum(['up', 'down', 'same', 'new', 'out']),
+  leftTop: z.boolean().describe('in the comparison window\'s top `limit` and not in this window\'s: listed after the top'),
   personHash: z.string(),
   fullName: z.string().nullable(),
   mentionCount: z.number().nullable(),

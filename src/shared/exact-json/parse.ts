@@ -58,11 +58,6 @@ export function printsAsWritten(numberText: string): boolean {
   return String(Number(numberText)) === numberText;
 }
 
-// Strings are matched first so that digits inside them ("2026-11-22T00:00:00") are skipped. A string
-// left open runs to the end of the text (`\\?$`), which JSON.parse then refuses: were it not matched,
-// each quote after it would be tried in turn, scanning to the end each time (80 KB of `"\"\"...` took
-// 10 s, 512 KiB minutes).
-const STRING_OR_NUMBER = /"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?$)|-?\d[\d.eE+-]*/g;
 const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 /**
  * Starts a string that carries a number JSON.parse (or JSON.stringify) would change. No JSON string
@@ -70,27 +65,67 @@ const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
  */
 export const MARK = '\u0000';
 
+/** What may follow the first digits of a JSON number: the rest of its token. */
+const NUMBER_TAIL = /[\d.eE+-]*/y;
+
+/**
+ * Whether positions of a JSON text are inside a string, asked in increasing order: each call scans
+ * only the quotes since the last (a quote inside a string is escaped by an odd run of backslashes).
+ */
+function stringTracker(text: string): (position: number) => boolean {
+  let scanned = 0;
+  let inString = false;
+  return (position) => {
+    for (;;) {
+      const quote = text.indexOf('"', scanned);
+      if (quote === -1 || quote >= position) return inString;
+      scanned = quote + 1;
+      if (inString) {
+        let backslashes = 0;
+        while (text.charCodeAt(quote - 1 - backslashes) === 0x5c) backslashes += 1;
+        if (backslashes % 2 === 1) continue;
+      }
+      inString = !inString;
+    }
+  };
+}
+
 /**
  * The text with every number that JSON.parse would change (digits beyond 2^53, `1.50`, an exponent)
- * turned into a string holding its digits behind MARK, so JSON.parse keeps them. Undefined when the
- * text holds MARK already (as the escape \u0000), a `__proto__` key (which the walk below must not
- * assign) or something that is not a JSON number: lossless-json reads those.
+ * turned into a string holding its digits behind MARK, so JSON.parse keeps them. Only the numbers
+ * MAYBE_CHANGED_NUMBER finds are looked at (every other number prints as written), and only those
+ * outside strings are marked: a bulk answer (50 links, each with an articleHash beyond 2^53) costs a
+ * scan of its quotes and a slice per such number, where a callback for every string and number of
+ * the text cost 5x the garbage. Undefined when the text holds MARK already (as the escape \u0000), a
+ * `__proto__` string (which the walk below must not assign as a key), a number not in a container, or
+ * a changed number that is not a JSON number or is beyond the bounds: lossless-json reads those, and
+ * refuses what it must.
  */
 function markChangedNumbers(text: string): string | undefined {
-  if (text.includes('\\u0000')) return undefined;
-  let usable = true;
-  // One pass of replace() with a callback: the fastest way to visit every match.
-  const marked = text.replace(STRING_OR_NUMBER, (token) => {
-    if (token.charCodeAt(0) === 0x22) {
-      if (token === '"__proto__"') usable = false;
-      return token;
-    }
-    if (printsAsWritten(token)) return token;
+  if (text.includes('\\u0000') || text.includes('"__proto__"')) return undefined;
+  const first = text.trimStart().charCodeAt(0);
+  if (first === 0x2d || (first >= 0x30 && first <= 0x39)) return undefined;
+  const candidates = new RegExp(MAYBE_CHANGED_NUMBER.source, 'g');
+  const insideString = stringTracker(text);
+  let marked = '';
+  let copied = 0;
+  for (let match = candidates.exec(text); match !== null; match = candidates.exec(text)) {
+    // The number starts after the separator and any space the pattern matched before it.
+    let start = match.index + 1;
+    while (text.charCodeAt(start) !== 0x2d && (text.charCodeAt(start) < 0x30 || text.charCodeAt(start) > 0x39)) start += 1;
+    NUMBER_TAIL.lastIndex = start + 1;
+    NUMBER_TAIL.test(text);
+    const end = NUMBER_TAIL.lastIndex;
+    candidates.lastIndex = end;
+    if (insideString(start)) continue;
+    const token = text.slice(start, end);
+    if (printsAsWritten(token)) continue;
     // Beyond the bounds (or not a number): the slicing parser refuses it, naming the field.
-    if (!JSON_NUMBER.test(token) || isBeyondNumberBounds(token)) usable = false;
-    return `"\\u0000${token}"`;
-  });
-  return usable ? marked : undefined;
+    if (!JSON_NUMBER.test(token) || isBeyondNumberBounds(token)) return undefined;
+    marked += `${text.slice(copied, start)}"\\u0000${token}"`;
+    copied = end;
+  }
+  return copied === 0 ? text : marked + text.slice(copied);
 }
 
 /** The digits of a marked number, or undefined for any other value. */

@@ -8,13 +8,14 @@
  * temporary files, and only in the lake's own folders.
  */
 import { constants, readFileSync, unlinkSync } from 'node:fs';
-import { lstat, mkdir, open, readdir, readFile, realpath, rename, stat, unlink, link } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, realpath, rename, stat, unlink, link } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { OutputWriteError } from '../../output/write-error.js';
 import { isSystemError } from '../../shared/system-error.js';
 import { STREAM_NAMES } from '../streams.js';
 import { LOCK_FILE, LakeError, STORE_FOLDER, produceBytes, type Destination, type Produce } from './destination.js';
+import { holdsLock, processStart } from './lock-holder.js';
 import { MAX_STATE_BYTES, STATE_FILE } from '../state.js';
 
 
@@ -38,25 +39,6 @@ function folderProblem(path: string, stats: Awaited<ReturnType<typeof lstat>>): 
   if (uid !== undefined && stats.uid !== uid) return `${path} belongs to another user (uid ${stats.uid}); a lake must be yours alone`;
   if ((Number(stats.mode) & 0o022) !== 0) return `${path} is writable by group or others (mode ${(Number(stats.mode) & 0o777).toString(8)}); a lake must be yours alone: chmod go-w it`;
   return undefined;
-}
-
-/** The start time of a process (clock ticks after boot, Linux's /proc/PID/stat field 22), if known. */
-async function processStart(pid: number | 'self'): Promise<string | undefined> {
-  try {
-    const text = await readFile(`/proc/${pid}/stat`, 'utf8');
-    return text.slice(text.lastIndexOf(')') + 2).split(' ')[19];
-  } catch {
-    return undefined;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 interface LockHolder {
@@ -306,11 +288,3 @@ function lockHolder(text: string): LockHolder | undefined {
   }
 }
 
-/** Whether the process a lock names still runs: same host, alive, and the same start (a pid is reused). */
-async function holdsLock(holder: LockHolder): Promise<boolean> {
-  if (holder.host !== hostname()) return true;
-  if (!isAlive(holder.pid)) return false;
-  if (holder.start === undefined) return true;
-  const start = await processStart(holder.pid);
-  return start === undefined || start === holder.start;
-}

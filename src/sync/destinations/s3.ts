@@ -14,6 +14,7 @@ import { hostname } from 'node:os';
 import { OutputWriteError } from '../../output/write-error.js';
 import { MAX_STATE_BYTES, STATE_FILE } from '../state.js';
 import { LOCK_FILE, LakeError, produceBytes, type Destination, type Produce } from './destination.js';
+import { holdsLock, processStart, type ProcessHolder } from './lock-holder.js';
 
 type S3Module = typeof import('@aws-sdk/client-s3');
 type S3Client = import('@aws-sdk/client-s3').S3Client;
@@ -105,13 +106,16 @@ export class S3Lake implements Destination {
     await this.#lock();
   }
 
+  #start: string | undefined;
+
   #lockBody(): string {
-    return JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString(), until: new Date(Date.now() + LEASE_MS).toISOString() }) + '\n';
+    return JSON.stringify({ pid: process.pid, ...(this.#start !== undefined && { start: this.#start }), host: hostname(), since: new Date().toISOString(), until: new Date(Date.now() + LEASE_MS).toISOString() }) + '\n';
   }
 
   async #lock(): Promise<void> {
     const { sdk, client } = this.#s3;
     const Key = this.#key(LOCK_FILE);
+    this.#start = await processStart('self');
     try {
       const put = await client.send(new sdk.PutObjectCommand({ Bucket: this.bucket, Key, Body: this.#lockBody(), IfNoneMatch: '*' }));
       this.#lockTag = put.ETag;
@@ -120,10 +124,11 @@ export class S3Lake implements Destination {
       const held = await client.send(new sdk.GetObjectCommand({ Bucket: this.bucket, Key })).catch((failure: unknown) => Promise.reject(this.#failure(LOCK_FILE, failure)));
       const text = await held.Body!.transformToString();
       const holder = parseHolder(text);
-      if (holder !== undefined && Date.parse(holder.until) > Date.now()) {
+      // A run killed on this host (its process gone) is not waited for; one elsewhere, until its lease ends.
+      if (holder !== undefined && Date.parse(holder.until) > Date.now() && (await holdsLock(holder))) {
         throw new OutputWriteError(this.where, undefined, `it is being synced by process ${holder.pid} on ${holder.host} since ${holder.since}; wait for it to end, or delete ${this.where}/${LOCK_FILE} if no sync is running (its lease ends ${holder.until})`);
       }
-      // A lease run out: a crashed run's. Taken over only if nobody else took it first.
+      // A lease run out, or a holder gone: a crashed run's. Taken over only if nobody else took it first.
       try {
         const put = await client.send(new sdk.PutObjectCommand({ Bucket: this.bucket, Key, Body: this.#lockBody(), IfMatch: held.ETag }));
         this.#lockTag = put.ETag;
@@ -211,9 +216,7 @@ export class S3Lake implements Destination {
   }
 }
 
-interface Holder {
-  pid: number;
-  host: string;
+interface Holder extends ProcessHolder {
   since: string;
   until: string;
 }
@@ -221,7 +224,7 @@ interface Holder {
 function parseHolder(text: string): Holder | undefined {
   try {
     const value = JSON.parse(text) as Partial<Holder>;
-    return typeof value.until === 'string' ? { pid: Number(value.pid), host: String(value.host), since: String(value.since), until: value.until } : undefined;
+    return typeof value.until === 'string' ? { pid: Number(value.pid), ...(typeof value.start === 'string' && { start: value.start }), host: String(value.host), since: String(value.since), until: value.until } : undefined;
   } catch {
     return undefined;
   }

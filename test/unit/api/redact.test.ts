@@ -25,6 +25,9 @@ describe('a short key is masked where a key could show up', () => {
     ['top', 'token=top', 'token=••••'],
     ['people', 'top, people; (people)', 'top, ••••; (••••)'],
     ['e', 'the key e was refused', 'the key •••• was refused'],
+    // A word of prose is no excuse: a service may echo the key it refused in a sentence.
+    ['top', 'top is not a valid key', '•••• is not a valid key'],
+    ['people', 'rejected people for this account', 'rejected •••• for this account'],
     // A key is text, never a pattern.
     ['.*', 'x .* y and abc', 'x •••• y and abc'],
   ])('key %j in %j', (key, text, masked) => {
@@ -44,5 +47,17 @@ describe('a short key is left alone inside words, paths, URLs and host names', (
     ['top', 'mail top@example.com #top 50%top'],
   ])('key %j in %j', (key, text) => {
     expect(redactSecret(text, key)).toBe(text);
+  });
+});
+
+describe("the sandbox's published key is not a secret", () => {
+  test('its own messages read whole (Injected failure (sandbox fail rate)), wherever the word stands', () => {
+    for (const text of ['Injected failure (sandbox fail rate)', 'invalid API key sandbox', 'X-Api-Key: sandbox']) {
+      expect(redactSecret(text, 'sandbox')).toBe(text);
+    }
+  });
+
+  test('a key that only contains it is masked as any long key is', () => {
+    expect(redactSecret('invalid API key sandbox2', 'sandbox2')).toBe('invalid API key ••••');
   });
 });

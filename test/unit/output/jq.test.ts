@@ -6,7 +6,7 @@ import { JqExpressionError } from '../../../src/output/errors.js';
 describe('readJqError', () => {
   test('a compile error: the message, line and column from the padding after the echoed line', () => {
     const stderr = "jq: error: syntax error, unexpected '(' at <top-level>, line 1:\n.[] | .foo(          \njq: 1 compile error";
-    expect(readJqError(stderr, ['.[] | .foo('])).toEqual({ message: "syntax error, unexpected '('", line: 1, column: 11 });
+    expect(readJqError(stderr, ['.[] | .foo('])).toEqual({ message: 'syntax error: unexpected "("', line: 1, column: 11 });
   });
 
   test('a line offset maps the checking wrapper\'s lines back to the user\'s', () => {
@@ -23,8 +23,30 @@ describe('checkJqExpression and applyJq (jq 1.7 in WebAssembly)', () => {
   test('an expression that does not compile is a usage error naming the column', async () => {
     const error = await checkJqExpression('.[] | .foo(').catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(JqExpressionError);
-    expect((error as Error).message).toMatch(/^--jq at column 11: syntax error, unexpected '\('/);
+    expect((error as Error).message).toBe('--jq at column 11: syntax error: unexpected "(" (expected the end of the expression)');
     await expect(checkJqExpression('.[]\n| nosuch')).rejects.toThrow('--jq at line 2, column 3: nosuch/0 is not defined');
+  });
+
+  // jq names what it found by its grammar's tokens (IDENT, LITERAL, INVALID_CHARACTER, QQSTRING_TEXT),
+  // and the check's wrapper once added `) else empty end` after the expression, so an unfinished one
+  // reported an unexpected ')' or 'else' the user never typed.
+  test.each([
+    ['.foo bar', '--jq at column 6: syntax error: unexpected "bar" (expected the end of the expression)'],
+    ['.. | 1 2', '--jq at column 8: syntax error: unexpected "2" (expected the end of the expression)'],
+    ['.a ]', '--jq at column 4: syntax error: unexpected "]" (expected the end of the expression)'],
+    ['.a | "x" "y"', `--jq at column 10: syntax error: unexpected '"y"' (expected the end of the expression)`],
+    ['.[] | .fullName +', '--jq at column 18: syntax error: the expression ends unfinished'],
+    ['.[0', '--jq at column 4: syntax error: the expression ends unfinished'],
+    ['map(.x', '--jq at column 7: syntax error: the expression ends unfinished (expected ";" or ")")'],
+    ['.a\n| .b +\n', '--jq at line 2, column 7: syntax error: the expression ends unfinished'],
+    ['"abc', '--jq at column 5: syntax error: the expression ends inside a string (a " is not closed)'],
+    ['"abc\\q"', '--jq at column 5: invalid escape "\\q" in a string'],
+    // jq counts bytes; a column counts characters, whatever their UTF-8 length.
+    ['.[] | select(.fullName == "Zoë Ørsted") bar', '--jq at column 41: syntax error: unexpected "bar" (expected the end of the expression)'],
+    ['"日本語" x', '--jq at column 7: syntax error: unexpected "x" (expected the end of the expression)'],
+    ['"😀" | nosuch', '--jq at column 7: nosuch/0 is not defined'],
+  ])('a syntax error in %j quotes what was typed, at its place', async (expression, message) => {
+    await expect(checkJqExpression(expression)).rejects.toThrow(new JqExpressionError(message));
   });
 
   test('a valid expression is not run by the check (it would loop forever on null)', async () => {

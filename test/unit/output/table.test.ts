@@ -193,9 +193,38 @@ describe('fitColumns', () => {
   const column = (kind: ColumnLayout['kind'], natural: number, kept = false): ColumnLayout => ({ kind, natural, kept });
 
   test('a name is shortened (to 12 cells at least) before a number is hidden', () => {
+    const columns = [column('rank', 2, true), column('name', 30), column('identifier', 6, true), column('number', 8, true), column('number', 9), column('number', 9)];
+    expect(fitColumns(columns, 60)).toEqual({ shown: [0, 1, 2, 3, 4, 5], widths: [2, 16, 6, 8, 9, 9] });
+    expect(fitColumns(columns, 50)).toEqual({ shown: [0, 1, 2, 3, 4], widths: [2, 17, 6, 8, 9] });
+  });
+
+  test('a name keeps as many cells as the widest id beside it: a lesser number is hidden first (people top at 80)', () => {
     const columns = [column('rank', 2, true), column('name', 30), column('identifier', 25, true), column('number', 8, true), column('number', 9), column('number', 9)];
-    expect(fitColumns(columns, 80)).toEqual({ shown: [0, 1, 2, 3, 4, 5], widths: [2, 17, 25, 8, 9, 9] });
-    expect(fitColumns(columns, 70)).toEqual({ shown: [0, 1, 2, 3, 4], widths: [2, 18, 25, 8, 9] });
+    expect(fitColumns(columns, 80)).toEqual({ shown: [0, 1, 2, 3, 4], widths: [2, 28, 25, 8, 9] });
+    expect(fitColumns(columns, 70)).toEqual({ shown: [0, 1, 2, 3], widths: [2, 29, 25, 8] });
+  });
+
+  describe('an id kept for its kind alone gives way to a more important name', () => {
+    const yielding = (natural: number): ColumnLayout => ({ kind: 'identifier', natural, kept: true, givesWayToWords: true });
+    // people top: rank, fullName, personHash, the sorted-by metric, then lesser numbers.
+    const top = [column('rank', 2, true), column('name', 20), yielding(25), column('number', 8, true), column('number', 9), column('number', 9)];
+
+    test('at 40 columns the name is shown whole and the hash is hidden, not the name', () => {
+      expect(fitColumns(top, 40)).toEqual({ shown: [0, 1, 3], widths: [2, 20, 8] });
+    });
+
+    test('at 50 columns a lesser column hidden before comes back beside the name, which stays whole', () => {
+      expect(fitColumns(top, 50)).toEqual({ shown: [0, 1, 3, 4], widths: [2, 20, 8, 9] });
+    });
+
+    test('where the name fits at the id\'s width, the id stays (80 columns)', () => {
+      expect(fitColumns(top, 80)).toEqual({ shown: [0, 1, 2, 3, 4], widths: [2, 20, 25, 8, 9] });
+    });
+
+    test('an id more important than the name does not give way (people search): the last name is cut instead', () => {
+      const search = [yielding(25), column('name', 20), column('name', 20), column('date', 10)];
+      expect(fitColumns(search, 40)).toEqual({ shown: [0, 1], widths: [25, 13] });
+    });
   });
 
   test('a title beside a 19-digit hash is not cut to 10 cells while a less important column is shown (people links at 80)', () => {

@@ -15,10 +15,24 @@ const cases = {
   'escaped quotes in strings': '{"title":"say \\"1.50\\"","n":2}',
   'a __proto__ key': '{"__proto__":{"polluted":1},"n":1}',
   'a string holding \\u0000': '{"title":"\\u000012345678901234567890","n":12345678901234567890}',
+  // Only numbers outside strings are marked: each quote must be told from an escaped one.
+  'number-like text after a colon inside a string': '{"t":"ratio:12345678901234567890, [1.50","n":12345678901234567890}',
+  'an escaped backslash ending a string': '{"t":"a\\\\","n":12345678901234567890,"u":"b:1.50"}',
+  'an escaped quote before digits inside a string': '{"t":"x\\":12345678901234567890","n":2.50}',
+  'spaces and new lines before changed numbers': '[ 1.50,\n  12345678901234567890 ,{"a" :\t-0}]',
   'links with big hashes and context': '[{"articleHash":9007199254740993,"mentionDate":"2026-11-20","sourceName":"A","score":0.10},{"articleHash":-18446744073709551615}]',
 };
 
 describe('parseJson', () => {
+  test('the JSON.parse path reads numbers beside strings with colons, brackets and escapes itself, exactly', () => {
+    // Its marking must tell each quote from an escaped one: a mistake marks a number inside a string
+    // (falling back to slicing) or leaves one outside unmarked (rounded).
+    for (const name of ['number-like text after a colon inside a string', 'an escaped backslash ending a string', 'an escaped quote before digits inside a string', 'spaces and new lines before changed numbers'] as const) {
+      const text = cases[name];
+      expect(stringify(parseWithJsonParse(text, 'lossless')), name).toBe(stringify(parse(text)));
+    }
+  });
+
   for (const [name, text] of Object.entries(cases)) {
     test(`lossless mode, ${name}: the same value and digits as lossless-json`, () => {
       const value = parseJson(text, 'lossless');

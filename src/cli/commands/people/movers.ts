@@ -20,7 +20,7 @@ function moverKeptFields(sort: SortBy | undefined): string[] {
 }
 
 const MOVER_FIELDS: readonly (keyof MoverRow)[] = [
-  'rank', 'previousRank', 'rankChange', 'status', 'personHash', 'fullName', 'mentionCount', 'previousMentionCount',
+  'rank', 'previousRank', 'rankChange', 'status', 'leftTop', 'personHash', 'fullName', 'mentionCount', 'previousMentionCount',
   'mentionChange', 'dominance', 'previousDominance', 'dominanceChange', 'window', 'previousWindow',
 ];
 
@@ -32,19 +32,12 @@ const moverRankingFlags = rankingFlags('rows from the top of each ranking');
  */
 export function moversCaption(
   flags: Pick<RankingFlags, 'sort' | 'country' | 'fromCountry' | 'gender' | 'minAge' | 'maxAge' | 'category' | 'fresh'> & { depth: number },
-  window: WeekWindow, comparison: WeekWindow, currentWeek: number | undefined,
+  window: WeekWindow, comparison: WeekWindow, currentWeek: number | undefined, legend: readonly string[] = [],
 ): string {
   const what = `Ranks by ${flags.sort ?? 'mentions'} in ${weeksCaption(window)} against ${weeksCaption(comparison)} (rankings read to ${flags.depth})`;
   const partial = partialCaption([window, comparison], currentWeek);
-  return caption(what, partial === '' ? '' : `${partial.slice(3)}: fewer mentions than a full week`, filterCaption(flags));
+  return caption(what, partial === '' ? '' : `${partial.slice(3)}: fewer mentions than a full week`, filterCaption(flags), legend);
 }
-
-const moversView: ViewSpec = {
-  fields: MOVER_FIELDS,
-  tableFields: moverTableFields('mentions'),
-  keep: moverKeptFields('mentions'),
-  chart: { label: 'fullName', value: 'rankChange', diverging: true, fallback: 'status' },
-};
 
 const movers = verb({
   name: 'movers',
@@ -69,9 +62,13 @@ const movers = verb({
     'people movers --weeks last4 --format chart',
     'people movers --weeks last13 --limit 50 --output movers.xlsx',
   ],
-  view: moversView,
   // The terminal's columns follow --sort: the metric ranked by, and its change.
-  viewFor: ({ flags }) => ({ ...moversView, tableFields: moverTableFields(flags.sort), keep: moverKeptFields(flags.sort) }),
+  view: ({ flags }): ViewSpec => ({
+    fields: MOVER_FIELDS,
+    tableFields: moverTableFields(flags.sort),
+    keep: moverKeptFields(flags.sort),
+    chart: { label: 'fullName', value: 'rankChange', diverging: true, fallback: 'status', markedBy: 'leftTop' },
+  }),
   validate({ flags }) {
     validateRanking(flags);
     if (flags.depth < flags.limit) throw new UsageError(`--depth ${flags.depth} is below --limit ${flags.limit}`, 'the rankings must be read at least as deep as the rows shown');
@@ -79,7 +76,7 @@ const movers = verb({
   },
   async run(ctx, flags) {
     // Loaded here, not above: it brings lossless-json, which `people --help` has no use for.
-    const { joinRankings, previousWindow } = await import('./rank-changes.js');
+    const { joinRankings, marksLegend, previousWindow } = await import('./rank-changes.js');
     const client = () => ctx.deps.client();
     // Both windows may be relative (--weeks last4 --vs last8): the week info is asked for once.
     const info = () => ctx.deps.weekInfo();
@@ -93,7 +90,7 @@ const movers = verb({
       captionCurrentWeek(ctx.io, ctx.globals.output, info),
     ]);
     const rows = joinRankings({ current, previous, window, comparison, limit: flags.limit });
-    return { data: rows, view: { caption: moversCaption(flags, window, comparison, currentWeek) } };
+    return { data: rows, view: { caption: moversCaption(flags, window, comparison, currentWeek, marksLegend(rows, flags)) } };
   },
 });
 

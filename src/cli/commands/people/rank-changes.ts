@@ -8,6 +8,7 @@
 import { LosslessNumber } from 'lossless-json';
 import { addWeeks, weeksBetween, type WeekWindow } from '../../../shared/weeks.js';
 import { answerInteger } from '../../../api/answer-integers.js';
+import { LEFT_TOP_MARK } from '../../../output/movement.js';
 
 /** Where the rankings come from, for a message about a value in one. */
 const RANKING_PATH = '/api/data/people/top';
@@ -21,6 +22,12 @@ export interface MoverRow {
   previousRank: LosslessNumber | null;
   rankChange: LosslessNumber | null;
   status: MoverStatus;
+  /**
+   * In the comparison's top `limit` and not in the window's: the rows after the window's top. Its own
+   * field because `status` says how the rank moved (someone who fell from 5 to 40 is `down`), not
+   * whether the person is still among the rows a reader asked for.
+   */
+  leftTop: boolean;
   personHash: string;
   fullName: unknown;
   mentionCount: unknown;
@@ -109,7 +116,7 @@ export interface MoversInput {
 /**
  * The movers rows. A person outside a ranking's depth has no rank there: `new` when absent from the
  * comparison, `out` when absent now. Someone who left the top `limit` but is still within the
- * depth keeps their current rank and reads `down`.
+ * depth keeps their current rank and reads `down`; `leftTop` marks every row that left the top `limit`.
  */
 export function joinRankings({ current, previous, window, comparison, limit }: MoversInput): MoverRow[] {
   // Ranks and counts are integers by the contract; what is computed with must be one.
@@ -134,6 +141,7 @@ export function joinRankings({ current, previous, window, comparison, limit }: M
       previousRank: asRank(before?.rank),
       rankChange: now && before ? difference(before.rank, now.rank) : null,
       status: moverStatus(now?.rank, before?.rank),
+      leftTop: !shownNowHashes.has(personHash),
       personHash,
       fullName: now?.fullName ?? before?.fullName ?? null,
       mentionCount: now?.mentionCount ?? null,
@@ -148,4 +156,16 @@ export function joinRankings({ current, previous, window, comparison, limit }: M
   };
   const byRank = (a: Ranked, b: Ranked) => rankOf(a) - rankOf(b);
   return [...[...shownNow].sort(byRank), ...[...left].sort(byRank)].map((item) => row(String(item.personHash)));
+}
+
+/**
+ * What the marks of the rows that fell out of the top `limit` mean (movement.ts draws them), for the
+ * marks the rows have: the end of the caption.
+ */
+export function marksLegend(rows: readonly Pick<MoverRow, 'status' | 'leftTop'>[], flags: { depth: number; limit: number }): string[] {
+  const left = rows.filter((row) => row.leftTop);
+  return [
+    left.some((row) => row.status !== 'out') ? `${LEFT_TOP_MARK}: fell out of the top ${flags.limit}` : '',
+    left.some((row) => row.status === 'out') ? `out: not in the first ${flags.depth} now` : '',
+  ];
 }
