@@ -9,10 +9,12 @@
 //                        with the compile cache (bench/query-dispatcher.mjs): the floor on undici
 //   curl + jq            what a shell user would run (bench/query-curl.sh), when both are installed
 //   executable           the standalone executable (npm run build:exe), with --exe PATH
+//   another version      a built checkout of another commit (git worktree add DIR COMMIT; npm ci;
+//                        npm run build), with --against DIR: before/after figures in one run
 // Every command runs in turn, run by run, after one warm-up round; medians of wall time, of ratios
 // taken run by run, and of peak RSS (GNU time).
 //
-//   npm run bench:query [-- --runs 30] [-- --node PATH|MAJOR ...] [-- --exe build/newsstats] [-- --cold] [-- --cpu]
+//   npm run bench:query [-- --runs 30] [-- --node PATH|MAJOR ...] [-- --exe build/newsstats] [-- --against DIR] [-- --cold] [-- --cpu]
 //
 // --cold gives every newsstats run an empty cache folder (a cron job in a fresh container); --cpu
 // compares CPU time (Linux perf's task-clock) instead of wall time, for a machine shared with other jobs.
@@ -28,6 +30,8 @@ import { bin, cacheEnv, cold, home, KEY, median, nodesFromArgs, numberFlag, pair
 const runs = numberFlag('--runs', 30);
 const exeFlag = process.argv.indexOf('--exe');
 const exe = exeFlag > 0 ? process.argv[exeFlag + 1] : undefined;
+const againstFlag = process.argv.indexOf('--against');
+const against = againstFlag > 0 ? process.argv[againstFlag + 1] : undefined;
 const nodes = nodesFromArgs();
 const { url, stop } = await startSandbox();
 const query = ['people', 'top', '--weeks', 'last4', '--format', 'json'];
@@ -45,6 +49,7 @@ for (const { path, label } of nodes) {
   ways[`${label}: node:http script`] = () => timed(path, [join(repo, 'bench', 'query-http.mjs'), url, KEY]);
   ways[`${label}: undici script`] = () => timed(path, [join(repo, 'bench', 'query-undici.mjs'), url, KEY]);
   ways[`${label}: dispatcher script`] = () => timed(path, [dispatcherScript, url, KEY], dispatcherEnv);
+  if (against) ways[`${label}: other version`] = () => timed(path, [join(against, 'bin', 'newsstats.cjs'), ...query], cacheEnv(apiEnv));
 }
 if (exe) ways.executable = () => timed(exe, query, cacheEnv(apiEnv));
 const haveCurlJq = ['curl', 'jq'].every((tool) => spawnSync(tool, ['--version'], { stdio: 'ignore' }).status === 0);
@@ -73,6 +78,7 @@ console.log(table(['figure', ...perNode((label) => label)], [
   ['undici script / `node -e 0`', ...perNode((label) => ratio(`${label}: undici script`, `${label}: node -e 0`))],
   ['dispatcher script / node:http script', ...perNode((label) => ratio(`${label}: dispatcher script`, `${label}: node:http script`))],
   ['newsstats / dispatcher script', ...perNode((label) => ratio(`${label}: newsstats`, `${label}: dispatcher script`))],
+  ...(against ? [['newsstats / the version at --against', ...perNode((label) => ratio(`${label}: newsstats`, `${label}: other version`))], ['peak RSS MiB: the version at --against', ...perNode((label) => rss(`${label}: other version`).toFixed(0))]] : []),
   ['peak RSS MiB: `node -e 0`', ...perNode((label) => rss(`${label}: node -e 0`).toFixed(0))],
   ['peak RSS MiB: newsstats', ...perNode((label) => rss(`${label}: newsstats`).toFixed(0))],
   ['peak RSS MiB: node:http script', ...perNode((label) => rss(`${label}: node:http script`).toFixed(0))],

@@ -45,7 +45,8 @@ export interface HttpClientOptions {
   totalTimeoutMs?: number | undefined;
   /**
    * Most attempts this client starts in a second, over all its calls (their starts are spaced evenly).
-   * Default: no limit. Whatever it is, a 429 slows every call of the client (see README, "Pacing").
+   * Default: no limit. Whatever it is, a 429 slows every call of the client (docs/library.md,
+   * "Options, deadlines and the client's own queue": pacing).
    */
   maxRequestsPerSecond?: number | undefined;
   /** Retries after the first attempt; 0 disables retrying. */

@@ -1,7 +1,7 @@
 /**
  * Loads exceljs's streaming writer for `-f xlsx`. exceljs is an optional peer dependency, not a
  * dependency: it installs 177 packages (23 MB) that no other run uses, against the 3 packages of
- * everything else newsstats needs (README, "Install"). Without it, `-f xlsx` says how to add it.
+ * everything else newsstats needs (docs/install.md, "xlsx needs exceljs"). Without it, `-f xlsx` says how to add it.
  */
 import type WorkbookWriter from 'exceljs/lib/stream/xlsx/workbook-writer.js';
 import { OutputUsageError } from './errors.js';

@@ -2,7 +2,7 @@
  * Tab-separated text as jq's `@tsv` writes it: no quoting; tab, newline, carriage return and
  * backslash written as `\t`, `\n`, `\r` and `\\`. So every record is one line and every field has
  * no tab, and `cut -f2`, awk and `while IFS=$'\t' read` get the text. pandas restores it with
- * `pd.read_csv(f, sep="\t", quoting=csv.QUOTE_NONE, escapechar="\\")` (README "Output").
+ * `pd.read_csv(f, sep="\t", quoting=csv.QUOTE_NONE, escapechar="\\")` (docs/output.md).
  *
  * Two users of the one rule: `-f tsv` (this module's tsvRenderer) and the table printed when stdout
  * is not a terminal (table.ts). They differ only in the cells' text: `-f tsv` is a data file that

@@ -59,7 +59,9 @@ export function parseTimestamp(text: string): Timestamp | undefined {
   }
   if (text.charCodeAt(at) === 0x5a) at += 1;
   if (at !== length) return undefined;
-  const date = new Date(Date.UTC(year, month - 1, day, hour, minute, second, millis));
+  const date = new Date(Date.UTC(2000, month - 1, day, hour, minute, second, millis));
+  // Date.UTC reads years 0-99 as 1900-1999; the year is set on its own so 0050 stays the year 50.
+  date.setUTCFullYear(year, month - 1, day);
   // Date.UTC rolls a day the month lacks into the next month: that is not the day sent.
   const sameDay = date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
   return sameDay && hour < 24 && minute < 60 && second < 60 ? { date, fractionDigits } : undefined;

@@ -271,7 +271,12 @@ class LakeRun {
     const index = new Map<string, number>();
     const text = await this.#lake.read(LINKS_INDEX);
     if (text !== undefined) {
-      const value = JSON.parse(text.toString('utf8')) as unknown;
+      let value: unknown;
+      try {
+        value = JSON.parse(text.toString('utf8'));
+      } catch {
+        value = undefined;
+      }
       if (typeof value !== 'object' || value === null || Array.isArray(value) || !Object.values(value).every((week) => Number.isSafeInteger(week))) {
         throw new StateError(`${this.#lake.where}/${LINKS_INDEX} is not an index of links (key to week): remove it, and the next run builds it again`);
       }

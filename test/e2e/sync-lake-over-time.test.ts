@@ -1,12 +1,12 @@
 /**
  * The lake over time (#33), locally and in object storage (s3rver on 127.0.0.1 port 0): a partial
  * week written with --include-current is replaced by the complete one on the first run after the week
- * has ended, with no row twice, the clock being the sandbox's, set by the test; and a sync to object
- * storage killed with SIGKILL at random moments, then resumed, ends with the objects of a run never
- * interrupted.
+ * has ended, with no row twice, the clock being the sandbox's, set by the test; a sync killed with
+ * SIGKILL at random moments, then resumed, ends with the files of a run never interrupted; backfills
+ * into object storage in shuffled order hold the links of one forward run.
  */
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
@@ -48,6 +48,19 @@ function files(dir: string): Map<string, Buffer> {
   };
   walk(dir);
   return found;
+}
+
+/** How many Parquet files a folder holds (their names only: polled every millisecond). */
+function parquetFiles(dir: string): number {
+  let count = 0;
+  const walk = (path: string) => {
+    for (const entry of readdirSync(path, { withFileTypes: true })) {
+      if (entry.isDirectory()) walk(join(path, entry.name));
+      else if (entry.name.endsWith('.parquet')) count += 1;
+    }
+  };
+  if (statSync(dir, { throwIfNoEntry: false })?.isDirectory()) walk(dir);
+  return count;
 }
 
 /** Every object under a prefix, downloaded into a folder by its key less the prefix. */
@@ -122,41 +135,83 @@ describe('a partial week (--include-current) in the lake', () => {
   }
 });
 
-describe('a sync to object storage killed at random moments', () => {
-  it('resumed, ends with the objects of a run never interrupted; no lock is left to wait out', async () => {
-    // Six weeks of every stream: about thirty objects, so the kills fall at many points.
-    const options = ['--since', String(addWeeks(W, -4)), '--depth', '4', '--top', '2', '--links-limit', '4'];
+describe('the links index', () => {
+  it('a lake written before it (no index on disk) has it built from the merge store: a link that changed week still moves', async () => {
+    const lake = join(tempDir(), 'lake');
+    await sync(lake, during, OPTIONS, '--include-current');
+    const index = join(lake, '_newsstats', 'links', 'index.json');
+    rmSync(index);
+    // The sandbox a week later files some of the same links under other weeks.
+    await sync(lake, after);
+    await expectEachRowOnce(lake);
+    expect(Object.keys(JSON.parse(readFileSync(index, 'utf8')) as object).length).toBeGreaterThan(0);
+  });
+});
+
+describe('a sync killed with SIGKILL at random moments', () => {
+  // Six weeks of every stream: about thirty files, so the kills fall at many points.
+  const options = ['--since', String(addWeeks(W, -4)), '--depth', '4', '--top', '2', '--links-limit', '4'];
+  let want: Map<string, Buffer>;
+  beforeAll(async () => {
     const reference = join(tempDir(), 'lake');
     await sync(reference, after, options);
-    const want = files(reference);
-    const prefix = `killed-${process.pid}`;
-    const parquetPuts = () => s3.requests.filter((line) => line.startsWith(`PUT /lake/${prefix}/`) && line.includes('.parquet')).length;
-    const total = [...want.keys()].filter((path) => path.endsWith('.parquet')).length;
-    // Kills after a random number of partitions have been sent (a different moment on every run of
-    // the test); whatever the moment, the verdict is the same.
-    for (let kill = 0; kill < 3; kill++) {
-      const after_ = parquetPuts() + 1 + Math.floor(Math.random() * Math.max(total - 2, 1));
-      const result = await spawnCli(['sync', `s3://lake/${prefix}`, ...options], {
-        env: { ...sandboxEnv(after), ...s3.env },
-        onSpawn: (child) => {
-          const poll = setInterval(() => {
-            if (parquetPuts() >= after_) {
-              clearInterval(poll);
-              child.kill('SIGKILL');
-            }
-          }, 1);
-          child.on('close', () => clearInterval(poll));
-        },
-      });
-      expect(result.signal === 'SIGKILL' || result.code === 0, result.stderr).toBe(true);
+    want = files(reference);
+  });
+
+  for (const where of ['a folder', 'object storage']) {
+    it(`${where}: resumed, ends with the files of a run never interrupted; no lock is left to wait out`, async () => {
+      const prefix = `killed-${process.pid}`;
+      const lake = where === 'a folder' ? join(tempDir(), 'lake') : `s3://lake/${prefix}`;
+      // How far a run has gone: Parquet objects sent (object storage), Parquet files landed (a folder).
+      const progress = () => (where === 'a folder'
+        ? parquetFiles(lake)
+        : s3.requests.filter((line) => line.startsWith(`PUT /lake/${prefix}/`) && line.includes('.parquet')).length);
+      const total = [...want.keys()].filter((path) => path.endsWith('.parquet')).length;
+      // Kills after a random amount of progress (a different moment on every run of the test);
+      // whatever the moment, the verdict is the same.
+      for (let kill = 0; kill < 3; kill++) {
+        const start = progress();
+        const at = start + 1 + Math.floor(Math.random() * Math.max(total - 2, 1));
+        const result = await spawnCli(['sync', lake, ...options], {
+          env: { ...sandboxEnv(after), ...s3.env },
+          onSpawn: (child) => {
+            const poll = setInterval(() => {
+              if (progress() >= at) {
+                clearInterval(poll);
+                child.kill('SIGKILL');
+              }
+            }, 1);
+            child.on('close', () => clearInterval(poll));
+          },
+        });
+        expect(result.signal === 'SIGKILL' || result.code === 0, result.stderr).toBe(true);
+      }
+      await sync(lake, after, options);
+      const got = files(where === 'a folder' ? lake : await download(prefix));
+      const data = (map: Map<string, Buffer>) => [...map.keys()].filter((path) => !path.startsWith('_newsstats_sync')).sort();
+      expect(data(got)).toEqual(data(want));
+      for (const path of data(want)) expect(got.get(path)!.equals(want.get(path)!), path).toBe(true);
+      expect(got.has('_newsstats_sync.lock')).toBe(false);
+      const weeks = (map: Map<string, Buffer>) => Object.fromEntries(Object.entries((JSON.parse(map.get('_newsstats_sync.json')!.toString('utf8')) as State).streams).map(([stream, entry]) => [stream, entry.weeks]));
+      expect(weeks(got)).toEqual(weeks(want));
+    });
+  }
+});
+
+describe('backfills into object storage in shuffled order', () => {
+  it('hold the links of one forward run, object for object, each row once', async () => {
+    const since = addWeeks(W, -4);
+    const options = (first: number, ...extra: string[]) => ['--since', String(first), '--streams', 'links', '--top', '2', '--links-limit', '4', ...extra];
+    const forward = join(tempDir(), 'lake');
+    await sync(forward, after, options(since));
+    const prefix = `shuffled-${process.pid}`;
+    for (const args of [options(addWeeks(W, 0)), options(addWeeks(since, 2)), options(since), options(since, '--refresh', String(addWeeks(since, 1)))]) {
+      await sync(`s3://lake/${prefix}`, after, args);
     }
-    await sync(`s3://lake/${prefix}`, after, options);
     const got = files(await download(prefix));
-    const data = (map: Map<string, Buffer>) => [...map.keys()].filter((path) => !path.startsWith('_newsstats_sync')).sort();
-    expect(data(got)).toEqual(data(want));
-    for (const path of data(want)) expect(got.get(path)!.equals(want.get(path)!), path).toBe(true);
-    expect(got.has('_newsstats_sync.lock')).toBe(false);
-    const weeks = (map: Map<string, Buffer>) => Object.fromEntries(Object.entries((JSON.parse(map.get('_newsstats_sync.json')!.toString('utf8')) as State).streams).map(([stream, entry]) => [stream, entry.weeks]));
-    expect(weeks(got)).toEqual(weeks(want));
+    const wanted = files(forward);
+    const links = (map: Map<string, Buffer>) => [...map.keys()].filter((path) => path.startsWith('links/') || path.startsWith('_newsstats/')).sort();
+    expect(links(got)).toEqual(links(wanted));
+    for (const path of links(wanted)) expect(got.get(path)!.equals(wanted.get(path)!), path).toBe(true);
   });
 });

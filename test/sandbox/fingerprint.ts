@@ -136,6 +136,11 @@ export interface Fingerprint {
   digest: string;
   /** How many requests went into it (each answered twice: plain and wild). */
   requests: number;
+  /**
+   * The same answers by endpoint, plain and wild apart (the first 12 hex digits of each sha256), so a
+   * changed digest says where the change is: `/people/{personHash}/links wild`.
+   */
+  byEndpoint: Record<string, string>;
 }
 
 export function fingerprint(seed: number, now: Date, extent: 'full' | 'quick'): Fingerprint {
@@ -143,8 +148,16 @@ export function fingerprint(seed: number, now: Date, extent: 'full' | 'quick'): 
   const context: RouteContext = { model, weekInfo: model.weekInfo() };
   const paths = fingerprintPaths(model, extent);
   const hash = createHash('sha256');
+  const parts = new Map<string, ReturnType<typeof createHash>>();
+  const part = (name: string) => parts.get(name) ?? parts.set(name, createHash('sha256')).get(name)!;
   for (const path of paths) {
-    hash.update(`${path}\n${answerFor(context, seed, path, false)}\n${answerFor(context, seed, path, true)}\n`);
+    const plain = answerFor(context, seed, path, false);
+    const wild = answerFor(context, seed, path, true);
+    hash.update(`${path}\n${plain}\n${wild}\n`);
+    const endpoint = (endpointFor(path.split('?')[0]!) ?? 'no endpoint').replace(ROOT, '');
+    part(`${endpoint} plain`).update(`${path}\n${plain}\n`);
+    part(`${endpoint} wild`).update(`${path}\n${wild}\n`);
   }
-  return { digest: hash.digest('hex'), requests: paths.length };
+  const byEndpoint = Object.fromEntries([...parts].map(([name, partHash]) => [name, partHash.digest('hex').slice(0, 12)]));
+  return { digest: hash.digest('hex'), requests: paths.length, byEndpoint };
 }

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { caption, filterCaption, partialCaption, windowCaption } from '../../src/cli/commands/people/captions.js';
-import { parseWeek, parseWeekSpec, windowFromBounds } from '../../src/shared/weeks.js';
 
 describe('captions (#18)', () => {
   it('name the window, how it was chosen, and a partial current week only when the window holds it', () => {
@@ -15,26 +14,5 @@ describe('captions (#18)', () => {
       .toEqual(['country DE', 'from FR', 'female', 'aged 30–60', 'category politics', 'fresh only']);
     expect(filterCaption({ gender: 9, maxAge: 40 })).toEqual(['gender 9', 'aged up to 40']);
     expect(caption('Top 5 people by mentions', 'week 202646', [], ['country DE'])).toBe('Top 5 people by mentions · week 202646 · country DE');
-  });
-});
-
-describe('week slips suggest the spelling meant (#18)', () => {
-  it.each([
-    ['2026-W46', '202646'],
-    ['2026w46', '202646'],
-    ['2026-W46-3', '202646'],
-    ['2026-11-18', '202647'],
-    ['2026-W40..2026-W46', '202640..202646'],
-    ['last 4', 'last4'],
-  ])('%s → %s', (typed, meant) => {
-    expect(() => parseWeekSpec(typed)).toThrow(`did you mean ${meant}?`);
-  });
-
-  it('no guess where the rewrite is no valid spec; reversed ranges and bounds are put in order', () => {
-    expect(() => parseWeekSpec('2025-W53')).toThrow(/is not a week spec: use /);
-    expect(() => parseWeekSpec('last 999')).toThrow(/is not a week spec: use /);
-    expect(() => parseWeekSpec('202647..202640')).toThrow('did you mean 202640..202647?');
-    expect(() => windowFromBounds(202647, 202640)).toThrow('did you mean --start 202640 --end 202647?');
-    expect(() => parseWeek('2026-W40')).toThrow('write YYYYWW, here 202640');
   });
 });

@@ -216,6 +216,8 @@ const VALUE_CASES = {
   // --fields takes the command's own fields, each after the last comma, what comes before kept.
   fields: { words: ['people', 'top', '--fields', 'rank,fu'], offered: ['rank,fullName'] },
   fieldsOfAnother: { words: ['countries', 'list', '--fields', 'countryI'], offered: ['countryId', 'countryIso'] },
+  // The fields of the view with every flag at its default: --no-context not given, so the context fields.
+  fieldsAtDefaults: { words: ['people', 'links', '--fields', 'articleU'], offered: ['articleUrl'] },
 } as const;
 
 describe('bash completes option values', () => {

@@ -133,6 +133,24 @@ describe('completeN: the N complete weeks before the current one (#31)', () => {
   });
 });
 
+/**
+ * Week slips (#18): the rewrites the CLI's slip test (test/e2e/daily-path.test.ts, "a slip suggests
+ * what it meant") does not walk. Its table has the messages, exit code and no request for the rest.
+ */
+describe('a week slip suggests the spelling meant', () => {
+  it.each([
+    ['2026w46', '202646'],
+    ['2026-W46-3', '202646'],
+  ])('%s → %s', (typed, meant) => {
+    expect(() => parseWeekSpec(typed)).toThrow(`did you mean ${meant}?`);
+  });
+
+  it('no guess where the rewrite is no valid spec', () => {
+    expect(() => parseWeekSpec('2025-W53')).toThrow(/is not a week spec: use /);
+    expect(() => parseWeekSpec('last 999')).toThrow(/is not a week spec: use /);
+  });
+});
+
 describe('describeWeeks (the weeks a sync wrote, #31)', () => {
   it.each([
     [[202645, 202645], '1 week 202645'],

@@ -94,7 +94,7 @@ function invalidQueryNumber(value: number): never {
 
 /**
  * Headers a call may not set: the key is the client's to send (and to keep out of logs), Accept and
- * User-Agent are the client's (the README promises a call cannot replace them), and the others are
+ * User-Agent are the client's (docs/library.md promises a call cannot replace them), and the others are
  * the connection's, which the transport manages.
  */
 const REFUSED_HEADERS = new Set([

@@ -11,9 +11,10 @@ const recent = verb({
     sourceContext: negatedFlag('--no-source-context', 'without the source and country fields'),
   },
   examples: ['articles recent --limit 100', 'articles recent --limit 500 --format ndjson | jq -r .url'],
-  view: { fields: fieldsOf(articleSchema), tableFields: ['articleHash', 'sourceName', 'countryIso', 'title'] },
-  viewFor: ({ flags }) =>
-    flags.sourceContext ? undefined : { fields: fieldsOf(articleBaseSchema), tableFields: ['articleHash', 'sourceId', 'title'] },
+  view: ({ flags }) =>
+    flags.sourceContext
+      ? { fields: fieldsOf(articleSchema), tableFields: ['articleHash', 'sourceName', 'countryIso', 'title'] }
+      : { fields: fieldsOf(articleBaseSchema), tableFields: ['articleHash', 'sourceId', 'title'] },
   async run(ctx, { flags }) {
     return { data: await (await ctx.deps.client()).articles.recent({ limit: flags.limit, includeSourceContext: flags.sourceContext }) };
   },
@@ -27,9 +28,8 @@ const stats = verb({
     allTime: configured(switchFlag('--all-time', 'count everything the service holds'), (option) => option.conflicts('days')),
   },
   examples: ['articles stats --days 7', 'articles stats --all-time -f json'],
-  view: { fields: fieldsOf(articleStatsSchema), single: true },
   // All-time counts have no `days` field.
-  viewFor: ({ flags }) => (flags.allTime ? { fields: fieldsOf(articleStatsSchema).slice(1), single: true } : undefined),
+  view: ({ flags }) => ({ fields: flags.allTime ? fieldsOf(articleStatsSchema).slice(1) : fieldsOf(articleStatsSchema), single: true }),
   validate({ flags }) {
     if (flags.allTime && flags.days !== undefined) throw new UsageError('--days and --all-time exclude each other');
     return flags;

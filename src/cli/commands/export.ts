@@ -83,11 +83,6 @@ const countryStats = verb({
   },
 });
 
-const linksView = {
-  fields: ['rank', 'fullName', ...fieldsOf(personLinkSchema)],
-  tableFields: ['rank', 'fullName', 'mentionDate', 'sourceName', 'articleTitle'],
-};
-
 const links = verb({
   name: 'links',
   summary: 'Article links of the top N people, newest first per person, in rank order',
@@ -97,9 +92,11 @@ const links = verb({
     context: negatedFlag('--no-context', 'only the link fields, without article, source and country context'),
   },
   examples: ['export links --top 20 --weeks last4 --limit 50 --output links.csv'],
-  view: linksView,
   // Without context a link has no article, source or country fields: --fields is checked against that.
-  viewFor: ({ flags }) => (flags.context ? undefined : { ...linksView, fields: ['rank', 'fullName', ...fieldsOf(personLinkBaseSchema)] }),
+  view: ({ flags }) => ({
+    fields: ['rank', 'fullName', ...fieldsOf(flags.context ? personLinkSchema : personLinkBaseSchema)],
+    tableFields: ['rank', 'fullName', 'mentionDate', 'sourceName', 'articleTitle'],
+  }),
   validate: ({ flags }) => {
     validateRanking(flags);
     return flags;

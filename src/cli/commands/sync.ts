@@ -74,7 +74,7 @@ function summaryJson(where: string, outcome: string, summary: SyncSummary | unde
 
 const sync = verb({
   name: '',
-  summary: 'Keep a lake of weekly Parquet partitions up to date (a folder): rankings, country stats, links, reference tables',
+  summary: 'Keep a lake of weekly Parquet partitions up to date, in a folder or s3://bucket/prefix: rankings, country stats, links, reference tables',
   args: ['<dir>'],
   flags: {
     since: parsedFlag('--since <week>', 'first week to hold, YYYYWW (default: the last 12 completed weeks)', weekArgument(parseWeek)),
@@ -83,7 +83,7 @@ const sync = verb({
     top: withDefault(integerFlag('--top <n>', 'people per week whose country stats and links are read', { min: 1, max: 10_000 }), SYNC_DEFAULTS.top),
     linksLimit: withDefault(integerFlag('--links-limit <n>', 'links per person', BOUNDS.linksLimit), SYNC_DEFAULTS.linksLimit),
     refresh: parsedFlag('--refresh <week>', 'fetch this week again and rewrite its partitions', weekArgument(parseWeek)),
-    includeCurrent: switchFlag('--include-current', 'also write the current, partial week (rewritten by every run, never recorded as done)'),
+    includeCurrent: switchFlag('--include-current', 'also write the current, partial week (never recorded as done; the first run after it ends replaces it with the complete week)'),
     concurrency: concurrencyFlag,
     plan: switchFlag('--plan', 'say what would be fetched and written, with request counts, and send nothing'),
     summary: textFlag('--summary <file>', 'write a JSON account of the run there (what was planned, written and failed), whatever the outcome'),

@@ -58,7 +58,7 @@ export async function loadCompletionTree(commands: CommandTreeSource, countries:
       ...(countries.length > 0 && { '--country': countries, '--from-country': countries }),
     },
     // --fields names the fields of the command's own view (the columns of csv and table).
-    listsByCommand: { '--fields': (verb) => verb.view?.fields },
+    listsByCommand: { '--fields': (verb) => verb.defaultView?.()?.fields },
   });
 }
 

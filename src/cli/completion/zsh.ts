@@ -149,7 +149,7 @@ ${main}() {
         # dropped when a space or the end of the line comes instead.
         candidates=( \${=REPLY#list } )
         compset -P '*,'
-        compadd -qS , -a candidates ;;
+        compadd -q -S , -a candidates ;;
       (*) _message "value of $option" ;;
     esac
     return

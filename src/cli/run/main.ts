@@ -13,7 +13,7 @@ import { examplesHelp, HELP_EXAMPLE_WIDTH } from '../help/examples.js';
 import { helpLayout } from '../help/layout.js';
 import type { Io, MainIo, ProcessControl } from './io.js';
 import type { OutputPlan } from './output-plan.js';
-import type { AnyVerbSpec, CommandData, CommandStream, Context, VerbInvocation } from './spec.js';
+import type { AnyVerbSpec, CommandData, CommandStream, Context, VerbInvocation, ViewSpec } from './spec.js';
 
 type Registry = typeof import('./registry.js');
 
@@ -280,8 +280,7 @@ async function runVerb(path: string, verbSpec: AnyVerbSpec, invocation: VerbInvo
   // A verb whose columns depend on its flags (people links --no-context) gives that view before planning.
   const prints = verbSpec.prints ?? 'records';
   if (prints !== 'records') refuseOutputFlags(path, prints, globals);
-  const spec = { ...verbSpec, view: invocation.view };
-  const plan = planOutput(spec, globals, io);
+  const plan = planOutput({ view: invocation.view, prefersJson: verbSpec.prefersJson }, globals, io);
   // jq is loaded only here: a run without --jq never pays for it.
   if (plan.render.jq !== undefined) await (await import('../../output/jq.js')).checkJqExpression(plan.render.jq);
   const run = invocation.validate();
@@ -290,7 +289,7 @@ async function runVerb(path: string, verbSpec: AnyVerbSpec, invocation: VerbInvo
   const output = await run(ctx);
   if (!output) return;
   if ('text' in output) io.stdout.write(output.text);
-  else await writeOutput(ctx, plan, spec, output, path);
+  else await writeOutput(ctx, plan, invocation.view, output, path);
   ctx.report.routeNotes(undefined);
   await state.pager?.finish();
   if ('failure' in output && output.failure !== undefined) throw output.failure;
@@ -354,9 +353,10 @@ function refuseOutputFlags(path: string, prints: 'text' | 'messages' | 'nothing'
   );
 }
 
-async function writeOutput(ctx: Context, plan: OutputPlan, verbSpec: Pick<AnyVerbSpec, 'view'>, output: CommandData | CommandStream, path: string): Promise<void> {
+async function writeOutput(ctx: Context, plan: OutputPlan, verbView: ViewSpec | undefined, output: CommandData | CommandStream, path: string): Promise<void> {
   const [{ renderView, openRowSink, rowsOf }, { writeToDestination }] = await Promise.all([import('../../output/index.js'), import('../../output/destination.js')]);
-  const view = { ...verbSpec.view, ...output.view, fields: output.view?.fields ?? verbSpec.view?.fields ?? [] };
+  // The verb's view, with what only the data can tell (a caption). No view: the rows' keys are the fields.
+  const view = { ...verbView, ...output.view, fields: verbView?.fields ?? [] };
   // Hidden columns and empty results are told on stderr, dim like gh's notes, never among the data.
   const render = { ...plan.render, notice: (text: string, options: { evenQuiet?: boolean } = {}) => ctx.report.note(text, { dim: true, ...options }) };
   let rowCount = 0;

@@ -44,8 +44,8 @@ export interface CommandData {
   data: unknown;
   /** The tabular view for csv, tsv, table and chart; defaults to data (an array) or [data]. */
   rows?: Row[];
-  /** Replaces the static view where the shape is only known from the data (the raw api command). */
-  view?: Partial<ViewSpec>;
+  /** What only the data can tell: the caption above a terminal table, the line for an empty result. */
+  view?: ViewFromData;
   /** Thrown once the data is written: a report that ends in failure (`auth status`, key rejected). */
   failure?: unknown;
 }
@@ -53,8 +53,14 @@ export interface CommandData {
 /** Records a verb produces over time (bulk exports): each row is written as soon as it is in order. */
 export interface CommandStream {
   stream: (emit: (row: Row) => Promise<void>) => Promise<void>;
-  view?: Partial<ViewSpec>;
+  view?: ViewFromData;
 }
+
+/**
+ * The part of a view a run adds from its data. What a verb shows (fields, table fields, what is kept,
+ * the chart) is declared once, in the verb's `view`, never again here.
+ */
+export type ViewFromData = Pick<ViewSpec, 'caption' | 'empty'>;
 
 /** Text for a person or a shell (a path, a completion script, a help topic), printed as it is. */
 export interface CommandText {
@@ -95,9 +101,12 @@ export interface VerbSpec<Args extends readonly string[], Flags extends FlagTabl
   flags?: Flags;
   /** Shown under "Examples:" in --help: real invocations, without the leading "newsstats". */
   examples: string[];
-  view?: ViewSpec;
-  /** The view for these flags, where they change the columns (people top --per-week adds `week`). */
-  viewFor?: (input: VerbInput<Args, Flags>) => ViewSpec | undefined;
+  /**
+   * What the verb shows (fields, table fields, what a narrow terminal keeps, the chart), declared once:
+   * a function of the input where the flags change it (people top --per-week adds `week`, --sort the
+   * metric kept and charted). None where only the data can tell (the raw api command: its rows' keys).
+   */
+  view?: ViewSpec | ((input: VerbInput<Args, Flags>) => ViewSpec);
   /** Output is JSON unless --format says otherwise, even on a terminal (the raw api command). */
   prefersJson?: boolean;
   /** Default 'records'. */
@@ -120,7 +129,7 @@ export interface RawVerbInput {
 
 /** One run of a verb with its input bound: the view for its flags, then its checks, then its run. */
 export interface VerbInvocation {
-  /** viewFor's view for these flags, else the verb's own. */
+  /** The verb's view for these flags. */
   readonly view: ViewSpec | undefined;
   /** Runs validate(): the checks that need no request. Returns the run itself. */
   validate(): (ctx: Context) => Promise<CommandOutput | void>;
@@ -128,7 +137,7 @@ export interface VerbInvocation {
 
 /**
  * A verb as the command table holds it: what commander needs to build its command, and invoke(),
- * which hands what commander parsed to the verb's own typed viewFor, validate and run.
+ * which hands what commander parsed to the verb's own typed view, validate and run.
  */
 export interface AnyVerbSpec {
   name: string;
@@ -137,7 +146,8 @@ export interface AnyVerbSpec {
   arguments?: string;
   options?: () => Option[];
   examples: string[];
-  view?: ViewSpec;
+  /** The view when no flag is given (every flag at its default): the fields completion offers. */
+  defaultView?: () => ViewSpec | undefined;
   prefersJson?: boolean;
   prints?: VerbPrints;
   handlesSignals?: boolean;
@@ -166,22 +176,25 @@ export interface NounSpec extends NounVerbs {
 
 /**
  * Declares a verb: the types of `args` and `flags` are inferred from their declarations and flow to
- * viewFor, validate and run, with no type written by hand.
+ * view, validate and run, with no type written by hand.
  */
 export function verb<const Args extends readonly string[] = [], Flags extends FlagTable = Record<never, never>, Parsed = VerbInput<Args, Flags>>(
   spec: VerbSpec<Args, Flags, Parsed>,
 ): AnyVerbSpec {
-  const { args, flags, viewFor, validate, ...rest } = spec;
+  const { args, flags, view, validate, ...rest } = spec;
   return {
     ...rest,
     ...(args && args.length > 0 && { arguments: args.join(' ') }),
     ...(flags && { options: () => Object.entries(flags).map(([name, flag]) => checkedOption(name, flag.build())) }),
+    // No positional and every flag at its default: asserted, as commander would hand them over when
+    // none is given; a view function reads its flags and tolerates absent positionals (people trend).
+    ...(view && { defaultView: () => (typeof view === 'function' ? view({ args: [], flags: defaultFlagValues(flags ?? {}) } as unknown as VerbInput<Args, Flags>) : view) }),
     invoke(raw) {
       // The one place the types are asserted: commander parsed `raw` with the Options built above from
       // these same declarations, under the names checkedOption verified.
       const input = raw as VerbInput<Args, Flags>;
       return {
-        view: viewFor?.(input) ?? spec.view,
+        view: typeof view === 'function' ? view(input) : view,
         validate() {
           const parsed = validate ? validate(input) : (input as Parsed);
           return (ctx) => spec.run(ctx, parsed);
@@ -189,6 +202,17 @@ export function verb<const Args extends readonly string[] = [], Flags extends Fl
       };
     },
   };
+}
+
+/** What commander hands over when no flag is given: each default, and true for a lone `--no-x`. */
+function defaultFlagValues(flags: FlagTable): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const [name, flag] of Object.entries(flags)) {
+    const option = flag.build();
+    const value: unknown = option.negate ? true : option.defaultValue;
+    if (value !== undefined) values[name] = value;
+  }
+  return values;
 }
 
 function checkedOption(name: string, option: Option): Option {

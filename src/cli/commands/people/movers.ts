@@ -39,13 +39,6 @@ export function moversCaption(
   return caption(what, partial === '' ? '' : `${partial.slice(3)}: fewer mentions than a full week`, filterCaption(flags), legend);
 }
 
-const moversView: ViewSpec = {
-  fields: MOVER_FIELDS,
-  tableFields: moverTableFields('mentions'),
-  keep: moverKeptFields('mentions'),
-  chart: { label: 'fullName', value: 'rankChange', diverging: true, fallback: 'status', markedBy: 'leftTop' },
-};
-
 const movers = verb({
   name: 'movers',
   summary: 'Who climbed, fell, arrived and left: the ranking of a window (default last4) against an earlier one',
@@ -69,9 +62,13 @@ const movers = verb({
     'people movers --weeks last4 --format chart',
     'people movers --weeks last13 --limit 50 --output movers.xlsx',
   ],
-  view: moversView,
   // The terminal's columns follow --sort: the metric ranked by, and its change.
-  viewFor: ({ flags }) => ({ ...moversView, tableFields: moverTableFields(flags.sort), keep: moverKeptFields(flags.sort) }),
+  view: ({ flags }): ViewSpec => ({
+    fields: MOVER_FIELDS,
+    tableFields: moverTableFields(flags.sort),
+    keep: moverKeptFields(flags.sort),
+    chart: { label: 'fullName', value: 'rankChange', diverging: true, fallback: 'status', markedBy: 'leftTop' },
+  }),
   validate({ flags }) {
     validateRanking(flags);
     if (flags.depth < flags.limit) throw new UsageError(`--depth ${flags.depth} is below --limit ${flags.limit}`, 'the rankings must be read at least as deep as the rows shown');

@@ -33,13 +33,6 @@ export function rankingCaption(count: number, flags: RankingFlags, window: Capti
  */
 const windowFields = ['startWeek', 'endWeek'];
 
-/** The chart of a ranking: each person's bar is the metric ranked by. */
-const rankingChart = (sort: RankingFlags['sort']) => ({ label: 'fullName', value: sortField(sort) });
-
-const topView = {
-  fields: [...rankedFields, ...windowFields], tableFields: rankedTableFields, keep: [sortField(undefined)], chart: rankingChart(undefined),
-};
-
 const top = verb({
   name: 'top',
   summary: 'People ranked by mentions or dominance over a week window (default last4)',
@@ -53,14 +46,13 @@ const top = verb({
     'people top --weeks 202636..202647 --per-week --limit 10 --format csv --output panel.csv',
     'people top --weeks last4 --country DE --sort dominance --format chart',
   ],
-  view: topView,
-  // A panel has a leading week column (valid in --fields) and is not one ranking to chart. The
-  // metric ranked by is never hidden on a narrow terminal.
-  viewFor: ({ flags }) => ({
-    ...topView,
-    chart: rankingChart(flags.sort),
+  // A panel has a leading week column (valid in --fields). The metric ranked by is never hidden on a
+  // narrow terminal, and is what a chart draws.
+  view: ({ flags }) => ({
+    fields: flags.perWeek ? panelFields : [...rankedFields, ...windowFields],
+    tableFields: flags.perWeek ? ['week', ...rankedTableFields] : rankedTableFields,
     keep: [sortField(flags.sort)],
-    ...(flags.perWeek ? { fields: panelFields, tableFields: ['week', ...rankedTableFields] } : {}),
+    chart: { label: 'fullName', value: sortField(flags.sort) },
   }),
   validate: ({ flags }) => {
     validateRanking(flags);

@@ -24,12 +24,6 @@ function parseMetric(text: string): string {
   return metric;
 }
 
-const trendView: ViewSpec = {
-  fields: trendFields,
-  chart: { label: 'week', value: 'mentions', style: 'line' },
-  sparklines: ['mentions', 'globalSentiment'],
-  countField: 'mentions',
-};
 /** Several people: long format, one row a person and week, the person after the week. */
 const multiTrendFields = ['week', 'personHash', 'fullName', ...TREND_METRICS];
 /** `people trend` without a window, as exports default to last4. */
@@ -63,23 +57,23 @@ const trend = verb({
     'people trend chiamaka-okafor-6303 --weeks last26 --format chart --metric sentiment',
     'people trend hira-abbasi-d893 layla-haddad-69d2 --weeks last12 --format csv',
   ],
-  view: trendView,
   // One person: a row a week. Several: a row a person and week, one chart line each, named in a legend.
-  viewFor: ({ args: [personHashes], flags }) => {
+  view: ({ args: [personHashes], flags }): ViewSpec => {
     const chart = { label: 'week', value: flags.metric, style: 'line' as const };
     // The metric a trend is about is never hidden for a name: at 40 columns a trend keeps its numbers.
     const keep = [flags.metric];
+    // A week with no mentions has no sentiment: sparklines and charts draw the others as gaps there.
+    const countField = 'mentions';
     return new Set(personHashes).size > 1
       ? {
-          ...trendView,
           fields: multiTrendFields,
           // Every metric, in order of importance: what a terminal cannot fit is hidden and named in the note.
           tableFields: multiTrendFields,
-          sparklines: [],
           chart: { ...chart, series: 'personHash', seriesName: 'fullName' },
           keep,
+          countField,
         }
-      : { ...trendView, chart, keep };
+      : { fields: trendFields, chart, keep, sparklines: ['mentions', 'globalSentiment'], countField };
   },
   async run(ctx, { args: [personHashes], flags }) {
     // An empty id would be asked of the service only after the week info: refuse it before any request.

@@ -1,0 +1,42 @@
+/**
+ * The one table of the lake's and the tap's streams (#33): every stream's columns start with `week`
+ * and end with `_extra`, keys and week never null; a row's unknown fields gathered in `_extra` with
+ * every digit; a link's week is its mentionDate's, 0 without one, and the state accepts that partition.
+ */
+import { parse, stringify } from 'lossless-json';
+import { describe, expect, it } from 'vitest';
+import { parseState } from '../../../src/sync/state.js';
+import { EXTRA_COLUMN, STREAMS, STREAM_NAMES, UNDATED_WEEK, rowWeek, streamRow } from '../../../src/sync/streams.js';
+
+describe('the streams table', () => {
+  it('gives every stream week first, _extra last, and its key and week required', () => {
+    for (const stream of STREAM_NAMES) {
+      const columns = STREAMS[stream].columns;
+      expect(columns[0], stream).toMatchObject({ name: 'week', kind: 'INT32', required: true });
+      expect(columns.at(-1), stream).toMatchObject({ name: EXTRA_COLUMN, kind: 'JSON' });
+      expect(columns.filter((column) => column.required).map((column) => column.name).sort(), stream).toEqual([...new Set(['week', ...STREAMS[stream].keyProperties])].sort());
+    }
+    expect(STREAMS.links.keyProperties).toEqual(['personHash', 'articleHash']);
+    expect(STREAMS.links.columns.map((column) => column.name)).not.toContain('rank');
+  });
+
+  it('gathers the fields no column names in _extra, as sent, and null when there are none', () => {
+    const row = parse('{"personHash":"p-1","articleHash":123456789012345678901234567,"addedLater":{"n":98765432109876543210},"x":null}') as Record<string, unknown>;
+    const out = streamRow('links', row, 202647);
+    expect(out.week).toBe(202647);
+    expect(stringify(out[EXTRA_COLUMN])).toBe('{"addedLater":{"n":98765432109876543210},"x":null}');
+    expect(streamRow('links', { personHash: 'p-1', articleHash: 1 }, 202647)[EXTRA_COLUMN]).toBeNull();
+  });
+
+  it("files a link under its mentionDate's week, an undated one under week 0; other streams under the week fetched", () => {
+    expect(rowWeek('links', { mentionDate: '2026-11-20T10:00:00' }, 202640)).toBe(202647);
+    expect(rowWeek('links', { mentionDate: null }, 202640)).toBe(UNDATED_WEEK);
+    expect(rowWeek('rankings', { mentionDate: '2026-11-20T10:00:00' }, 202640)).toBe(202640);
+  });
+
+  it('lets the state record the undated links partition, and no other week 0', () => {
+    const state = (stream: string) => JSON.stringify({ version: 2, streams: { [stream]: { taken: { '0': '2026-11-27T10:00:00Z' } } } });
+    expect(parseState(state('links'), 'lake').streams.links!.taken).toEqual({ '0': '2026-11-27T10:00:00Z' });
+    expect(() => parseState(state('rankings'), 'lake')).toThrow(/streams\.rankings\.taken\.0 is not a week/);
+  });
+});
