@@ -92,7 +92,8 @@ const STATE_INTERVAL_MS = 1000;
 const LINKS_BUFFER_ROWS = 20_000;
 
 export async function runSync(options: SyncOptions): Promise<SyncSummary> {
-  await options.lake.open();
+  // A plan reads the state, if any, and nothing else: no folder made, no lock taken, nothing written.
+  if (!options.plan) await options.lake.open();
   try {
     return await new LakeRun(options).run();
   } finally {
@@ -125,7 +126,7 @@ class LakeRun {
   async run(): Promise<SyncSummary> {
     const { options } = this;
     const query = queryRecord(options);
-    const text = await this.#lake.readState();
+    const text = options.plan ? await this.#lake.peekState() : await this.#lake.readState();
     if (text !== undefined) this.#state = { ...parseState(text, `${this.#lake.where}/${STATE_FILE}`), query };
     checkQuery(this.#state, query, options.streams, this.#lake.where);
 
