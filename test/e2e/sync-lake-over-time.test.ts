@@ -198,6 +198,19 @@ describe('a sync killed with SIGKILL at random moments', () => {
   }
 });
 
+describe('--plan on object storage', () => {
+  it('reads the state and writes nothing: no lock, no object', async () => {
+    const prefix = `planned-${process.pid}`;
+    await sync(`s3://lake/${prefix}`, after, OPTIONS);
+    const listed = async () => ((await client.send(new ListObjectsV2Command({ Bucket: 'lake', Prefix: `${prefix}/` }))).Contents ?? []).map((object) => `${object.Key} ${object.ETag}`).sort();
+    const before = await listed();
+    const puts = s3.requests.filter((line) => !line.startsWith('GET ') && !line.startsWith('HEAD ')).length;
+    await sync(`s3://lake/${prefix}`, after, OPTIONS, '--plan', '--refresh', String(W));
+    expect(s3.requests.filter((line) => !line.startsWith('GET ') && !line.startsWith('HEAD ')).length).toBe(puts);
+    expect(await listed()).toEqual(before);
+  });
+});
+
 describe('backfills into object storage in shuffled order', () => {
   it('hold the links of one forward run, object for object, each row once', async () => {
     const since = addWeeks(W, -4);
