@@ -26,7 +26,7 @@ import { STORE_FOLDER, type Destination } from './destinations/destination.js';
 import { isPartitionFailure } from './failures.js';
 import { MAX_WEEKS_AHEAD, needsCurrentWeek, plannedRequests, planTasks, serviceWeekProblem, type PlanOptions, type Task } from './plan.js';
 import { StreamReader, queryRecord, type StreamQuery } from './read.js';
-import { STATE_FILE, StateError, checkQuery, emptyState, parseState, stateText, takenText, withPartialCleared, withPartitionTaken, withSnapshotDone, withWeekDone, type SyncState } from './state.js';
+import { STATE_FILE, StateError, checkQuery, emptyState, parseState, partialWeeks, stateText, takenText, withPartialCleared, withPartitionTaken, withSnapshotDone, withWeekDone, type SyncState } from './state.js';
 import { STREAMS, rowWeek, streamRow, type StreamName } from './streams.js';
 
 export interface SyncOptions extends PlanOptions, StreamQuery {
@@ -92,7 +92,8 @@ const STATE_INTERVAL_MS = 1000;
 const LINKS_BUFFER_ROWS = 20_000;
 
 export async function runSync(options: SyncOptions): Promise<SyncSummary> {
-  await options.lake.open();
+  // A plan reads the state, if any, and nothing else: no folder made, no lock taken, nothing written.
+  if (!options.plan) await options.lake.open();
   try {
     return await new LakeRun(options).run();
   } finally {
@@ -125,7 +126,7 @@ class LakeRun {
   async run(): Promise<SyncSummary> {
     const { options } = this;
     const query = queryRecord(options);
-    const text = await this.#lake.readState();
+    const text = options.plan ? await this.#lake.peekState() : await this.#lake.readState();
     if (text !== undefined) this.#state = { ...parseState(text, `${this.#lake.where}/${STATE_FILE}`), query };
     checkQuery(this.#state, query, options.streams, this.#lake.where);
 
@@ -271,7 +272,12 @@ class LakeRun {
     const index = new Map<string, number>();
     const text = await this.#lake.read(LINKS_INDEX);
     if (text !== undefined) {
-      const value = JSON.parse(text.toString('utf8')) as unknown;
+      let value: unknown;
+      try {
+        value = JSON.parse(text.toString('utf8'));
+      } catch {
+        value = undefined;
+      }
       if (typeof value !== 'object' || value === null || Array.isArray(value) || !Object.values(value).every((week) => Number.isSafeInteger(week))) {
         throw new StateError(`${this.#lake.where}/${LINKS_INDEX} is not an index of links (key to week): remove it, and the next run builds it again`);
       }
@@ -319,7 +325,8 @@ class LakeRun {
       await this.#lake.write(storePath, async (out) => {
         out.write(rows.map((row) => stringify(row)).join('\n') + '\n');
       });
-      const partial = week >= this.#currentWeek;
+      // A partition only left by a link that moved keeps what it was: complete, or partial.
+      const partial = this.#links.has(week) ? week >= this.#currentWeek : partialWeeks(this.#state, 'links').includes(week);
       await this.#writeRows({ stream: 'links', week }, async (write) => {
         for (const row of rows) await write(row);
       });

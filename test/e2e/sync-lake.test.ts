@@ -90,6 +90,8 @@ describe('the lake', () => {
     const before = (await readLog(logged.log)).length;
     const plan = await sync(dir, '--since', String(SINCE), '--streams', 'rankings,country_stats', '--plan', ...OPTIONS);
     expect((await readLog(logged.log)).length).toBe(before);
+    // Nothing written either: not even the lake's folder.
+    expect(existsSync(dir)).toBe(false);
     expect(plan.stdout).toContain(`fetch rankings week=${SINCE} (the week's ranking), write rankings/week=${SINCE}/part-0.parquet`);
     expect(plan.stdout).toMatch(/^plan: 8 fetches, at most 12 requests, current week \d{6} \(assumed from the state and the local clock; not asked\), .*; nothing sent$/m);
     const summaryFile = join(tempDir(), 'summary.json');

@@ -77,3 +77,16 @@ describe('the state file', () => {
     expect(readFileSync(join(dir, '_newsstats_sync.json'), 'utf8')).toBe(text);
   });
 });
+
+describe('the links index', () => {
+  it.each(['not json', '[1, 2]', '{"p\\u0000123": "202601"}'])('one that is not an index of links is one line naming it, exit 2: %s', async (text) => {
+    const dir = tempDir();
+    const links = ['--since', String(LAST), '--streams', 'links', '--top', '1', '--links-limit', '2'];
+    expect((await runCli(['sync', dir, ...links], { env })).code).toBe(0);
+    writeFileSync(join(dir, '_newsstats', 'links', 'index.json'), text);
+    const result = await runCli(['sync', dir, ...links, '--refresh', String(LAST)], { env });
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toContain('_newsstats/links/index.json is not an index of links (key to week): remove it, and the next run builds it again');
+  });
+});

@@ -25,6 +25,11 @@ export interface Destination {
   close(): Promise<void>;
   /** The state's text, or undefined when the lake has none yet. */
   readState(): Promise<string | undefined>;
+  /**
+   * The state's text without opening the lake (`--plan`): nothing created, locked or written; a lake
+   * that is not ours alone is still refused. close() after it.
+   */
+  peekState(): Promise<string | undefined>;
   /** Replaces the state, after every file it records has landed. */
   writeState(text: string): Promise<void>;
   /** A file's bytes, or undefined when it is absent. */

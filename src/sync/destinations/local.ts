@@ -176,7 +176,7 @@ export class LocalLake implements Destination {
     for (const folder of streamFolders) {
       const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
       folders.push(folder);
-      for (const entry of entries) if (entry.isDirectory() && /^week=\d{6}$/.test(entry.name)) folders.push(join(folder, entry.name));
+      for (const entry of entries) if (entry.isDirectory() && /^week=(\d{6}|0)$/.test(entry.name)) folders.push(join(folder, entry.name));
     }
     for (const folder of folders) {
       const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
@@ -202,6 +202,19 @@ export class LocalLake implements Destination {
       this.#vetted.add(path);
     }
     return path;
+  }
+
+  async peekState(): Promise<string | undefined> {
+    const existing = await stat(this.where).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw new OutputWriteError(this.where, error);
+    });
+    if (!existing) return undefined;
+    if (!existing.isDirectory()) throw new LakeError(`${this.where} is not a folder`);
+    this.#root = await realpath(this.where);
+    const problem = folderProblem(this.#root, await lstat(this.#root));
+    if (problem !== undefined) throw new LakeError(problem);
+    return this.readState();
   }
 
   async readState(): Promise<string | undefined> {

@@ -178,6 +178,12 @@ export class S3Lake implements Destination {
     }
   }
 
+  async peekState(): Promise<string | undefined> {
+    this.#sdk = await loadSdk();
+    this.#client = new this.#sdk.S3Client({});
+    return this.readState();
+  }
+
   async readState(): Promise<string | undefined> {
     const found = await this.#get(STATE_FILE, MAX_STATE_BYTES);
     this.#stateTag = found?.tag;
