@@ -26,7 +26,7 @@ import { STORE_FOLDER, type Destination } from './destinations/destination.js';
 import { isPartitionFailure } from './failures.js';
 import { MAX_WEEKS_AHEAD, needsCurrentWeek, plannedRequests, planTasks, serviceWeekProblem, type PlanOptions, type Task } from './plan.js';
 import { StreamReader, queryRecord, type StreamQuery } from './read.js';
-import { STATE_FILE, StateError, checkQuery, emptyState, parseState, stateText, takenText, withPartialCleared, withPartitionTaken, withSnapshotDone, withWeekDone, type SyncState } from './state.js';
+import { STATE_FILE, StateError, checkQuery, emptyState, parseState, partialWeeks, stateText, takenText, withPartialCleared, withPartitionTaken, withSnapshotDone, withWeekDone, type SyncState } from './state.js';
 import { STREAMS, rowWeek, streamRow, type StreamName } from './streams.js';
 
 export interface SyncOptions extends PlanOptions, StreamQuery {
@@ -325,7 +325,8 @@ class LakeRun {
       await this.#lake.write(storePath, async (out) => {
         out.write(rows.map((row) => stringify(row)).join('\n') + '\n');
       });
-      const partial = week >= this.#currentWeek;
+      // A partition only left by a link that moved keeps what it was: complete, or partial.
+      const partial = this.#links.has(week) ? week >= this.#currentWeek : partialWeeks(this.#state, 'links').includes(week);
       await this.#writeRows({ stream: 'links', week }, async (write) => {
         for (const row of rows) await write(row);
       });

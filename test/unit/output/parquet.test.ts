@@ -108,6 +108,16 @@ describe('parquet', () => {
     }
   });
 
+  it('a column holding only nulls, of every type, reads back as nulls', async () => {
+    // An all-null text column has an empty dictionary; an all-null number column no bounds.
+    const rows = [1, 2, 3].map((index) => ({ rank: n(String(index)), countryName: null, articleHash: null, mentionDate: null, sentiment: null, matched: null, otherPeople: null, startWeek: null }));
+    const path = await parquetFile({ data: rows, fields: Object.keys(rows[0]!) });
+    expect(await readParquet(path)).toEqual(rows.map((_, index) => ({
+      rank: String(index + 1), countryName: null, articleHash: null, mentionDate: null, sentiment: null, matched: null, otherPeople: null, startWeek: null,
+    })));
+    expect(await duckRows(`SELECT count(*)::INT AS c FROM read_parquet(${sqlText(path)}) WHERE countryName IS NULL AND articleHash IS NULL AND sentiment IS NULL`)).toEqual([{ c: 3 }]);
+  });
+
   it('an empty result is a valid file with the typed columns', async () => {
     const path = await parquetFile({ data: [], fields: ['rank', 'articleHash', 'mentionDate'] });
     expect(await duckTypes(`SELECT * FROM read_parquet(${sqlText(path)})`)).toEqual({ rank: 'DECIMAL(38,0)', articleHash: 'DECIMAL(38,0)', mentionDate: 'TIMESTAMP WITH TIME ZONE' });
