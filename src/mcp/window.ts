@@ -1,6 +1,6 @@
 /**
  * Week windows as the tools take them: the CLI's week specs (`last4`, `last12`, `current`, `202647`,
- * `202645..202648`), parsed by the CLI's own grammar (src/weeks.ts) and resolved against the
+ * `202645..202648`), parsed by the CLI's own grammar (src/shared/weeks.ts) and resolved against the
  * service's current week, which every windowed result reports so a model knows when the last week
  * is still being counted.
  */
