@@ -47,6 +47,11 @@ export interface McpDependencies {
   movers(): Promise<MoversJoin>;
   /** The text with the API key masked: every text that leaves the server passes through it. */
   redact(text: string): string;
+  /**
+   * A message with each command it suggests (`newsstats auth login`) given the flags this server was
+   * started with (--profile, --base-url, --sandbox), so following it fixes this server's profile.
+   */
+  keepContext(message: string): string;
   /** newsstats' version, for the server's name in the handshake. */
   version: string;
 }

@@ -102,7 +102,7 @@ export function registerResources(server: McpServer, deps: McpDependencies): voi
         return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(body, null, 2) }] };
       } catch (error) {
         // A resource has no isError: the failure is said in the text, as a tool's would be.
-        return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: deps.redact(describeToolError(error)) }] };
+        return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: deps.redact(deps.keepContext(describeToolError(error))) }] };
       }
     },
   );

@@ -57,7 +57,7 @@ function registerTool(server: McpServer, spec: AnyTool, deps: McpDependencies): 
         const { structured, text } = await spec.run(args, deps, toolCall(extra));
         return { content: [{ type: 'text', text: deps.redact(text) }], structuredContent: masked(structured, (message) => deps.redact(message)) };
       } catch (error) {
-        return toolError(error, (message) => deps.redact(message));
+        return toolError(error, (message) => deps.redact(deps.keepContext(message)));
       }
     },
   );

@@ -187,6 +187,16 @@ describe.concurrent('item 5: values that are well-typed but impossible', () => {
       message: 'field "personHash" is not valid Unicode',
     },
   ];
+  test('an answer that is not JSON after the week info came back: the week info tells the host is the API, not asked again', async () => {
+    const server = await hostileServer({ '/api/data/weeks/current': json(WEEK_INFO), '/api/data/people/top': json('[{"rank": 1,') });
+    try {
+      expectFailure(await run(['people', 'top', '--weeks', 'last4', ...FAST], { env: env(server) }), 5, 'invalid JSON in the response to GET /api/data/people/top');
+      expect(server.requests.filter((url) => url.startsWith('/api/data/weeks/current'))).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
+  });
+
   for (const { name, routes, args, message } of cases) {
     test(`${name}: exit 5, never a usage error, a TypeError or exit 0`, async () => {
       const server = await hostileServer(routes);

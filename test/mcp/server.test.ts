@@ -359,6 +359,22 @@ describe('what never reaches the client', () => {
     expect(text(result)).not.toContain(KEY);
   });
 
+  it('a refused key names the login of the profile and service the server was started with, not the default profile', async () => {
+    const home = tempDir();
+    const env = isolatedEnv(home, sandboxEnv({ url: gate.url, key: KEY }));
+    delete env.NEWSSTATS_BASE_URL;
+    const started = new StdioClientTransport({ command: process.execPath, args: [BIN, '--base-url', gate.url, 'mcp'], env, stderr: 'pipe' });
+    const other = new Client({ name: 'newsstats-tests-context', version: '1.0.0' });
+    await other.connect(started);
+    try {
+      const result = (await other.callTool({ name: 'person_profile', arguments: { personHash: ECHO } })) as CallToolResult;
+      expect(result.isError).toBe(true);
+      expect(text(result)).toContain(`\`newsstats --base-url ${gate.url} auth login\``);
+    } finally {
+      await other.close();
+    }
+  }, 30_000);
+
   it('stdout carried protocol messages only, and no result or message held the key', () => {
     // A progress notification the client's SDK read after the response it belongs to is its own race, not a malformed message.
     expect(transportErrors.map((error) => error.message).filter((message) => !message.startsWith('Received a progress notification for an unknown token'))).toEqual([]);

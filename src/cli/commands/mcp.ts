@@ -16,9 +16,12 @@ const serve = verb({
   handlesSignals: true,
   async run(ctx) {
     // Loaded only here: no other command pays for the SDK and zod.
-    const [{ serveMcp }, { countryFlagId }, { VERSION }] = await Promise.all([
-      import('../../mcp/server.js'), import('../flags/country-flag.js'), import('../../shared/version.js'),
+    const [{ serveMcp }, { countryFlagId }, { VERSION }, { withContext }] = await Promise.all([
+      import('../../mcp/server.js'), import('../flags/country-flag.js'), import('../../shared/version.js'), import('../help/context-hints.js'),
     ]);
+    // The flags that chose this server's profile and service, for the commands its messages suggest.
+    const { profile, baseUrl, sandbox } = ctx.globals;
+    const contextWords = [...(profile === undefined ? [] : ['--profile', profile]), ...(baseUrl === undefined ? [] : ['--base-url', baseUrl]), ...(sandbox ? ['--sandbox'] : [])];
     // A missing key or base URL is said now, on stderr with the exit code, not on the first call.
     if (!ctx.globals.sandbox) await ctx.deps.connection();
     // A person who typed it at a terminal is told what it waits for, on stderr (stdout is the protocol's).
@@ -33,6 +36,7 @@ const serve = verb({
         countryId: async (text) => (await countryFlagId(text, ctx.deps))!,
         movers: () => import('./people/rank-changes.js'),
         redact: (text) => ctx.report.redact(text),
+        keepContext: (message) => withContext(message, contextWords),
         version: VERSION,
       }, { stdin: ctx.io.stdin, stdout: ctx.io.stdout }, stop.signal);
     } finally {

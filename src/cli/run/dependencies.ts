@@ -171,12 +171,15 @@ export class Dependencies {
 
   /**
    * After a 404 or a misshapen 200 (#31): whether the host is the API at all, when nothing of this run
-   * says so yet. One request, the week info, checked against the contract; undefined when it cannot
+   * says so yet. The week info, checked against the contract: the run's own when it came back, else one request; undefined when it cannot
    * tell (no client was made, or the check itself failed otherwise). A 404 after a 2xx of this run is
    * the API's own (a plain web server's 2xx would have been HTML and ended the run already).
    */
   async isNotTheApi(after: 'notFound' | 'misshapen'): Promise<{ baseUrl: string } | undefined> {
     if ((after === 'notFound' && this.#answered) || !this.#client) return undefined;
+    // The week info this run already asked for (weekInfo) answers the question when it came back, checked
+    // against the contract: the week info is asked once a run, this check included.
+    if (this.#weekInfo && (await this.#weekInfo.then(() => true, () => false))) return undefined;
     const client = await this.#client.catch(() => undefined);
     if (!client) return undefined;
     const { NotFoundError, ResponseFormatError } = await import('../../api/errors.js');
