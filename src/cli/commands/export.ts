@@ -3,7 +3,6 @@ import { concurrencyFlag } from '../flags/concurrency.js';
 import type { Context } from '../run/spec.js';
 import { integerFlag, negatedFlag, weekWindowFlags, withDefault } from '../flags/options.js';
 import type { Progress } from '../run/progress.js';
-import { BULK_HEAP_FLAGS } from '../run/lifecycle.js';
 import { rankingFlags, rankingParams, validateRanking } from '../flags/ranking.js';
 import { rankedCountryStatsRows, rankedLinkRows } from '../../output/rows.js';
 import { verb, type FlagValues, type NounVerbs, type Row } from '../run/spec.js';
@@ -26,7 +25,7 @@ type BulkFlags = FlagValues<typeof bulkFlags>;
  * every per-person request agree on the weeks), and a progress bar started once the ranking is known.
  */
 async function exportParams(ctx: Context, flags: BulkFlags, label: string) {
-  await ctx.lifecycle.tuneV8(BULK_HEAP_FLAGS);
+  await ctx.lifecycle.tuneHeapForBulk();
   const client = await ctx.deps.client({ concurrency: flags.concurrency, bulk: true });
   // Whole weeks unless asked otherwise (#31): a file of a week still going would be silently partial.
   const window = await resolveWindow(flags, () => ctx.deps.weekInfo(), ctx.report, { kind: 'complete', count: 4 });

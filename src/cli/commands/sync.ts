@@ -8,7 +8,6 @@ import { describeWeeks, parseWeek } from '../../shared/weeks.js';
 import { concurrencyFlag } from '../flags/concurrency.js';
 import type { Context } from '../run/spec.js';
 import { IncompleteRunError, UsageError } from '../run/errors.js';
-import { BULK_HEAP_FLAGS } from '../run/lifecycle.js';
 import { integerFlag, parsedFlag, switchFlag, textFlag, weekArgument, withDefault } from '../flags/options.js';
 import { rankingFlags, rankingParams, validateRanking, type RankingFlags } from '../flags/ranking.js';
 import { verb, type NounVerbs } from '../run/spec.js';
@@ -116,7 +115,7 @@ const sync = verb({
       const streams = parseStreamList(flags.streams ?? STREAM_NAMES.join(','));
       lake = await destinationOf(dir, ctx.io.cwd);
       lakeName = lake.where;
-      await ctx.lifecycle.tuneV8(BULK_HEAP_FLAGS);
+      await ctx.lifecycle.tuneHeapForBulk();
       const client = await ctx.deps.client({ concurrency: flags.concurrency, bulk: true });
       let progress = { tick() {}, done() {} };
       summary = await runSync({

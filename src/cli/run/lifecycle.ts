@@ -14,7 +14,7 @@ import type { ProcessControl } from './io.js';
  * less CPU, an export of 480 people's links 0-21% less (none on Node 20, where its peak fell from 97
  * to 85 MiB); peaks otherwise within 2-9 MiB (docs/performance.md, "sync" and "Export memory").
  */
-export const BULK_HEAP_FLAGS = '--no-optimize-for-size --semi-space-growth-factor=1 --heap-growing-percent=30';
+const BULK_HEAP_FLAGS = '--no-optimize-for-size --semi-space-growth-factor=1 --heap-growing-percent=30';
 
 export type CloseReason = 'done' | 'interrupted';
 
@@ -99,6 +99,11 @@ export class Lifecycle {
    * dist/ (bin/code-cache.cjs). While a flag is off its default, the modules loaded are compiled from
    * source and cached apart, so a flag needed for a moment is set back as soon as it did its work.
    */
+  /** V8's heap for a bulk run (export, sync): BULK_HEAP_FLAGS, for the rest of the run. */
+  tuneHeapForBulk(): Promise<() => void> {
+    return this.tuneV8(BULK_HEAP_FLAGS);
+  }
+
   async tuneV8(flag: string, undo?: string): Promise<() => void> {
     if (!this.process) return () => {};
     const { setFlagsFromString } = await import('node:v8');
