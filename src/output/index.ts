@@ -2,8 +2,9 @@
  * The one entry to output (docs/design.md "Output"). Commands hand over a View and never format;
  * renderers never fetch.
  *
- * Renderers are imported on first use, so a run pays only for its own format: JSON output never
- * loads the table or chart code.
+ * Every format, text and binary, is a Renderer (view.ts), dispatched through one table (RENDERERS)
+ * whose entries import their module on first use, so a run pays only for its own format: JSON
+ * output never loads the table or chart code, nor exceljs.
  *
  *   renderView(view, options, out)        everything at once (most commands)
  *   openRowSink(out, options, spec)       row by row, for exports that page through the API

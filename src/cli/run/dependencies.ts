@@ -171,9 +171,10 @@ export class Dependencies {
 
   /**
    * After a 404 or a misshapen 200 (#31): whether the host is the API at all, when nothing of this run
-   * says so yet. The week info, checked against the contract: the run's own when it came back, else one request; undefined when it cannot
-   * tell (no client was made, or the check itself failed otherwise). A 404 after a 2xx of this run is
-   * the API's own (a plain web server's 2xx would have been HTML and ended the run already).
+   * says so yet. The week info, checked against the contract: the run's own when it came back, else
+   * one request; undefined when it cannot tell (no client was made, or the check itself failed
+   * otherwise). A 404 after a 2xx of this run is the API's own (a plain web server's 2xx would have
+   * been HTML and ended the run already).
    */
   async isNotTheApi(after: 'notFound' | 'misshapen'): Promise<{ baseUrl: string } | undefined> {
     if ((after === 'notFound' && this.#answered) || !this.#client) return undefined;
