@@ -25,11 +25,7 @@ type BulkFlags = FlagValues<typeof bulkFlags>;
  * every per-person request agree on the weeks), and a progress bar started once the ranking is known.
  */
 async function exportParams(ctx: Context, flags: BulkFlags, label: string) {
-  // A bulk export parses hundreds of bodies whose rows live only until they are written, yet V8 lets
-  // the heap grow to ~60 MiB of mostly garbage before collecting: 115-120 MiB peak RSS for 480
-  // people's links. Optimising for size keeps the peak near 90 MiB, flat from 50 to 480 people, for
-  // about 30% more CPU time on loopback, where the CPU is the bottleneck (bench:export-memory).
-  await ctx.lifecycle.tuneV8('--optimize-for-size');
+  await ctx.lifecycle.tuneHeapForBulk();
   const client = await ctx.deps.client({ concurrency: flags.concurrency, bulk: true });
   // Whole weeks unless asked otherwise (#31): a file of a week still going would be silently partial.
   const window = await resolveWindow(flags, () => ctx.deps.weekInfo(), ctx.report, { kind: 'complete', count: 4 });

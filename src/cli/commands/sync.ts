@@ -17,15 +17,6 @@ import type { Destination } from '../../sync/destinations/destination.js';
 const { limit: _limit, ...rankingFilters } = rankingFlags();
 
 /** How far sync and tap go by default: rankings of 200 people, details of the top 50. */
-/**
- * The heap of a sync: its young generation kept at V8's initial size (each answer's rows die young, so
- * collecting them often is cheap) and the old one let grow 30% between full collections. V8's
- * --optimize-for-size, used before, also kept the peak near 100 MiB, but ran a compacting full
- * collection every few MiB: 20-27% of a sync's CPU was the collector. These flags cost 9-15% less
- * CPU for the same sync (docs/performance.md, "sync"), the peak within a few MiB of it.
- */
-const SYNC_HEAP_FLAGS = '--no-optimize-for-size --semi-space-growth-factor=1 --heap-growing-percent=30';
-
 export const SYNC_DEFAULTS = { depth: 200, top: 50, linksLimit: 50 } as const;
 
 /** People top's filters for the engine: the query less its weeks and limit, countries resolved. */
@@ -124,7 +115,7 @@ const sync = verb({
       const streams = parseStreamList(flags.streams ?? STREAM_NAMES.join(','));
       lake = await destinationOf(dir, ctx.io.cwd);
       lakeName = lake.where;
-      await ctx.lifecycle.tuneV8(SYNC_HEAP_FLAGS);
+      await ctx.lifecycle.tuneHeapForBulk();
       const client = await ctx.deps.client({ concurrency: flags.concurrency, bulk: true });
       let progress = { tick() {}, done() {} };
       summary = await runSync({
