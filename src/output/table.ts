@@ -18,7 +18,7 @@ import { columnHeader, columnKind, dateText, isNeverCut, isNeverHidden, type Col
 import { hyperlink } from './hyperlink.js';
 import { cellText, isNumericValue, numericValue } from './flatten.js';
 import { movementCell } from './movement.js';
-import { captionLines, displayWidth, padToWidth, truncateToWidth, wrapToWidth } from './text.js';
+import { captionLines, displayWidth, graphemes, padToWidth, truncateToWidth, wrapToWidth } from './text.js';
 import { printable, withoutControls } from '../shared/printable.js';
 import { tsvLine, tsvRendererFor } from './tsv.js';
 import {
@@ -160,6 +160,18 @@ function growWidths(columns: readonly ColumnLayout[], floors: readonly number[],
   return widths;
 }
 
+/** What fitColumns decides: the columns shown, their widths, and which of them wrap rather than cut. */
+export interface FittedColumns {
+  /** Indexes into the columns, in order of importance. */
+  shown: number[];
+  widths: number[];
+  /**
+   * Indexes (into the columns, like `shown`) of names and text narrower than the widest id shown:
+   * their cells wrap between words onto continuation lines instead of ending in `…`. Absent when none.
+   */
+  wrapped?: number[];
+}
+
 /**
  * Which columns a terminal of `width` shows (indexes into `columns`, which come in order of
  * importance), and their widths. By meaning, not by position:
@@ -171,11 +183,12 @@ function growWidths(columns: readonly ColumnLayout[], floors: readonly number[],
  * - kept columns (ids, the sorted-by metric, --fields) are otherwise never hidden: the last name or
  *   text left beside them shrinks further, down to NARROWEST_CUT, rather than a table of no words;
  *   if the kept columns alone are wider than the terminal, the line runs over rather than lie;
+ *   where that leaves the words narrower than the widest id, they wrap (`wrapped`) rather than cut;
  * - a less important name or text is hidden rather than shorten a more important one below a
  *   comfortable width (people top's country of origin goes before its names are cut);
  * - the room left goes to names up to their full width, then to text and URLs.
  */
-export function fitColumns(columns: readonly ColumnLayout[], width: number): { shown: number[]; widths: number[] } {
+export function fitColumns(columns: readonly ColumnLayout[], width: number): FittedColumns {
   let shown = columns.map((_, i) => i);
   // Ids hidden for the words still set their floor: the room they gave is the words', not the next column's.
   const gaveWay: number[] = [];
@@ -224,7 +237,17 @@ export function fitColumns(columns: readonly ColumnLayout[], width: number): { s
     hide(lesser);
     widths = widthsOf();
   }
-  return { shown, widths };
+  // The one exception to the id's width: a name or title left narrower than the widest id beside it
+  // (or than one that gave way to it) wraps between words rather than being cut, so every word still
+  // reads (people search, people links and people movers at 40).
+  const widestShown = widestIdentifier([...shown, ...gaveWay].map((i) => columns[i]!));
+  const wrapped = shown.filter((i, k) => wrapsWhenNarrow(columns[i]!) && widths[k]! < columns[i]!.natural && widths[k]! < widestShown);
+  return wrapped.length > 0 ? { shown, widths, wrapped } : { shown, widths };
+}
+
+/** Names and free text wrap between words; a URL is cut as a hyperlink that opens whole instead. */
+function wrapsWhenNarrow(column: ColumnLayout): boolean {
+  return column.kind === 'name' || column.kind === 'text';
 }
 
 interface Cell {
@@ -362,7 +385,17 @@ const BORDERLESS: Partial<Record<Table.CharName, string>> = {
  * placeholder of the same width (private-use characters, one column by any count) and is put back
  * in the drawn line: the layout is cli-table3's, the widths are the terminal's.
  */
-async function drawGrid(grid: Grid, widths: readonly number[], options: RenderOptions): Promise<string[]> {
+async function drawGrid(grid: Grid, widths: readonly number[], options: RenderOptions, wraps: readonly boolean[] = []): Promise<string[]> {
+  return (await drawGridRows(grid, widths, options, wraps)).flat();
+}
+
+/**
+ * drawGrid's lines grouped by grid row (the header first): a row whose cell wraps (`wraps`, by
+ * column) is its first line, with every other cell, then one continuation line per further piece of
+ * the wrapped text, the other columns blank. Each line is a row of its own to cli-table3, so the
+ * placeholders and OSC 8 links work on continuation lines as on first ones.
+ */
+async function drawGridRows(grid: Grid, widths: readonly number[], options: RenderOptions, wraps: readonly boolean[]): Promise<string[][]> {
   const { default: CliTable } = await import('cli-table3');
   const ellipsis = options.unicode ? '…' : '~';
   const table = new CliTable({
@@ -372,17 +405,19 @@ async function drawGrid(grid: Grid, widths: readonly number[], options: RenderOp
     wordWrap: false,
   });
   const placed: string[][] = [];
-  const drawRow = (cells: readonly Cell[]) => {
+  const linesPerRow: number[] = [];
+  const drawLine = (pieces: readonly (string | undefined)[], cells: readonly Cell[]) => {
     const substitutes: string[] = [];
     const drawn = widths.map((width, i) => {
       const cell = cells[i] ?? { text: '' };
       const kind = grid.columns[i]!.kind;
-      const cut = cell.whole || isNeverCut(kind) ? cell.text : truncateToWidth(cell.text, width, ellipsis);
-      const padding = ' '.repeat(Math.max(0, width - displayWidth(cut)));
-      const padded = isRightAligned(kind) ? padding + cut : cut + padding;
-      const linked = cell.link !== undefined && cut !== cell.text;
+      const piece = pieces[i] ?? '';
+      const padding = ' '.repeat(Math.max(0, width - displayWidth(piece)));
+      const padded = isRightAligned(kind) ? padding + piece : piece + padding;
+      // A cut URL, or one piece of a wrapped one, still opens the whole URL.
+      const linked = cell.link !== undefined && piece !== '' && piece !== cell.text;
       const style = linked ? (text: string) => hyperlink((cell.style ?? plain)(text), cell.link!) : cell.style;
-      const styled = style ? (isRightAligned(kind) ? padding + style(cut) : style(cut) + padding) : padded;
+      const styled = style && piece !== '' ? (isRightAligned(kind) ? padding + style(piece) : style(piece) + padding) : padded;
       // cli-table3 measures SGR colour codes as nothing, but not an OSC 8 link: that goes in as a placeholder.
       if (PRINTABLE_ASCII.test(padded) && !linked) return styled;
       substitutes.push(styled);
@@ -391,9 +426,20 @@ async function drawGrid(grid: Grid, widths: readonly number[], options: RenderOp
     placed.push(substitutes);
     table.push(drawn);
   };
-  if (grid.header) drawRow(grid.header);
-  for (const row of grid.rows) drawRow(row);
-  return table.toString().split('\n').map((line, index) => {
+  const drawRow = (cells: readonly Cell[], mayWrap: boolean) => {
+    const pieces = widths.map((width, i) => {
+      const cell = cells[i] ?? { text: '' };
+      if (cell.whole || isNeverCut(grid.columns[i]!.kind)) return [cell.text];
+      return mayWrap && wraps[i] ? wrapCell(cell.text, width) : [truncateToWidth(cell.text, width, ellipsis)];
+    });
+    const lineCount = Math.max(1, ...pieces.map((cellPieces) => cellPieces.length));
+    for (let line = 0; line < lineCount; line += 1) drawLine(pieces.map((cellPieces) => cellPieces[line]), cells);
+    linesPerRow.push(lineCount);
+  };
+  // A header is one line: a header wider than its column is cut, as before.
+  if (grid.header) drawRow(grid.header, false);
+  for (const row of grid.rows) drawRow(row, true);
+  const lines = table.toString().split('\n').map((line, index) => {
     let restored = '';
     let rest = line;
     for (const substitute of placed[index] ?? []) {
@@ -405,6 +451,33 @@ async function drawGrid(grid: Grid, widths: readonly number[], options: RenderOp
     }
     return (restored + rest).trimEnd();
   });
+  let at = 0;
+  return linesPerRow.map((count) => lines.slice(at, (at += count)));
+}
+
+/**
+ * A cell's text as lines of at most `width` cells, broken between words (wrapToWidth); a word wider
+ * than the column (a long compound name, CJK without spaces) is broken between its characters, so
+ * every line stays in its column and nothing is lost.
+ */
+function wrapCell(text: string, width: number): string[] {
+  const lines: string[] = [];
+  for (const line of wrapToWidth(text, width)) {
+    if (displayWidth(line) <= width) {
+      lines.push(line);
+      continue;
+    }
+    let piece = '';
+    for (const cluster of graphemes(line)) {
+      if (piece !== '' && displayWidth(piece + cluster) > width) {
+        lines.push(piece);
+        piece = '';
+      }
+      piece += cluster;
+    }
+    lines.push(piece);
+  }
+  return lines;
 }
 
 const UNICODE_RAMP = [...'▁▂▃▄▅▆▇█'];
@@ -459,7 +532,7 @@ function hiddenColumnsNote(hidden: readonly string[], width: number): string {
  * fitColumns, but a URL the terminal cannot link is shown whole, after the other columns: where it
  * runs past the edge the terminal wraps it, and it still reads and copies as one URL.
  */
-function fitWithWholeUrlsLast(grid: Grid, options: RenderOptions): { shown: number[]; widths: number[] } {
+function fitWithWholeUrlsLast(grid: Grid, options: RenderOptions): FittedColumns {
   const all = grid.columns.map((_, i) => i);
   const whole = all.filter((i) => grid.columns[i]!.wholeUrl === true);
   if (whole.length === 0) return fitColumns(grid.columns, options.width);
@@ -468,6 +541,7 @@ function fitWithWholeUrlsLast(grid: Grid, options: RenderOptions): { shown: numb
   return {
     shown: [...fitted.shown.map((k) => rest[k]!), ...whole],
     widths: [...fitted.widths, ...whole.map((i) => grid.columns[i]!.natural)],
+    ...(fitted.wrapped ? { wrapped: fitted.wrapped.map((k) => rest[k]!) } : {}),
   };
 }
 
@@ -482,7 +556,7 @@ export async function terminalTableLines(view: View, options: RenderOptions): Pr
   const caption = view.single ? [] : captionLines(view, options).map(options.color ? bold : plain);
   // A record view (`get`) is read, not scanned: its long values wrap under themselves rather than being cut.
   if (view.single) return [...caption, ...recordLines(grid, options)];
-  const { shown, widths } = fitWithWholeUrlsLast(grid, options);
+  const { shown, widths, wrapped = [] } = fitWithWholeUrlsLast(grid, options);
   if (shown.length < grid.columns.length) {
     const fields = tableColumns(view, options, rows);
     const hidden = fields.filter((_, i) => !shown.includes(i));
@@ -491,9 +565,10 @@ export async function terminalTableLines(view: View, options: RenderOptions): Pr
   }
   const wholeUrls = shown.filter((i) => grid.columns[i]!.wholeUrl === true);
   if (wholeUrls.length > 0 && lineWidth(widths) > options.width) {
-    return [...caption, ...(await drawWithUrlsBelow(grid, shown, widths, wholeUrls, options)), ...sparklineLines(view, rows, options)];
+    return [...caption, ...(await drawWithUrlsBelow(grid, shown, widths, wholeUrls, wrapped, options)), ...sparklineLines(view, rows, options)];
   }
-  return [...caption, ...(await drawGrid(pickColumns(grid, shown), widths, options)), ...sparklineLines(view, rows, options)];
+  const wraps = shown.map((i) => wrapped.includes(i));
+  return [...caption, ...(await drawGrid(pickColumns(grid, shown), widths, options, wraps)), ...sparklineLines(view, rows, options)];
 }
 
 /**
@@ -536,15 +611,17 @@ async function drawWithUrlsBelow(
   shown: readonly number[],
   widths: readonly number[],
   wholeUrls: readonly number[],
+  wrapped: readonly number[],
   options: RenderOptions,
 ): Promise<string[]> {
   const inline = shown.filter((i) => !wholeUrls.includes(i));
   const inlineWidths = inline.map((i) => widths[shown.indexOf(i)]!);
-  const lines = await drawGrid(pickColumns(grid, inline), inlineWidths, options);
+  const rowLines = await drawGridRows(pickColumns(grid, inline), inlineWidths, options, inline.map((i) => wrapped.includes(i)));
   const headerLines = grid.header ? 1 : 0;
-  const out = lines.slice(0, headerLines);
+  const out = rowLines.slice(0, headerLines).flat();
   grid.rows.forEach((row, r) => {
-    out.push(lines[headerLines + r]!);
+    // A wrapped name's continuation lines stay with its row, above the row's URL.
+    out.push(...rowLines[headerLines + r]!);
     for (const i of wholeUrls) {
       const url = row[i]!.text;
       if (url !== '') out.push(`  ${url}`);

@@ -212,6 +212,56 @@ describe.concurrent('tables choose what to hide by meaning', () => {
     expect(displayWidth(screen.lines[header + 1]!)).toBeLessThanOrEqual(width);
   });
 
+  // #31 item 7: where the last name or title is narrower than the id beside it, it wraps between words
+  // on lines of its own under itself, rather than ending in `…`: the reader gets every word.
+  test.each([40, 50])('people search at %i columns: each whole name, on lines under itself beside its whole hash', async (width) => {
+    const tmux = terminals.terminal(sandboxEnv(server));
+    const people = await rawJson<Array<{ personHash: string; fullName: string }>>(server, 'people/search?q=kowalczyk');
+    expect(people.length).toBeGreaterThan(1);
+    const screen = await tmux.run(['people', 'search', 'kowalczyk', '-q'], width);
+    expect(screen.code).toBe(0);
+    const header = screen.lines.findIndex((line) => /^PERSON HASH {2,}NAME/.test(line));
+    const nameAt = screen.lines[header]!.indexOf('NAME');
+    const rows = screen.lines.slice(header + 1);
+    const names: string[] = [];
+    for (const line of rows) {
+      expect(line.slice(0, nameAt).trim() === '' || people.some((person) => line.startsWith(`${person.personHash}  `))).toBe(true);
+      if (line.startsWith(' ')) names[names.length - 1] += ` ${line.slice(nameAt)}`;
+      else names.push(line.slice(nameAt));
+    }
+    expect(names).toEqual(people.map((person) => person.fullName));
+    expect(screen.lines.join('')).not.toContain('…');
+    if (width === 40) expect(rows.length).toBeGreaterThan(people.length);
+    for (const lineWidth of await tmux.measure(screen.lines)) expect(lineWidth).toBeLessThanOrEqual(width);
+  });
+
+  test.each([40, 50])('people links at %i columns: each whole title on lines under itself, above its whole URL', async (width) => {
+    const tmux = terminals.terminal(sandboxEnv(server, { FORCE_HYPERLINK: '0' }));
+    const links = await rawJson<Array<{ articleTitle: string; articleUrl: string; articleHash: unknown }>>(server, 'people/hira-abbasi-d893/links?limit=5');
+    const screen = await tmux.run(['people', 'links', 'hira-abbasi-d893', '--limit', '5', '-q'], width, { env: { FORCE_HYPERLINK: '0' } });
+    expect(screen.code).toBe(0);
+    const header = screen.lines.findIndex((line) => /ARTICLE HASH {2,}TITLE/.test(line));
+    const titleAt = screen.lines[header]!.indexOf('TITLE');
+    const titles: string[] = [];
+    const urls: string[] = [];
+    for (const line of screen.lines.slice(header + 1)) {
+      if (/^\d{4}-\d{2}-\d{2} {2}\d+ {2}/.test(line)) titles.push(line.slice(titleAt));
+      else if (/^ {2}https?:/.test(line)) urls.push(line.trim());
+      else {
+        // A continuation line: blank under the date and the hash, and before the row's URL.
+        expect(line.slice(0, titleAt).trim()).toBe('');
+        expect(urls).toHaveLength(titles.length - 1);
+        titles[titles.length - 1] += ` ${line.slice(titleAt)}`;
+      }
+    }
+    // At 40 the column is 7 cells: a longer word (`pressure`) is broken between its letters, nothing lost.
+    const withoutSpaces = (text: string) => text.replace(/ /g, '');
+    expect(titles.map(withoutSpaces)).toEqual(links.map((link) => withoutSpaces(link.articleTitle)));
+    if (width === 50) expect(titles).toEqual(links.map((link) => link.articleTitle));
+    expect(urls).toEqual(links.map((link) => link.articleUrl));
+    expect(screen.lines.join('')).not.toContain('…');
+  });
+
   test('a several-person trend at 40 columns keeps PERSON HASH and its metric, hiding the names', async () => {
     const tmux = terminals.terminal(sandboxEnv(server));
     const trend = await tmux.run(['people', 'trend', 'hira-abbasi-d893', 'layla-haddad-69d2', '--weeks', 'last4', '-q'], 40);
@@ -871,7 +921,9 @@ describe.concurrent('views give a reader the text', () => {
     expect(screen.code).toBe(0);
     const headerAt = screen.lines.findIndex((line) => line.includes('RANK CHANGE'));
     expect(screen.lines.slice(0, headerAt).join(' ')).toMatch(/ · left: fell out of the top 6$/);
-    const rows = screen.lines.slice(headerAt + 1);
+    // At 40 columns a long name wraps onto lines under itself (#31), blank before NAME: not rows.
+    const nameAt = screen.lines[headerAt]!.indexOf('NAME');
+    const rows = screen.lines.slice(headerAt + 1).filter((line) => line.slice(0, nameAt).trim() !== '');
     expect(rows).toHaveLength(movers.length);
     rows.forEach((line, i) => {
       const mark = movers[i]!.leftTop && movers[i]!.status !== 'out';

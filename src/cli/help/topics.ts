@@ -113,7 +113,8 @@ and objects are UTF8 holding compact JSON. Every row group of 10,000 rows is wri
 Tables on a terminal show short headers (MENTIONS, FROM), dates as days (2002-03-20) and a caption
 above a ranking. Numbers, identifiers (personHash, slug, sourceId, articleHash, week) and dates are
 never cut: when the columns don't fit, the least important are hidden and one line on stderr names
-them (see --fields); only names and free text are shortened with …. An empty result is one line on
+them (see --fields); only names and free text are shortened with …, and a name or title that would
+be narrower than an id beside it wraps onto lines under itself instead. An empty result is one line on
 stderr. Piped, a table prints the API's field names and every value, tab-separated by the tsv rule,
 row by row as they arrive.
 

@@ -181,6 +181,70 @@ describe('table on a terminal', () => {
     expect(lines.slice(-2)).toEqual(['mentions   █▁▆  low 0  high 3', 'sentiment  █ ▁  low -0.25  high 0.5']);
   });
 
+  describe('a name or title narrower than the id beside it wraps between words, every word shown (#31)', () => {
+    const search = {
+      data: [
+        { personHash: 'agnieszka-kowalczyk-21fa', fullName: 'Agnieszka Maria Kowalczyk-Wiśniewska', countryName: 'Poland' },
+        { personHash: 'sakib-chowdhury-ef05', fullName: 'সাকিব চৌধুরী আহমেদ রহমান', countryName: 'Bangladesh' },
+        { personHash: 'tan-wei-01', fullName: 'Tan Wei', countryName: 'Singapore' },
+      ],
+      fields: ['personHash', 'fullName', 'countryName'],
+      keep: ['personHash'],
+    };
+    const indent = 'agnieszka-kowalczyk-21fa'.length + 2;
+
+    /** Each row's name, from its first line and the continuation lines under it. */
+    function namesOf(lines: readonly string[]): string[] {
+      const names: string[] = [];
+      for (const line of lines.slice(1)) {
+        const piece = line.slice(indent);
+        if (line.startsWith(' ')) names[names.length - 1] += ` ${piece}`;
+        else names.push(piece);
+      }
+      return names;
+    }
+
+    test('at 40 columns: the hash whole, the name on lines under itself, no … and every line within 40', async () => {
+      const { lines } = await terminal(search, { width: 40 });
+      expect(lines[0]).toBe(`PERSON HASH${' '.repeat(indent - 11)}NAME`);
+      expect(lines[1]).toBe('agnieszka-kowalczyk-21fa  Agnieszka');
+      expect(lines[2]).toBe(`${' '.repeat(indent)}Maria`);
+      expect(lines.join('\n')).not.toContain('…');
+      for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(40);
+      // A word wider than the column is broken between its characters: still every character, in order.
+      expect(namesOf(lines).map((name) => name.replace(/ /g, ''))).toEqual(search.data.map((row) => row.fullName.replace(/ /g, '')));
+      expect(namesOf(lines)[1]).toBe(search.data[1]!.fullName);
+      // Continuation lines are blank in the other columns and start under the name, whatever the script.
+      for (const line of lines.filter((text) => text.startsWith(' '))) expect(line.slice(0, indent).trim()).toBe('');
+      expect(lines.at(-1)).toBe(`tan-wei-01${' '.repeat(indent - 10)}Tan Wei`);
+    });
+
+    test('where the name fits beside the id it is one line, as before', async () => {
+      const { lines } = await terminal(search, { width: 80 });
+      expect(lines).toHaveLength(4);
+      expect(lines[1]).toMatch(/^agnieszka-kowalczyk-21fa {2}Agnieszka Maria Kowalczyk-Wiśniewska {2}Poland$/);
+    });
+
+    test('the other cells stay on the row\'s first line; a number column beside the wrapped one is blank below', async () => {
+      const view = {
+        data: [{ personHash: 'agnieszka-kowalczyk-21fa', fullName: 'Agnieszka Kowalczyk', mentions: new LosslessNumber('98765') }],
+        fields: ['personHash', 'fullName', 'mentions'],
+        keep: ['personHash', 'mentions'],
+      };
+      const { lines } = await terminal(view, { width: 45 });
+      expect(lines).toEqual([
+        'PERSON HASH               NAME       MENTIONS',
+        'agnieszka-kowalczyk-21fa  Agnieszka     98765',
+        '                          Kowalczyk',
+      ]);
+    });
+
+    test('piped, the row is one tab-separated line, nothing wrapped', async () => {
+      const text = await render(search, { format: 'table', isTTY: false, width: 40 });
+      expect(text.split('\n')[1]).toBe('agnieszka-kowalczyk-21fa\tAgnieszka Maria Kowalczyk-Wiśniewska\tPoland');
+    });
+  });
+
   test('control characters in data never reach the terminal', async () => {
     const view = { data: [{ a: 'red\x1b[31m\nnext' }], fields: ['a'] };
     const text = await render(view, { format: 'table', isTTY: true, width: 80 });
@@ -221,10 +285,24 @@ describe('fitColumns', () => {
       expect(fitColumns(top, 80)).toEqual({ shown: [0, 1, 2, 3, 4], widths: [2, 20, 25, 8, 9] });
     });
 
-    test('an id more important than the name does not give way (people search): the last name is cut instead', () => {
+    test('an id more important than the name does not give way (people search): the last name, narrower than the id, wraps', () => {
       const search = [yielding(25), column('name', 20), column('name', 20), column('date', 10)];
-      expect(fitColumns(search, 40)).toEqual({ shown: [0, 1], widths: [25, 13] });
+      expect(fitColumns(search, 40)).toEqual({ shown: [0, 1], widths: [25, 13], wrapped: [1] });
     });
+
+    test('a name narrower than an id that gave way to it wraps too (people movers at 40)', () => {
+      const movers = [column('rank', 2, true), column('rank', 11, true), column('name', 20), yielding(25), column('number', 8, true)];
+      expect(fitColumns(movers, 40)).toEqual({ shown: [0, 1, 2, 4], widths: [2, 11, 13, 8], wrapped: [2] });
+    });
+  });
+
+  test('a name cut to no less than the widest id, or beside no id, is cut with …, not wrapped', () => {
+    expect(fitColumns([column('rank', 2, true), column('name', 30), column('identifier', 6, true), column('number', 8, true)], 30).wrapped).toBeUndefined();
+    expect(fitColumns([column('rank', 2, true), column('name', 30), column('number', 8, true)], 20).wrapped).toBeUndefined();
+  });
+
+  test('a URL narrower than the id beside it is cut as a hyperlink, never wrapped', () => {
+    expect(fitColumns([column('identifier', 25, true), column('url', 60)], 40)).toEqual({ shown: [0, 1], widths: [25, 13] });
   });
 
   test('a title beside a 19-digit hash is not cut to 10 cells while a less important column is shown (people links at 80)', () => {
@@ -235,9 +313,9 @@ describe('fitColumns', () => {
     expect(shown).not.toContain(5);
   });
 
-  test('kept columns are never hidden: the name shrinks to 4 cells, then it goes', () => {
+  test('kept columns are never hidden: the name shrinks (wrapping, below the id\'s width) to 4 cells, then it goes', () => {
     const columns = [column('rank', 2, true), column('name', 30), column('identifier', 23, true), column('number', 8, true), column('number', 9)];
-    expect(fitColumns(columns, 50)).toEqual({ shown: [0, 1, 2, 3], widths: [2, 11, 23, 8] });
+    expect(fitColumns(columns, 50)).toEqual({ shown: [0, 1, 2, 3], widths: [2, 11, 23, 8], wrapped: [1] });
     expect(fitColumns(columns, 40)).toEqual({ shown: [0, 2, 3], widths: [2, 23, 8] });
   });
 
