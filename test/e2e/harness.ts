@@ -114,6 +114,11 @@ export function spawnAndCollect(
       resolvePromise({ code, signal, stdout, stderr });
     });
     options.onSpawn?.(child);
+    // A child that exits without reading its stdin (--version) closes the pipe first on a busy
+    // machine: EPIPE here says nothing of the run, which its exit status and output tell.
+    child.stdin?.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') reject(error);
+    });
     child.stdin?.end(options.input ?? '');
   });
 }
