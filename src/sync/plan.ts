@@ -97,7 +97,11 @@ export function serviceWeekProblem(currentWeek: number, localWeek: number, lastS
   return undefined;
 }
 
-/** Requests a plan costs at most: a ranking per week, a request per person per per-person stream, one per reference table. */
+/**
+ * Requests a plan costs at most: a ranking per week, a request per person per per-person stream, one
+ * per reference table. Links are asked once a person a run, so a run asks fewer when a person is in
+ * several weeks' top; who is cannot be known without the rankings, which a plan does not ask.
+ */
 export function plannedRequests(tasks: readonly Task[], top: number): number {
   const weeks = new Set<number>();
   let requests = 0;

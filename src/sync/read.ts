@@ -51,6 +51,20 @@ export function queryRecord(query: StreamQuery): Record<string, string | number 
 
 export type Emit = (row: Row) => Promise<void>;
 
+/**
+ * Links asked once a person a run. The links endpoint takes no week: a person in several weeks' top
+ * gets the same answer each time (of 25,000 links rows a 25-week sync fetched, 5,355 were kept). The
+ * caller says whose links it already holds (merged or waiting to be) and is told whom a week asked;
+ * it adds those to `held` only once that week's rows are its own, so a week that fails leaves its
+ * people to be asked again.
+ */
+export interface LinksOnce {
+  /** People (personHash) whose links this run holds: not asked again. */
+  held: ReadonlySet<string>;
+  /** Filled with the people a week's links were asked for. */
+  asked: string[];
+}
+
 export class StreamReader {
   /** Requests made, for the summary (retries not counted). */
   requests = 0;
@@ -76,28 +90,30 @@ export class StreamReader {
     return this.#ranking.rows;
   }
 
-  async #perPerson(week: number, fetchRows: (person: Row) => Promise<Row[]>, emit: Emit): Promise<void> {
-    const people = (await this.#rankingOf(week)).slice(0, this.query.top);
+  async #perPerson(week: number, fetchRows: (person: Row) => Promise<Row[]>, emit: Emit, skip?: ReadonlySet<string>): Promise<Row[]> {
+    const people = (await this.#rankingOf(week)).slice(0, this.query.top).filter((person) => !skip?.has(String(person.personHash)));
     await forEachInOrder(people, this.query.concurrency, (person) => {
       this.requests += 1;
       return fetchRows(person);
     }, async (rows) => {
       for (const row of rows) await emit(row);
     });
+    return people;
   }
 
-  /** The rows of one weekly stream's partition. */
-  async weekly(stream: StreamName, week: number, emit: Emit): Promise<void> {
+  /** The rows of one weekly stream's partition; for links, with `once`, only of people not yet held. */
+  async weekly(stream: StreamName, week: number, emit: Emit, once?: LinksOnce): Promise<void> {
     switch (stream) {
       case 'rankings':
         for (const row of (await this.#rankingOf(week)).slice(0, this.query.depth)) await emit(row);
         return;
       case 'country_stats':
-        return this.#perPerson(week, async (person) => rankedCountryStatsRows(person, (await this.client.people.countryStats(String(person.personHash), { startWeek: week, endWeek: week }))), emit);
+        await this.#perPerson(week, async (person) => rankedCountryStatsRows(person, (await this.client.people.countryStats(String(person.personHash), { startWeek: week, endWeek: week }))), emit);
+        return;
       case 'links': {
         // A person's links are read once a week; an article listed twice for them is kept once.
         const seen = new Set<string>();
-        return this.#perPerson(week, async (person) => {
+        const asked = await this.#perPerson(week, async (person) => {
           const links = (await this.client.people.links(String(person.personHash), { limit: this.query.linksLimit, includeContext: true })) as Row[];
           // Led by the person's name; not their rank, which is the finding week's, not the link's.
           return links.map((link) => ({ fullName: person.fullName, ...link }));
@@ -106,7 +122,9 @@ export class StreamReader {
           if (seen.has(key)) return;
           seen.add(key);
           await emit(row);
-        });
+        }, once?.held);
+        once?.asked.push(...asked.map((person) => String(person.personHash)));
+        return;
       }
       default:
         throw new Error(`${stream} is not a weekly stream`);

@@ -34,6 +34,11 @@ export interface SyncOptions extends PlanOptions, StreamQuery {
   lake: Destination;
   /** The local clock, to tell whether a week may have been completed since the state was written. */
   now?: Date;
+  /**
+   * Ask each week's top for their links, as sync did before links were asked once a person a run
+   * (LinksOnce, read.ts): the same lake for more requests (NEWSSTATS_SYNC_LINKS_EVERY_WEEK=1).
+   */
+  linksEveryWeek?: boolean;
   /** Say what would be fetched and written, and send nothing. */
   plan?: boolean;
   /** Told before the first partition (how many fetches) and as each lands or fails. */
@@ -112,6 +117,12 @@ class LakeRun {
   #linksRows = 0;
   /** The partition week of every link in the lake (LINKS_INDEX), read at the first merge. */
   #index: Map<string, number> | undefined;
+  /**
+   * The people whose links this run holds (in #links or merged into the lake): a later week's top
+   * does not ask for them again (LinksOnce). Only the lake's run uses it; `--refresh` and the next
+   * run ask again, so links still change as the service's answers do.
+   */
+  readonly #linksHeld = new Set<string>();
   /** The weeks whose links are in #links: recorded as done once merged. */
   #linksWeeks: Task[] = [];
   #currentWeek = 0;
@@ -244,9 +255,12 @@ class LakeRun {
   /** One week's people's links, held by the partition week they belong to until merged. */
   async #fetchLinks(task: Task): Promise<void> {
     const rows: Row[] = [];
+    const asked: string[] = [];
     await this.#reader.weekly('links', task.week!, async (row) => {
       rows.push(row);
-    });
+    }, this.options.linksEveryWeek ? undefined : { held: this.#linksHeld, asked });
+    // The week's rows are the run's now: its people need not be asked again.
+    for (const person of asked) this.#linksHeld.add(person);
     for (const row of rows) {
       const week = rowWeek('links', row, task.week!);
       const key = linkKey(row);

@@ -2,7 +2,7 @@
  * The lake as a data engineer's tools see it (#33): read whole by DuckDB with one glob; a links row in
  * exactly one partition (its mentionDate's week), once, whatever order weeks are synced in; streams
  * added over time with their own options, a changed query refused with the way out; --plan sends
- * nothing; --summary and the state say what was taken and when.
+ * nothing; --summary and the state say what was taken and when; links asked once a person a run.
  */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -83,6 +83,36 @@ describe('the lake', () => {
     expect(state.streams.rankings!.query).toEqual({ depth: 12 });
     expect(state.streams.links!.query).toEqual({ linksLimit: 2, top: 3 });
     for (const taken of Object.values(state.streams.rankings!.taken)) expect(taken).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+  });
+
+  it('asks for a person\'s links once a run, and writes the lake byte for byte as asking each week\'s top does', async () => {
+    const args = ['--since', String(SINCE), '--streams', 'links', '--top', '4', '--links-limit', '3', '--concurrency', '2'];
+    const linksAsked = async (env: Record<string, string>) => {
+      const dir = join(tempDir(), 'lake');
+      const before = (await readLog(logged.log)).length;
+      const result = await runCli(['sync', dir, ...args], { env });
+      expect(result.code, result.stderr).toBe(0);
+      const paths = (await readLog(logged.log)).slice(before).map((entry) => entry.path).filter((path) => path.endsWith('/links'));
+      const lake = files(dir);
+      const state = JSON.parse(lake.get('_newsstats_sync.json')!.toString('utf8')) as { streams: { links: { taken: Record<string, string> } } };
+      state.streams.links.taken = Object.fromEntries(Object.keys(state.streams.links.taken).map((week) => [week, 'T']));
+      lake.set('_newsstats_sync.json', Buffer.from(JSON.stringify(state)));
+      return { paths, lake };
+    };
+    const once = await linksAsked(logged.env);
+    const everyWeek = await linksAsked({ ...logged.env, NEWSSTATS_SYNC_LINKS_EVERY_WEEK: '1' });
+    // Some person is in more than one week's top (else nothing here tests the reuse) ...
+    expect(everyWeek.paths.length).toBe(4 * 4);
+    expect(new Set(everyWeek.paths).size).toBeLessThan(everyWeek.paths.length);
+    // ... and is asked once: one request a person.
+    expect(once.paths.length).toBe(new Set(everyWeek.paths).size);
+    expect(new Set(once.paths).size).toBe(once.paths.length);
+    expect([...once.lake.keys()].sort()).toEqual([...everyWeek.lake.keys()].sort());
+    for (const [path, bytes] of everyWeek.lake) expect(once.lake.get(path)!.equals(bytes), path).toBe(true);
+    // The plan's count is the most a run asks (every top person new each week): the run asked less.
+    const plan = await sync(join(tempDir(), 'lake'), ...args, '--plan');
+    expect(plan.stdout).toMatch(/^plan: 4 fetches, at most 20 requests, /m);
+    expect(plan.stdout).toContain(`fetch links week=${SINCE} (up to 4 requests after the week's ranking, none for a person whose links this run already has)`);
   });
 
   it('--plan says what would be fetched, with request counts, and sends nothing; --summary tells what a run did', async () => {

@@ -39,7 +39,9 @@ function describeTask(task: { stream: string; week?: number }): string {
 function planText(summary: SyncSummary, where: string, top: number): string {
   const lines = summary.planned.map((task) => {
     if (task.week === undefined) return `fetch ${task.stream} (1 request), write ${task.stream}/week=${summary.currentWeek}/part-0.parquet`;
-    const requests = task.stream === 'rankings' ? 'the week\'s ranking' : `up to ${top} requests after the week's ranking`;
+    const requests = task.stream === 'rankings' ? 'the week\'s ranking'
+      : task.stream === 'links' ? `up to ${top} requests after the week's ranking, none for a person whose links this run already has`
+      : `up to ${top} requests after the week's ranking`;
     const writes = task.stream === 'links' ? 'merge into links/week=<mentionDate\'s week>/' : `write ${task.stream}/week=${task.week}/part-0.parquet`;
     return `fetch ${describeTask(task)}${task.partial ? ' (partial: the current week)' : ''} (${requests}), ${writes}`;
   });
@@ -72,7 +74,7 @@ const sync = verb({
     streams: parsedFlag('--streams <list>', 'comma-separated: rankings, country_stats, links, people, countries, sources (default all)', (text) => text),
     depth: withDefault(integerFlag('--depth <n>', 'people in each weekly ranking', { min: 1, max: 10_000 }), SYNC_DEFAULTS.depth),
     top: withDefault(integerFlag('--top <n>', 'people per week whose country stats and links are read', { min: 1, max: 10_000 }), SYNC_DEFAULTS.top),
-    linksLimit: withDefault(integerFlag('--links-limit <n>', 'links per person', BOUNDS.linksLimit), SYNC_DEFAULTS.linksLimit),
+    linksLimit: withDefault(integerFlag('--links-limit <n>', 'links per person, asked once a run', BOUNDS.linksLimit), SYNC_DEFAULTS.linksLimit),
     refresh: parsedFlag('--refresh <week>', 'fetch this week again and rewrite its partitions', weekArgument(parseWeek)),
     includeCurrent: switchFlag('--include-current', 'also write the current, partial week (never recorded as done; the first run after it ends replaces it with the complete week)'),
     concurrency: concurrencyFlag,
@@ -130,6 +132,8 @@ const sync = verb({
         top: flags.top,
         linksLimit: flags.linksLimit,
         concurrency: flags.concurrency,
+        // The way back to asking each week's top for their links, should a service answer by week.
+        linksEveryWeek: ctx.env.NEWSSTATS_SYNC_LINKS_EVERY_WEEK === '1',
         filters: await syncFilters(ctx, flags),
         onPlan: (tasks) => {
           if (tasks.length > 0 && flags.plan !== true) progress = ctx.report.progress('sync', tasks.length);
