@@ -44,7 +44,8 @@ export function useLakeServers(): LakeServers {
   return servers;
 }
 
-export function files(dir: string): Map<string, Buffer> {
+/** Every file under `dir` (or its folder `under`), by its path relative to `dir`, with its bytes. */
+export function files(dir: string, under = ''): Map<string, Buffer> {
   const found = new Map<string, Buffer>();
   const walk = (path: string) => {
     for (const name of readdirSync(path)) {
@@ -53,7 +54,7 @@ export function files(dir: string): Map<string, Buffer> {
       else found.set(relative(dir, child), readFileSync(child));
     }
   };
-  walk(dir);
+  walk(join(dir, under));
   return found;
 }
 

@@ -4,14 +4,15 @@
  * added over time with their own options, a changed query refused with the way out; --plan sends
  * nothing; --summary and the state say what was taken and when; links asked once a person a run.
  */
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { planTasks } from '../../src/sync/plan.js';
 import { emptyState, withPartitionTaken } from '../../src/sync/state.js';
 import { addWeeks, isoWeekOf } from '../../src/shared/weeks.js';
 import { duckRows, sqlText } from '../duckdb.js';
 import { REPO, readLog, runCli, sandbox, sandboxEnv, spawnCli, tempDir, useLoggedSandbox } from './harness.js';
+import { files } from './lake-fixture.js';
 
 const NOW = new Date();
 const CURRENT = isoWeekOf(NOW);
@@ -21,19 +22,6 @@ const OPTIONS = ['--depth', '6', '--top', '2', '--links-limit', '4'];
 
 /** A sandbox on today's clock, logging every request (the tests count what a refused run sent). */
 const logged = useLoggedSandbox({ now: NOW });
-
-function files(dir: string, under = ''): Map<string, Buffer> {
-  const found = new Map<string, Buffer>();
-  const walk = (path: string) => {
-    for (const name of readdirSync(path)) {
-      const child = join(path, name);
-      if (statSync(child).isDirectory()) walk(child);
-      else found.set(relative(dir, child), readFileSync(child));
-    }
-  };
-  walk(join(dir, under));
-  return found;
-}
 
 async function sync(dir: string, ...args: string[]) {
   const result = await runCli(['sync', dir, ...args], { env: logged.env });

@@ -5,13 +5,14 @@
  * a lake another run holds is refused; unknown schemes are refused in one line.
  */
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { addWeeks, isoWeekOf } from '../../src/shared/weeks.js';
 import { duckRows, sqlText } from '../duckdb.js';
 import { readLog, runCli, sandbox, sandboxEnv, spawnCli, tempDir } from './harness.js';
+import { files as localFiles } from './lake-fixture.js';
 import { localS3, type LocalS3 } from './s3-server.js';
 
 const NOW = new Date();
@@ -49,19 +50,6 @@ async function download(prefix: string): Promise<{ dir: string; files: Map<strin
     files.set(name, body);
   }
   return { dir, files };
-}
-
-function localFiles(dir: string): Map<string, Buffer> {
-  const found = new Map<string, Buffer>();
-  const walk = (path: string) => {
-    for (const name of readdirSync(path)) {
-      const child = join(path, name);
-      if (statSync(child).isDirectory()) walk(child);
-      else found.set(relative(dir, child), readFileSync(child));
-    }
-  };
-  walk(dir);
-  return found;
 }
 
 describe('sync to object storage', () => {
