@@ -52,3 +52,21 @@ export function page<Item>(items: readonly Item[], start: number, limit: number,
   const hasMore = start + limit < items.length || more;
   return hasMore && slice.length > 0 ? { items: slice, nextCursor: String(start + limit) } : { items: slice };
 }
+
+/**
+ * One page of a list the service gives newest first and keeps only the latest `max` of (articles, a
+ * person's links): asked for up to the page's end, never past `max`. A cursor at or past `max` is
+ * refused, saying what the service keeps (`kept`).
+ */
+export async function pageOfLatest<Item>(
+  cursor: string | undefined,
+  limit: number,
+  max: number,
+  kept: string,
+  fetch: (upTo: number) => Promise<readonly Item[]>,
+): Promise<{ start: number; items: Item[]; nextCursor?: string }> {
+  const start = pageStart(cursor);
+  if (start >= max) throw new ToolInputError(`the service keeps ${kept}; cursor ${start} is past them`);
+  const latest = await fetch(Math.min(start + limit, max));
+  return { start, ...page(latest, start, limit, latest.length >= start + limit && start + limit < max) };
+}

@@ -323,6 +323,8 @@ describe('bad input is a tool error that says what to change', () => {
     ['people_movers', { vs: 'yesterday' }, /vs: /],
     ['country_attention', { countries: [] }, /countries/],
     ['source_links', { sourceId: '99999' }, /source 99999 not found/],
+    ['recent_articles', { cursor: '500' }, /the service keeps the latest 500 articles; cursor 500 is past them/],
+    ['person_articles', { personHash: 'x-1', cursor: '250' }, /the service keeps at most 250 links a person; cursor 250 is past them/],
     ['no_such_tool', {}, /no_such_tool/],
   ])('%s %j', async (name, args, message) => {
     const result = await call(name, args);

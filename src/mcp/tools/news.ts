@@ -4,8 +4,7 @@ import { articleSchema, articleStatsAllTimeSchema, articleStatsSchema, BOUNDS, p
 import { digits, toMcpRecord } from '../exact.js';
 import { contractRecord, pageSchema } from '../schemas.js';
 import { lines, moreText } from '../text.js';
-import { page, pageStart, tool } from '../tool.js';
-import { ToolInputError } from '../errors.js';
+import { pageOfLatest, tool } from '../tool.js';
 import { cursorInput, limitInput } from './inputs.js';
 
 export const recentArticles = tool({
@@ -21,12 +20,9 @@ export const recentArticles = tool({
     ...pageSchema,
   },
   async run(args, deps, call) {
-    const start = pageStart(args.cursor);
-    const limit = args.limit ?? 20;
     const max = BOUNDS.articlesLimit.max;
-    if (start >= max) throw new ToolInputError(`the service keeps the latest ${max} articles; cursor ${start} is past them`);
-    const articles = (await (await deps.client()).articles.recent({ limit: Math.min(start + limit, max) }, call.options)) as Array<Record<string, unknown>>;
-    const { items, nextCursor } = page(articles, start, limit, articles.length >= start + limit && start + limit < max);
+    const { items, nextCursor } = await pageOfLatest(args.cursor, args.limit ?? 20, max, `the latest ${max} articles`,
+      async (upTo) => (await (await deps.client()).articles.recent({ limit: upTo }, call.options)) as Array<Record<string, unknown>>);
     const text = lines(
       items.length === 0 ? 'No articles.' : 'Latest articles, newest first:',
       items.map((article) => `- "${String(article.title ?? '')}" (${[article.sourceName, article.countryIso].filter((part) => typeof part === 'string').join(', ')}) ${String(article.url ?? '')}${typeof article.people === 'string' && article.people !== '' ? `; people: ${article.people}` : ''}`),

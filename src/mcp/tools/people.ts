@@ -10,7 +10,7 @@ import { numeric, toMcpRecord } from '../exact.js';
 import { ToolInputError } from '../errors.js';
 import { contractRecord, maybeNumber, pageSchema, windowSchema } from '../schemas.js';
 import { COUNTRY_ROW_METRICS, GLOBAL_METRICS, lines, metrics, moreText, personLabel, RANKED_METRICS } from '../text.js';
-import { page, pageStart, tool } from '../tool.js';
+import { page, pageOfLatest, pageStart, tool } from '../tool.js';
 import { weekInfo, windowOf, windowText } from '../window.js';
 import { countryInput, cursorInput, filtersText, limitInput, rankingInput, rankingQuery, weeksInput } from './inputs.js';
 
@@ -174,13 +174,9 @@ export const personArticles = tool({
     ...pageSchema,
   },
   async run(args, deps, call) {
-    const start = pageStart(args.cursor);
-    const limit = args.limit ?? 10;
     const max = BOUNDS.linksLimit.max;
-    if (start >= max) throw new ToolInputError(`the service keeps at most ${max} links a person; cursor ${start} is past them`);
-    const client = await deps.client();
-    const links = (await client.people.links(args.personHash, { limit: Math.min(start + limit, max) }, call.options)) as Array<Record<string, unknown>>;
-    const { items, nextCursor } = page(links, start, limit, links.length >= start + limit && start + limit < max);
+    const { start, items, nextCursor } = await pageOfLatest(args.cursor, args.limit ?? 10, max, `at most ${max} links a person`,
+      async (upTo) => (await (await deps.client()).people.links(args.personHash, { limit: upTo }, call.options)) as Array<Record<string, unknown>>);
     const text = lines(
       items.length === 0 ? `No ${start === 0 ? '' : 'more '}articles mention ${args.personHash}.` : `Articles mentioning ${args.personHash}, newest first:`,
       items.map(linkLine),
