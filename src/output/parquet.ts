@@ -29,7 +29,6 @@ import { integerDigits } from '../shared/exact-json/identifier.js';
 import { ValueOutOfRangeError } from './errors.js';
 import { compactJson, isNumericValue } from './flatten.js';
 import { fieldValue, fieldsWithRowKeys, rowsOf, type Renderer, type Row, type RowSink } from './view.js';
-import { stringify as exactJson } from '../shared/exact-json/stringify.js';
 import { parseTimestamp } from '../shared/timestamp.js';
 import { DECIMAL_DIGITS, ParquetFileWriter, type EncodedValue, type ParquetColumn, type ParquetKind } from './parquet-file.js';
 
@@ -160,13 +159,12 @@ export function parquetValue(column: ParquetColumn, value: unknown): EncodedValu
 }
 
 /**
- * compactJson's text, faster: an array of strings (a link's otherPeople) holds no number to keep, so
- * JSON.stringify writes it as lossless-json would; anything else through the exact stringify, the
- * same bytes, without lossless-json's walk of every value.
+ * compactJson's text. An array of strings (a link's otherPeople) holds no number to keep, so
+ * JSON.stringify writes it as lossless-json would, without lossless-json's walk of every value.
  */
 function jsonText(value: unknown): string {
   if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return JSON.stringify(value);
-  return exactJson(value);
+  return compactJson(value);
 }
 
 /** An integer written as digits alone, without leading zeros: what integerDigits would return. */

@@ -21,7 +21,6 @@ import { ResponseShapeError } from '../api/errors.js';
 import { ValueOutOfRangeError } from '../output/errors.js';
 import { openParquetWriter } from '../output/parquet.js';
 import type { Row } from '../output/view.js';
-import { stringify as exactJson } from '../shared/exact-json/stringify.js';
 import { isoWeekOf, weeksBetween } from '../shared/weeks.js';
 import { STORE_FOLDER, type Destination } from './destinations/destination.js';
 import { isPartitionFailure } from './failures.js';
@@ -313,7 +312,7 @@ class LakeRun {
    */
   async #mergeLinks(): Promise<void> {
     if (this.#linksWeeks.length === 0) return;
-    const { parse } = await import('lossless-json');
+    const { parse, stringify } = await import('lossless-json');
     const taken = takenText(new Date());
     const index = await this.#linksIndex(parse);
     // A link whose mentionDate now names another week leaves the partition it was in.
@@ -337,10 +336,8 @@ class LakeRun {
       for (const key of leaving.get(week) ?? []) merged.delete(key);
       for (const [key, row] of this.#links.get(week) ?? []) merged.set(key, row);
       const rows = [...merged.keys()].sort().map((key) => merged.get(key)!);
-      // The same bytes as lossless-json's stringify, without its per-value walk: that walk was a
-      // seventh of a sync's allocation (docs/performance.md, "sync").
       await this.#lake.write(storePath, async (out) => {
-        out.write(rows.map((row) => exactJson(row)).join('\n') + '\n');
+        out.write(rows.map((row) => stringify(row)).join('\n') + '\n');
       });
       // A partition only left by a link that moved keeps what it was: complete, or partial.
       const partial = this.#links.has(week) ? week >= this.#currentWeek : partialWeeks(this.#state, 'links').includes(week);
