@@ -6,6 +6,7 @@
  * as the Vercel CLI does), and `--version` answers before commander is even loaded.
  */
 import { VERSION } from '../../shared/version.js';
+import { installEpipeGuard } from '../../output/pipe.js';
 import type { GlobalOptions } from '../flags/global.js';
 import { UsageError } from './errors.js';
 // Tiny and needed by every command tree: bundled into main rather than a chunk of its own.
@@ -26,7 +27,6 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
   const state: RunState = { exitCode: 0, io, args };
   const proc = io.process;
   if (proc) {
-    const { installEpipeGuard } = await import('../../output/pipe.js');
     installEpipeGuard(io.stdout, (code) => proc.exit(state.context?.lifecycle.closedPipeExit(code) ?? code), (error) => void stdoutFailed(error, state, proc));
   }
 
