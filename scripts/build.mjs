@@ -68,7 +68,12 @@ const common = {
   format: 'esm',
   platform: 'node',
   target,
-  keepNames: true,
+  // No keepNames in the CLI's build: it wraps every function and class in a __name() call run at
+  // load (about 1,000 of them and 72 KB of a query's 1.1 MB), 4% of the CPU of a query with an empty
+  // cache on Node 24 (docs/performance.md, "Start-up machinery"). What changes: a name esbuild had to
+  // change to keep two modules' apart carries a digit (stringify2 in a stack trace, CommanderError2 as
+  // commander's error.name, which the CLI never prints: exit-codes.ts tells them by instanceof). The
+  // library's undici bundle keeps keepNames: its classes are what a program of the user's inspects.
   write: false,
   metafile: true,
   logLevel: 'silent', // warnings are collected and fail the build (failOnWarnings)
@@ -226,7 +231,7 @@ export async function buildLibrary() {
   await writeOutputs(step, outputs, { commonjs: false });
   // undici, bundled into the one module that imports it (src/api/core/undici.ts says why).
   const undici = await build({
-    ...common, splitting: false, entryPoints: [src('api/core/undici.ts')], outdir: join(dist, 'esm', 'api', 'core'), plugins: [builtinsWithoutRequire],
+    ...common, keepNames: true, splitting: false, entryPoints: [src('api/core/undici.ts')], outdir: join(dist, 'esm', 'api', 'core'), plugins: [builtinsWithoutRequire],
   });
   await failOnWarnings(`${step}: undici`, undici.warnings);
   if (undici.outputFiles.some(({ text }) => text.includes('Dynamic require of'))) {

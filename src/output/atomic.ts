@@ -13,8 +13,10 @@
  * A FIFO is opened without blocking (a blocked open() holds a libuv thread that Ctrl-C cannot free:
  * the process could then not even exit) and written through a pipe handle on the event loop.
  */
-import { closeSync, constants, createWriteStream, fstatSync, open as openCallback, statSync, unlinkSync } from 'node:fs';
-import { chmod, lstat, open, readlink, realpath, rename, stat, unlink } from 'node:fs/promises';
+// node:fs's promises, reached when a file is written: not node:fs/promises, whose import loads Node's
+// promise file system (1 ms of CPU on Node 24) in every run that loads this module, a query to stdout
+// included (docs/performance.md, "Less for a run with an empty cache to compile and run").
+import { closeSync, constants, createWriteStream, fstatSync, open as openCallback, promises as fsPromises, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 
@@ -32,7 +34,7 @@ export interface AtomicFile {
 
 async function existingMode(path: string, followSymlinks: boolean): Promise<number | undefined> {
   try {
-    const stats = followSymlinks ? await stat(path) : await lstat(path);
+    const stats = followSymlinks ? await fsPromises.stat(path) : await fsPromises.lstat(path);
     if (!followSymlinks && stats.isSymbolicLink()) return undefined;
     if (stats.isDirectory()) throw Object.assign(new Error(`${path} is a directory`), { code: 'EISDIR', path });
     return stats.mode & 0o7777;
@@ -54,13 +56,13 @@ async function resolveTarget(path: string): Promise<string> {
   let current = resolve(path);
   for (let hop = 0; hop <= MAX_SYMLINK_HOPS; hop++) {
     try {
-      return await realpath(current);
+      return await fsPromises.realpath(current);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
-    const stats = await lstat(current).catch(() => undefined);
+    const stats = await fsPromises.lstat(current).catch(() => undefined);
     if (!stats?.isSymbolicLink()) return current;
-    current = resolve(dirname(current), await readlink(current));
+    current = resolve(dirname(current), await fsPromises.readlink(current));
   }
   throw Object.assign(new Error(`${path}: too many levels of symbolic links`), { code: 'ELOOP', syscall: 'open', path });
 }
@@ -68,7 +70,7 @@ async function resolveTarget(path: string): Promise<string> {
 /** Makes the rename itself durable; not every platform can open a directory, so best effort. */
 async function syncDirectory(directory: string): Promise<void> {
   try {
-    const handle = await open(directory, 'r');
+    const handle = await fsPromises.open(directory, 'r');
     try {
       await handle.sync();
     } finally {
@@ -91,7 +93,7 @@ function closeStream(stream: OutputStream): Promise<void> {
 }
 
 async function removeQuietly(path: string): Promise<void> {
-  await unlink(path).catch(() => undefined);
+  await fsPromises.unlink(path).catch(() => undefined);
 }
 
 /**
@@ -313,8 +315,8 @@ export async function openAtomicFile(path: string, newFileMode = 0o666, options:
       try {
         await endAndClose();
         // createWriteStream's mode is reduced by the umask; an existing target keeps its exact mode.
-        if (mode !== undefined) await chmod(temporary, mode);
-        await rename(temporary, target);
+        if (mode !== undefined) await fsPromises.chmod(temporary, mode);
+        await fsPromises.rename(temporary, target);
         state = 'done';
         process.off('exit', removeOnExit);
       } catch (error) {

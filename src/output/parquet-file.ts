@@ -53,6 +53,9 @@ const PHYSICAL: Record<ParquetKind, number> = {
   INT32: TYPE.INT32, DECIMAL: TYPE.FIXED_LEN_BYTE_ARRAY, DOUBLE: TYPE.DOUBLE, TIMESTAMP: TYPE.INT64, UTF8: TYPE.BYTE_ARRAY, BOOLEAN: TYPE.BOOLEAN, JSON: TYPE.BYTE_ARRAY,
 };
 
+/** Copies up to this many bytes are made byte by byte rather than through a view. */
+const SHORT_COPY = 32;
+
 /** A byte buffer that grows as it is written: Node's Buffer writers at the end of it. */
 export class Bytes {
   buffer: Buffer;
@@ -104,6 +107,15 @@ export class Bytes {
 
   append(bytes: Uint8Array, start = 0, end = bytes.length): void {
     this.ensure(end - start);
+    if (end - start <= SHORT_COPY) {
+      // Snappy's literals are mostly a few bytes: a view for each (subarray) was a twentieth of the
+      // Parquet writer's allocation.
+      const buffer = this.buffer;
+      let at = this.length;
+      for (let index = start; index < end; index += 1) buffer[at++] = bytes[index]!;
+      this.length = at;
+      return;
+    }
     this.buffer.set(bytes.subarray(start, end), this.length);
     this.length += end - start;
   }
@@ -231,6 +243,7 @@ class Thrift {
 // ---- Snappy (https://github.com/google/snappy/blob/main/format_description.txt) ----
 
 const HASH_BITS = 14;
+const MIN_HASH_BITS = 8;
 const hashTable = new Int32Array(1 << HASH_BITS);
 const BLOCK = 65536;
 
@@ -241,13 +254,16 @@ export function snappyCompress(input: Uint8Array, out: Bytes): void {
 }
 
 function compressBlock(input: Uint8Array, start: number, end: number, out: Bytes): void {
-  hashTable.fill(-1);
+  // A table no larger than the block, as Snappy's own compressor sizes it: most pages of a sync are a
+  // few hundred bytes, and clearing all 64 KiB of the table for each was most of their cost.
+  const bits = Math.min(HASH_BITS, Math.max(MIN_HASH_BITS, 32 - Math.clz32(end - start - 1)));
+  hashTable.fill(-1, 0, 1 << bits);
   let literalStart = start;
   let at = start;
   const last = end - 4;
   while (at <= last) {
     const word = input[at]! | (input[at + 1]! << 8) | (input[at + 2]! << 16) | (input[at + 3]! << 24);
-    const hash = Math.imul(word, 0x1e35a7bd) >>> (32 - HASH_BITS);
+    const hash = Math.imul(word, 0x1e35a7bd) >>> (32 - bits);
     const candidate = hashTable[hash]!;
     hashTable[hash] = at;
     if (candidate >= 0 && input[candidate] === input[at] && input[candidate + 1] === input[at + 1] && input[candidate + 2] === input[at + 2] && input[candidate + 3] === input[at + 3]) {
@@ -366,6 +382,7 @@ function levelsOf(values: readonly EncodedValue[], out: Bytes): number {
 }
 
 const scratch = new Bytes(64 * 1024);
+const groupScratch = new Bytes(64 * 1024);
 const dictionaryScratch = new Bytes(16 * 1024);
 const compressedScratch = new Bytes(64 * 1024);
 
@@ -524,7 +541,8 @@ export class ParquetFileWriter {
 
   /** A row group's bytes from each column's values (one array a column, all of one length). */
   group(columnValues: ReadonlyArray<readonly EncodedValue[]>, rows: number): Buffer {
-    const out = new Bytes(64 * 1024);
+    const out = groupScratch;
+    out.length = 0;
     if (this.#offset === 0) out.append(MAGIC);
     const start = this.#offset + out.length;
     const chunks = this.columns.map((column, index) => this.#chunk(column, encodeColumn(column, columnValues[index]!), rows, out));
@@ -535,7 +553,9 @@ export class ParquetFileWriter {
     };
     this.#groups.push(group);
     this.#offset += out.length;
-    return out.view();
+    // A copy the size of the group: a new 64 KiB buffer for each of a sync's small files was more
+    // garbage than the files' own bytes.
+    return Buffer.from(out.view());
   }
 
   #chunk(column: ParquetColumn, encoded: EncodedColumn, rows: number, out: Bytes): ChunkMeta {

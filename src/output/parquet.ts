@@ -154,8 +154,17 @@ export function parquetValue(column: ParquetColumn, value: unknown): EncodedValu
       if (typeof value === 'string') return value;
       return isNumericValue(value) || typeof value === 'boolean' ? String(value) : compactJson(value);
     case 'JSON':
-      return compactJson(value);
+      return jsonText(value);
   }
+}
+
+/**
+ * compactJson's text. An array of strings (a link's otherPeople) holds no number to keep, so
+ * JSON.stringify writes it as lossless-json would, without lossless-json's walk of every value.
+ */
+function jsonText(value: unknown): string {
+  if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return JSON.stringify(value);
+  return compactJson(value);
 }
 
 /** An integer written as digits alone, without leading zeros: what integerDigits would return. */
@@ -190,7 +199,7 @@ class ParquetFile {
   /** Rows written so far, to name the row of a value that cannot be written. */
   #rows = 0;
 
-  constructor(private readonly out: OutputStream, readonly columns: readonly ParquetColumn[]) {
+  constructor(private readonly out: OutputStream, readonly columns: readonly ParquetColumn[], private readonly constants: Readonly<Row>) {
     this.#writer = new ParquetFileWriter(columns, 'newsstats');
   }
 
@@ -199,6 +208,13 @@ class ParquetFile {
     const first = this.#rows;
     const columnValues = this.columns.map((column) => {
       const values = new Array<EncodedValue>(rows.length);
+      if (Object.hasOwn(this.constants, column.name)) {
+        try {
+          return values.fill(parquetValue(column, this.constants[column.name]));
+        } catch (error) {
+          throw error instanceof ValueOutOfRangeError ? error.atRow(first + 1) : error;
+        }
+      }
       for (let index = 0; index < rows.length; index += 1) {
         try {
           values[index] = parquetValue(column, fieldValue(rows[index]!, column.name));
@@ -221,15 +237,17 @@ class ParquetFile {
  * A sink that writes rows to `out` as Parquet: columns fixed by `columns`, or by the spec's fields
  * (and the first group's extra keys) typed as the file comment says. Resolves write() once a full
  * row group has been handed to `out`; end() writes the rest and the footer, and does not end `out`.
+ * `constants`: columns whose value is the same in every row (a sync's partition week), whatever the
+ * rows hold, so the rows need not be copied to carry it.
  */
-export function openParquetWriter(out: NodeJS.WritableStream, fields: readonly string[] | ((sample: readonly Row[]) => readonly ParquetColumn[])): RowSink {
+export function openParquetWriter(out: NodeJS.WritableStream, fields: readonly string[] | ((sample: readonly Row[]) => readonly ParquetColumn[]), constants: Readonly<Row> = {}): RowSink {
   let file: ParquetFile | undefined;
   let pending: Row[] = [];
   const columnsFor = typeof fields === 'function' ? fields : (sample: readonly Row[]) => parquetColumns(fields, sample);
   const flush = async () => {
     const rows = pending;
     pending = [];
-    file ??= new ParquetFile(out, columnsFor(rows));
+    file ??= new ParquetFile(out, columnsFor(rows), constants);
     await file.writeGroup(rows);
   };
   return {

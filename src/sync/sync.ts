@@ -27,7 +27,7 @@ import { isPartitionFailure } from './failures.js';
 import { MAX_WEEKS_AHEAD, needsCurrentWeek, plannedRequests, planTasks, serviceWeekProblem, type PlanOptions, type Task } from './plan.js';
 import { StreamReader, queryRecord, type StreamQuery } from './read.js';
 import { STATE_FILE, StateError, checkQuery, emptyState, parseState, partialWeeks, stateText, takenText, withPartialCleared, withPartitionTaken, withSnapshotDone, withWeekDone, type SyncState } from './state.js';
-import { STREAMS, rowWeek, streamRow, type StreamName } from './streams.js';
+import { STREAMS, partitionRow, rowWeek, type StreamName } from './streams.js';
 
 export interface SyncOptions extends PlanOptions, StreamQuery {
   client: NewsStatsClient<'lossless'>;
@@ -230,8 +230,8 @@ class LakeRun {
     const columns = STREAMS[stream].columns;
     try {
       await this.#lake.write(partitionPath(partition), async (out) => {
-        const writer = openParquetWriter(out, () => columns);
-        await fill((row) => writer.write(streamRow(stream, row, partition.week)));
+        const writer = openParquetWriter(out, () => columns, { week: partition.week });
+        await fill((row) => writer.write(partitionRow(stream, row, partition.week)));
         await writer.end();
       });
     } catch (error) {

@@ -44,6 +44,9 @@ export async function aboutPerson<T>(personHash: string, request: () => Promise<
   }
 }
 
+// A RegExp made when asked, not a literal: V8 builds a literal's Unicode property classes when it
+// compiles the file, which every people command would pay for a check made only after a 404
+// (src/output/text.ts says more).
 function isWrittenAsName(text: string): boolean {
-  return /^\p{L}[\p{L}\p{M}\s.'’-]*$/u.test(text) && !/^[a-z0-9]+(?:-[a-z0-9]+)+$/.test(text);
+  return new RegExp(String.raw`^\p{L}[\p{L}\p{M}\s.'’-]*$`, 'u').test(text) && !/^[a-z0-9]+(?:-[a-z0-9]+)+$/.test(text);
 }
