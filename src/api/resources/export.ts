@@ -138,7 +138,7 @@ async function* untilAborted<T>(results: AsyncGenerator<T, void, undefined>, sig
 }
 
 /** What may wait behind a slower request: a count (the window) and bytes (maxBufferedBytes). */
-function waitingBounds(params: ExportParams<NumberMode>, options: CallOptions): InOrderOptions {
+function waitingBounds(params: { concurrency?: number | undefined; maxBufferedBytes?: number | undefined }, options: CallOptions): InOrderOptions {
   const concurrency = concurrencyOf(params);
   return {
     concurrency,
