@@ -12,13 +12,18 @@ declare module 'undici/lib/dispatcher/dispatcher.js' {
   import { Dispatcher } from 'undici';
   export default Dispatcher;
 }
-declare module 'undici/lib/api/index.js' {
-  import type { Dispatcher } from 'undici';
-  /** The methods undici's index puts on Dispatcher.prototype. */
-  const api: Pick<Dispatcher, 'request' | 'stream' | 'pipeline' | 'connect' | 'upgrade'>;
-  export default api;
-}
 declare module 'undici/lib/dispatcher/proxy-agent.js' {
   import { ProxyAgent } from 'undici';
   export default ProxyAgent;
+}
+/** Two of the methods undici's index puts on Dispatcher.prototype, each from its own file. */
+declare module 'undici/lib/api/api-request.js' {
+  import type { Dispatcher } from 'undici';
+  const request: Dispatcher['request'];
+  export default request;
+}
+declare module 'undici/lib/api/api-connect.js' {
+  import type { Dispatcher } from 'undici';
+  const connect: Dispatcher['connect'];
+  export default connect;
 }

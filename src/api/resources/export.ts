@@ -4,7 +4,7 @@
  * ranking and every per-person request agree on the weeks.
  */
 import { AbortError, InvalidParameterError } from '../errors.js';
-import { inOrder } from '../in-order.js';
+import { inOrder, type InOrderOptions } from '../in-order.js';
 import type { NumberMode, Parsed } from '../json.js';
 import { BOUNDS, type PeopleTopParams, type PersonCountryStats, type PersonLink, type PersonLinkBase, type PersonLinkWithContext, type PersonStats } from '../types.js';
 import { checkBound, type CallOptions } from './base.js';
@@ -18,6 +18,15 @@ export const EXPORT_DEFAULT_CONCURRENCY = 4;
  * flight come on top: at most `concurrency` bodies of up to maxResponseBytes each.
  */
 export const EXPORT_DEFAULT_MAX_BUFFERED_BYTES = 32 * 1024 * 1024;
+/**
+ * How far ahead of the oldest unfinished request one may start, in requests in flight (inOrder's
+ * window: 4 unless told). A file's writer is slower than a fast link: on loopback every answer
+ * the window allows was read ahead and waited parsed while the writer caught up, long enough for V8
+ * to move it to the old generation, which only a full collection empties. 480 people's links as CSV
+ * peaked 5-13 MiB higher with 15 answers waiting than with 7 (docs/performance.md, "Export memory").
+ * Two requests' worth still lets the others go on past one slow request.
+ */
+const EXPORT_WINDOW_PER_REQUEST = 2;
 /** The bound the CLI's --top has too: far more would be an export of everyone, one request each. */
 export const EXPORT_TOP_BOUNDS = { min: 1, max: 10_000 } as const;
 
@@ -70,7 +79,7 @@ export class ExportResource<M extends NumberMode> {
     yield* untilAborted(inOrder(people, async (person, _index, signal) => {
       const { data, response } = await this.#people.countryStats(String(person.personHash), window, { ...options, signal }).withResponse();
       return { value: { person, countryStats: data }, bytes: response.bytes };
-    }, { concurrency: concurrencyOf(params), maxBufferedBytes: params.maxBufferedBytes ?? EXPORT_DEFAULT_MAX_BUFFERED_BYTES, signal: options.signal }),
+    }, waitingBounds(params, options)),
     options.signal, '/api/data/people/{personHash}/country-stats');
   }
 
@@ -87,7 +96,7 @@ export class ExportResource<M extends NumberMode> {
         includeContext: params.includeContext,
       }, { ...options, signal }).withResponse();
       return { value: { person, links: data }, bytes: response.bytes };
-    }, { concurrency: concurrencyOf(params), maxBufferedBytes: params.maxBufferedBytes ?? EXPORT_DEFAULT_MAX_BUFFERED_BYTES, signal: options.signal }),
+    }, waitingBounds(params, options)),
     options.signal, '/api/data/people/{personHash}/links');
   }
 
@@ -126,6 +135,17 @@ async function* untilAborted<T>(results: AsyncGenerator<T, void, undefined>, sig
     if (signal?.aborted) throw new AbortError({ method: 'GET', url, reason: signal.reason });
     yield result;
   }
+}
+
+/** What may wait behind a slower request: a count (the window) and bytes (maxBufferedBytes). */
+function waitingBounds(params: { concurrency?: number | undefined; maxBufferedBytes?: number | undefined }, options: CallOptions): InOrderOptions {
+  const concurrency = concurrencyOf(params);
+  return {
+    concurrency,
+    window: concurrency * EXPORT_WINDOW_PER_REQUEST,
+    maxBufferedBytes: params.maxBufferedBytes ?? EXPORT_DEFAULT_MAX_BUFFERED_BYTES,
+    signal: options.signal,
+  };
 }
 
 function concurrencyOf(params: { concurrency?: number | undefined }): number {

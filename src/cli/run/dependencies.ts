@@ -12,6 +12,8 @@ import { ConfigurationError } from '../../api/errors.js';
 import type { CachedListName } from './cache.js';
 import { DEFAULT_CONCURRENCY } from '../flags/concurrency.js';
 import { MissingKeyError } from './errors.js';
+// Static: main.ts holds it already (an import() of it would load one more file for the same 20 bytes).
+import { VERSION } from '../../shared/version.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { GlobalOptions } from '../flags/global.js';
 import type { Reporter } from './reporter.js';
@@ -135,7 +137,7 @@ export class Dependencies {
     // to V8's default once the first answer arrived: a flag off its default changes the hash every
     // code cache is checked against, and the modules loaded meanwhile would be compiled from source
     // (net, assert and perf_hooks: 29 million instructions of the query on Node 24; Lifecycle.tuneV8).
-    const [{ NewsStatsClient }, { VERSION }] = await Promise.all([import('../../api/client.js'), import('../../shared/version.js')]);
+    const { NewsStatsClient } = await import('../../api/client.js');
     // A bulk run (export, sync, tap) parses hundreds of answers, enough to spend any budget: V8 then
     // optimised the parser after all, and `export links --top 480` peaked at 111-128 MiB instead of
     // 86-95 (bisected to the budget replacing --liftoff-only, d0ef796). There the parser stays on

@@ -6,6 +6,7 @@
  * as the Vercel CLI does), and `--version` answers before commander is even loaded.
  */
 import { VERSION } from '../../shared/version.js';
+import { installEpipeGuard } from '../../output/pipe.js';
 import type { GlobalOptions } from '../flags/global.js';
 import { UsageError } from './errors.js';
 // Tiny and needed by every command tree: bundled into main rather than a chunk of its own.
@@ -26,7 +27,6 @@ export async function main(argv: readonly string[], io: MainIo): Promise<number>
   const state: RunState = { exitCode: 0, io, args };
   const proc = io.process;
   if (proc) {
-    const { installEpipeGuard } = await import('../../output/pipe.js');
     installEpipeGuard(io.stdout, (code) => proc.exit(state.context?.lifecycle.closedPipeExit(code) ?? code), (error) => void stdoutFailed(error, state, proc));
   }
 
@@ -202,7 +202,8 @@ async function buildProgram(args: readonly string[], state: RunState, registry: 
     .configureHelp(helpLayout())
     .exitOverride()
     .configureOutput(commanderOutput(state.io))
-    .addHelpText('after', examplesHelp(['--sandbox people top --weeks last4', 'people top --weeks last4 --format csv --output top.csv', 'help weeks'], helpWidth));
+    // Examples are laid out when a help is printed, not on every run (commander calls the function then).
+    .addHelpText('after', () => examplesHelp(['--sandbox people top --weeks last4', 'people top --weeks last4 --format csv --output top.csv', 'help weeks'], helpWidth));
   const options = registry.globalOptions();
   for (const option of options) program.addOption(option);
 
@@ -218,7 +219,7 @@ async function buildProgram(args: readonly string[], state: RunState, registry: 
     const nounCommand = program.command(noun.name).description(noun.summary);
     if (noun.verbs.every((verbSpec) => verbSpec.name)) {
       // `newsstats people --help` lists the verbs; one real example of each shows how they read.
-      nounCommand.addHelpText('after', examplesHelp(noun.verbs.flatMap((verbSpec) => verbSpec.examples.slice(0, 1)), helpWidth));
+      nounCommand.addHelpText('after', () => examplesHelp(noun.verbs.flatMap((verbSpec) => verbSpec.examples.slice(0, 1)), helpWidth));
     }
     // The verb run, when the word after the noun names one: only it gets its options, examples and
     // action; its siblings are listed for the noun's --help and nothing more (a third of the tree's
@@ -235,7 +236,7 @@ async function buildProgram(args: readonly string[], state: RunState, registry: 
       command.description(verbSpec.summary);
       if (verbSpec.arguments) command.arguments(verbSpec.arguments);
       for (const option of verbSpec.options?.() ?? []) command.addOption(option);
-      if (verbSpec.examples.length > 0) command.addHelpText('after', examplesHelp(verbSpec.examples, helpWidth));
+      if (verbSpec.examples.length > 0) command.addHelpText('after', () => examplesHelp(verbSpec.examples, helpWidth));
       // Commander calls the action with the command as `this`: its parsed positionals and flags.
       command.action(async function (this: InstanceType<typeof Command>) {
         const path = [noun.name, verbSpec.name].filter((word) => word !== '').join(' ');
