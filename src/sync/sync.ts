@@ -312,7 +312,7 @@ class LakeRun {
    */
   async #mergeLinks(): Promise<void> {
     if (this.#linksWeeks.length === 0) return;
-    const { parse, stringify } = await import('lossless-json');
+    const [{ parse }, { compactJsonText }] = await Promise.all([import('lossless-json'), import('../output/json.js')]);
     const taken = takenText(new Date());
     const index = await this.#linksIndex(parse);
     // A link whose mentionDate now names another week leaves the partition it was in.
@@ -337,7 +337,7 @@ class LakeRun {
       for (const [key, row] of this.#links.get(week) ?? []) merged.set(key, row);
       const rows = [...merged.keys()].sort().map((key) => merged.get(key)!);
       await this.#lake.write(storePath, async (out) => {
-        out.write(rows.map((row) => stringify(row)).join('\n') + '\n');
+        out.write(rows.map((row) => compactJsonText(row)).join('\n') + '\n');
       });
       // A partition only left by a link that moved keeps what it was: complete, or partial.
       const partial = this.#links.has(week) ? week >= this.#currentWeek : partialWeeks(this.#state, 'links').includes(week);
