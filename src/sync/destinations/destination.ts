@@ -3,6 +3,9 @@
  * ever names files relative to the lake's root (`rankings/week=202647/part-0.parquet`) and asks for
  * them whole: a destination publishes each file whole or not at all, and keeps one writer per lake.
  */
+// Static (only sync loads this module): the bundle turned a dynamic import of a built-in into a copy
+// of all its exports, made again for every file of a sync.
+import { Writable } from 'node:stream';
 
 /** Where the engine keeps the links rows by partition, to merge new ones by key: a `_` hides it from readers. */
 export const STORE_FOLDER = '_newsstats';
@@ -45,7 +48,6 @@ export class LakeError extends Error {
 
 /** Collects what a producer writes: partitions are small (compressed Parquet), and written in one go. */
 export async function produceBytes(produce: Produce): Promise<Buffer> {
-  const { Writable } = await import('node:stream');
   const chunks: Buffer[] = [];
   const out = new Writable({
     write(chunk: Buffer | string, _encoding, callback) {

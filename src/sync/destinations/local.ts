@@ -7,6 +7,8 @@
  * lock left by a crashed run is recognised and taken over. The clean-up removes only our own
  * temporary files, and only in the lake's own folders.
  */
+// node:crypto statically, as destination.ts takes node:stream: every sync names temporary files.
+import { randomBytes } from 'node:crypto';
 import { constants, readFileSync, unlinkSync } from 'node:fs';
 import { lstat, mkdir, open, readdir, realpath, rename, stat, unlink, link } from 'node:fs/promises';
 import { hostname } from 'node:os';
@@ -26,8 +28,7 @@ const TEMPORARY = /^\..+\.newsstats-sync-\d+-[0-9a-f]{12}\.tmp$/;
 const OPEN_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 const OPEN_READ = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
-async function temporaryName(path: string): Promise<string> {
-  const { randomBytes } = await import('node:crypto');
+function temporaryName(path: string): string {
   return join(dirname(path), `.${basename(path)}.newsstats-sync-${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
 }
 
@@ -134,7 +135,7 @@ export class LocalLake implements Destination {
 
   /** Moves a stale lock aside and deletes it, unless what was moved is not the stale one (then it is put back). */
   async #takeOver(path: string, stale: string): Promise<void> {
-    const aside = await temporaryName(path);
+    const aside = temporaryName(path);
     try {
       await rename(path, aside);
     } catch (error) {
@@ -258,7 +259,7 @@ export class LocalLake implements Destination {
   async #publish(path: string, bytes: Buffer): Promise<void> {
     const folder = await this.#folder(dirname(path));
     const target = join(folder, basename(path));
-    const temporary = await temporaryName(target);
+    const temporary = temporaryName(target);
     try {
       const handle = await open(temporary, OPEN_NEW, 0o644);
       try {
