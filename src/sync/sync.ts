@@ -28,6 +28,7 @@ import { MAX_WEEKS_AHEAD, needsCurrentWeek, plannedRequests, planTasks, serviceW
 import { StreamReader, queryRecord, type StreamQuery } from './read.js';
 import { STATE_FILE, StateError, checkQuery, emptyState, parseState, partialWeeks, stateText, takenText, withPartialCleared, withPartitionTaken, withSnapshotDone, withWeekDone, type SyncState } from './state.js';
 import { STREAMS, partitionRow, rowWeek, type StreamName } from './streams.js';
+import { NEWLINE, storeLines, storeRow, writeIndexText } from './links-store.js';
 
 export interface SyncOptions extends PlanOptions, StreamQuery {
   client: NewsStatsClient<'lossless'>;
@@ -110,8 +111,13 @@ class LakeRun {
   readonly #lake: Destination;
   readonly #reader: StreamReader;
   #state: SyncState;
-  /** Links rows fetched and not yet merged into the lake, by partition week, by key. */
-  #links = new Map<number, Map<string, Row>>();
+  /**
+   * Links rows fetched and not yet merged into the lake, by partition week, by key: each as its merge
+   * store line (compact JSON, UTF-8), which is what the store is written from. Held as parsed rows,
+   * the whole run's links stayed in V8's old generation and their store text was made at the merge,
+   * all at once: the sync's peak was 10-15 MiB higher (docs/performance.md, "sync").
+   */
+  #links = new Map<number, Map<string, Buffer>>();
   /** The partition week of each key in #links. */
   #linkWeeks = new Map<string, number>();
   #linksRows = 0;
@@ -254,6 +260,9 @@ class LakeRun {
 
   /** One week's people's links, held by the partition week they belong to until merged. */
   async #fetchLinks(task: Task): Promise<void> {
+    // The JSON renderer's chunk, as `-f json` loads it: a static import would split the exact
+    // stringify out of it, one more module for every `-f json` run (test/build/startup-modules.test.ts).
+    const { compactJsonText } = await import('../output/json.js');
     const rows: Row[] = [];
     const asked: string[] = [];
     await this.#reader.weekly('links', task.week!, async (row) => {
@@ -270,8 +279,8 @@ class LakeRun {
       else if (before === undefined) this.#linksRows += 1;
       this.#linkWeeks.set(key, week);
       let partition = this.#links.get(week);
-      if (!partition) this.#links.set(week, (partition = new Map<string, Row>()));
-      partition.set(key, row);
+      if (!partition) this.#links.set(week, (partition = new Map<string, Buffer>()));
+      partition.set(key, Buffer.from(compactJsonText(row)));
     }
     this.#linksWeeks.push(task);
     if (this.#linksRows >= LINKS_BUFFER_ROWS) await this.#mergeLinks();
@@ -312,7 +321,7 @@ class LakeRun {
    */
   async #mergeLinks(): Promise<void> {
     if (this.#linksWeeks.length === 0) return;
-    const [{ parse }, { compactJsonText }] = await Promise.all([import('lossless-json'), import('../output/json.js')]);
+    const { parse } = await import('lossless-json');
     const taken = takenText(new Date());
     const index = await this.#linksIndex(parse);
     // A link whose mentionDate now names another week leaves the partition it was in.
@@ -326,23 +335,17 @@ class LakeRun {
     const weeks = [...new Set([...this.#links.keys(), ...leaving.keys()])].sort((a, b) => a - b);
     for (const week of weeks) {
       const storePath = linksStorePath(week);
-      const merged = new Map<string, Row>();
-      const old = await this.#lake.read(storePath);
-      for (const line of old?.toString('utf8').split('\n') ?? []) {
-        if (line === '') continue;
-        const row = parse(line) as Row;
-        merged.set(linkKey(row), row);
-      }
+      const merged = new Map<string, Buffer>();
+      for (const line of storeLines(await this.#lake.read(storePath))) merged.set(linkKey(parse(line.toString('utf8')) as Row), line);
       for (const key of leaving.get(week) ?? []) merged.delete(key);
-      for (const [key, row] of this.#links.get(week) ?? []) merged.set(key, row);
-      const rows = [...merged.keys()].sort().map((key) => merged.get(key)!);
-      await this.#lake.write(storePath, async (out) => {
-        out.write(rows.map((row) => compactJsonText(row)).join('\n') + '\n');
-      });
+      for (const [key, line] of this.#links.get(week) ?? []) merged.set(key, line);
+      const lines = [...merged.keys()].sort().map((key) => merged.get(key)!);
+      await this.#lake.write(storePath, lines.flatMap((line) => [line, NEWLINE]));
       // A partition only left by a link that moved keeps what it was: complete, or partial.
       const partial = this.#links.has(week) ? week >= this.#currentWeek : partialWeeks(this.#state, 'links').includes(week);
+      // Parsed again a row at a time: each lives only while the writer takes it.
       await this.#writeRows({ stream: 'links', week }, async (write) => {
-        for (const row of rows) await write(row);
+        for (const line of lines) await write(storeRow(line));
       });
       this.#state = withPartitionTaken(this.#state, 'links', week, taken, partial);
       this.#summary.written.push({ stream: 'links', week, ...(partial && { partial: true }) });
@@ -350,9 +353,7 @@ class LakeRun {
     // The index after the partitions: a run killed between them finds the old week in it, and moves
     // the link again.
     for (const [key, week] of this.#linkWeeks) index.set(key, week);
-    await this.#lake.write(LINKS_INDEX, async (out) => {
-      out.write(JSON.stringify(Object.fromEntries([...index.keys()].sort().map((key) => [key, index.get(key)!]))) + '\n');
-    });
+    await this.#lake.write(LINKS_INDEX, async (out) => writeIndexText(index, out));
     for (const task of this.#linksWeeks) {
       if (!task.partial) this.#state = withPartialCleared(withWeekDone(this.#state, 'links', task.week!), 'links', task.week!);
     }

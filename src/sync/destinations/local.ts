@@ -10,13 +10,13 @@
 // node:crypto statically, as destination.ts takes node:stream: every sync names temporary files.
 import { randomBytes } from 'node:crypto';
 import { constants, readFileSync, unlinkSync } from 'node:fs';
-import { lstat, mkdir, open, readdir, realpath, rename, stat, unlink, link } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, realpath, rename, stat, unlink, link, type FileHandle } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { OutputWriteError } from '../../output/write-error.js';
 import { isSystemError } from '../../shared/system-error.js';
 import { STREAM_NAMES } from '../streams.js';
-import { LOCK_FILE, LakeError, STORE_FOLDER, produceBytes, type Destination, type Produce } from './destination.js';
+import { LOCK_FILE, LakeError, STORE_FOLDER, produceBytes, type Chunks, type Destination, type Produce } from './destination.js';
 import { holdsLock, processStart } from './lock-holder.js';
 import { MAX_STATE_BYTES, STATE_FILE } from '../state.js';
 
@@ -225,7 +225,7 @@ export class LocalLake implements Destination {
   async writeState(text: string): Promise<void> {
     // Every file the state may record first: published and durable, or the state is not written.
     await this.#settle();
-    await this.#publish(STATE_FILE, Buffer.from(text));
+    await this.#publish(STATE_FILE, [Buffer.from(text)]);
   }
 
   async read(path: string): Promise<Buffer | undefined> {
@@ -247,8 +247,8 @@ export class LocalLake implements Destination {
     await Promise.all(pending);
   }
 
-  async write(path: string, produce: Produce): Promise<void> {
-    const bytes = await produceBytes(produce);
+  async write(path: string, content: Produce | Chunks): Promise<void> {
+    const bytes = typeof content === 'function' ? [await produceBytes(content)] : content;
     await this.#pending.get(path);
     const done = this.#publish(path, bytes);
     // A failure is reported by the next writeState (exit 6), which awaits every file before it.
@@ -256,14 +256,14 @@ export class LocalLake implements Destination {
     this.#pending.set(path, done);
   }
 
-  async #publish(path: string, bytes: Buffer): Promise<void> {
+  async #publish(path: string, bytes: Chunks): Promise<void> {
     const folder = await this.#folder(dirname(path));
     const target = join(folder, basename(path));
     const temporary = temporaryName(target);
     try {
       const handle = await open(temporary, OPEN_NEW, 0o644);
       try {
-        await handle.writeFile(bytes);
+        await writeWhole(handle, bytes);
         await handle.sync();
       } finally {
         await handle.close();
@@ -276,6 +276,17 @@ export class LocalLake implements Destination {
     }
     await syncFolder(folder);
   }
+}
+
+/** Writes the pieces one after another from the file's start, however short a write comes back. */
+async function writeWhole(handle: FileHandle, chunks: Chunks): Promise<void> {
+  if (chunks.length <= 1) return handle.writeFile(chunks[0] ?? Buffer.alloc(0));
+  const total = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+  const written = (await handle.writev(chunks as Buffer[], 0)).bytesWritten;
+  if (written === total) return;
+  // A short write leaves the rest to write from where it stopped (writev at a position moves no offset).
+  const rest = Buffer.concat(chunks).subarray(written);
+  for (let at = 0; at < rest.length; at += (await handle.write(rest, at, rest.length - at, written + at)).bytesWritten);
 }
 
 /** Makes a rename durable; not every platform can open a folder, so best effort. */

@@ -13,7 +13,7 @@
 import { hostname } from 'node:os';
 import { OutputWriteError } from '../../output/write-error.js';
 import { MAX_STATE_BYTES, STATE_FILE } from '../state.js';
-import { LOCK_FILE, LakeError, produceBytes, type Destination, type Produce } from './destination.js';
+import { LOCK_FILE, LakeError, produceBytes, type Chunks, type Destination, type Produce } from './destination.js';
 import { holdsLock, processStart, type ProcessHolder } from './lock-holder.js';
 
 type S3Module = typeof import('@aws-sdk/client-s3');
@@ -211,8 +211,8 @@ export class S3Lake implements Destination {
     return (await this.#get(path, 1024 * 1024 * 1024))?.bytes;
   }
 
-  async write(path: string, produce: Produce): Promise<void> {
-    const bytes = await produceBytes(produce);
+  async write(path: string, content: Produce | Chunks): Promise<void> {
+    const bytes = await produceBytes(content);
     const { sdk, client } = this.#s3;
     try {
       await client.send(new sdk.PutObjectCommand({ Bucket: this.bucket, Key: this.#key(path), Body: bytes }));
