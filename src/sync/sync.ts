@@ -290,7 +290,7 @@ class LakeRun {
    * The partition week of every link in the lake: LINKS_INDEX, or, in a lake written before it, built
    * once from the merge store of every links partition the state records.
    */
-  async #linksIndex(parse: (text: string) => unknown): Promise<Map<string, number>> {
+  async #linksIndex(): Promise<Map<string, number>> {
     if (this.#index) return this.#index;
     const index = new Map<string, number>();
     const text = await this.#lake.read(LINKS_INDEX);
@@ -307,8 +307,7 @@ class LakeRun {
       for (const [key, week] of Object.entries(value as Record<string, number>)) index.set(key, week);
     } else {
       for (const week of Object.keys(this.#state.streams.links?.taken ?? {}).map(Number)) {
-        const old = await this.#lake.read(linksStorePath(week));
-        for (const line of old?.toString('utf8').split('\n') ?? []) if (line !== '') index.set(linkKey(parse(line) as Row), week);
+        for (const line of storeLines(await this.#lake.read(linksStorePath(week)))) index.set(linkKey(storeRow(line)), week);
       }
     }
     return (this.#index = index);
@@ -321,9 +320,8 @@ class LakeRun {
    */
   async #mergeLinks(): Promise<void> {
     if (this.#linksWeeks.length === 0) return;
-    const { parse } = await import('lossless-json');
     const taken = takenText(new Date());
-    const index = await this.#linksIndex(parse);
+    const index = await this.#linksIndex();
     // A link whose mentionDate now names another week leaves the partition it was in.
     const leaving = new Map<number, Set<string>>();
     for (const [key, week] of this.#linkWeeks) {
@@ -336,7 +334,7 @@ class LakeRun {
     for (const week of weeks) {
       const storePath = linksStorePath(week);
       const merged = new Map<string, Buffer>();
-      for (const line of storeLines(await this.#lake.read(storePath))) merged.set(linkKey(parse(line.toString('utf8')) as Row), line);
+      for (const line of storeLines(await this.#lake.read(storePath))) merged.set(linkKey(storeRow(line)), line);
       for (const key of leaving.get(week) ?? []) merged.delete(key);
       for (const [key, line] of this.#links.get(week) ?? []) merged.set(key, line);
       const lines = [...merged.keys()].sort().map((key) => merged.get(key)!);
