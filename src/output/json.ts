@@ -7,6 +7,8 @@
  * a row lacks prints as null, so every object has the same keys (what jq and spreadsheets want).
  */
 import { stringify } from '../shared/exact-json/stringify.js';
+import { fieldValue, rowsOf, type TextRenderer, type Row, type RowSink, type View } from './view.js';
+import type { TextWriter } from './writer.js';
 
 /**
  * Compact JSON text of a value, every digit as sent: lossless-json's bytes, about twice as fast as
@@ -17,8 +19,6 @@ import { stringify } from '../shared/exact-json/stringify.js';
 export function compactJsonText(value: unknown): string {
   return stringify(value);
 }
-import { fieldValue, rowsOf, type TextRenderer, type Row, type RowSink, type View } from './view.js';
-import type { TextWriter } from './writer.js';
 
 const INDENT = '  ';
 
