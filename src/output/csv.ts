@@ -2,7 +2,8 @@
  * CSV (RFC 4180 with `\n` line ends), UTF-8 (a BOM only with --bom, written by the output entry).
  * TSV has its own rule, jq's @tsv (tsv.ts).
  *
- * CSV is written by csv-stringify's stream, imported on first use so that no other format loads it.
+ * CSV is written by csv-stringify's synchronous API, a batch of records at a time, imported on first
+ * use so that no other format loads it.
  * Its defaults are the quoting rules below (a bare CR is quoted since 6.9, hence the pin). It is
  * handed cell texts only, so the formula guard and the exact digits of numbers stay ours.
  *
@@ -13,9 +14,7 @@
  *   order first seen. Buffered output scans every row for such keys; a streaming sink writes its
  *   header with the first row, so it can only add the first row's extra keys.
  */
-import { once } from 'node:events';
-import { Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { csvCellText, guardFormula } from './flatten.js';
 import { withoutControls } from '../shared/printable.js';
 import { fieldValue, fieldsWithRowKeys, rowsOf, type TextRenderer, type RenderOptions, type Row, type RowSink } from './view.js';
@@ -43,44 +42,65 @@ function rowTexts(row: Row, columns: readonly string[], outgoing: Outgoing): str
   return columns.map((column) => outgoing(csvCellText(fieldValue(row, column))));
 }
 
-interface CsvRecordStream {
-  /** Queues one record; resolves when csv-stringify can take more. */
-  write(texts: readonly string[]): Promise<void>;
-  /** Ends the records and resolves once every byte has reached the writer. */
-  end(): Promise<void>;
+/**
+ * Records handed to csv-stringify's synchronous API at once. After each full batch the writer gives
+ * the event loop a turn (docs/performance.md, "Export memory"): V8 runs its collector's tasks (a
+ * young collection, the end of a full collection's marking) only between callbacks, and an export's
+ * rows, awaited one by one but resolved through promises alone, ran for whole answers without one.
+ * On Node 24 and 26 no young collection runs while a full one marks, so everything csv-stringify
+ * allocated (about 26 KiB a 19-field record) stayed until the marking was finished.
+ */
+const RECORDS_PER_BATCH = 16;
+
+interface CsvRecordBatches {
+  /** Queues one record; writes the batch once it is full, else after the current burst of records. */
+  add(texts: readonly string[]): Promise<void>;
+  /** Writes whatever is queued; resolves once the writer has taken it. */
+  flush(): Promise<void>;
 }
 
 /**
- * csv-stringify's Transform piped into the writer. Backpressure runs the whole way: a slow writer
- * fills the pipe, csv-stringify stops taking records, and write() waits. A failed writer (a closed
- * pipe) ends the pipeline, and the next write() or end() throws its error.
+ * csv-stringify's synchronous API, a batch of records at a time, into the writer. A batch left
+ * unfilled is written once the current burst of records is over (setImmediate, after pending I/O),
+ * so rows that stream in page by page reach the reader a page at a time; with `flushEachBurst` the
+ * writer is flushed then too. Backpressure: add() waits while a full batch is written, and the
+ * writer waits on a full stream. A failed writer (a closed pipe) fails the add() whose batch it
+ * was writing; a batch written after a burst fails the add() that fills the next batch, or flush().
  */
-async function openCsvRecordStream(writer: TextWriter, flushEachChunk: boolean): Promise<CsvRecordStream> {
-  const { stringify } = await import('csv-stringify');
-  // The defaults are RFC 4180 with `\n`; `encoding` makes the Transform hand on strings, not Buffers.
-  const stringifier = stringify({ encoding: 'utf8' });
-  const forward = (text: string, callback: (error?: Error | null) => void) => {
-    writer.write(text).then(() => {
-      if (flushEachChunk) writer.flushSoon();
-      callback();
-    }, callback);
+async function openCsvRecordBatches(writer: TextWriter, flushEachBurst: boolean): Promise<CsvRecordBatches> {
+  const { stringify } = await import('csv-stringify/sync');
+  let batch: Array<readonly string[]> = [];
+  let endOfBurst: NodeJS.Immediate | undefined;
+  let writing: Promise<void> = Promise.resolve();
+  const writeBatch = async (records: Array<readonly string[]>, flush: boolean) => {
+    // The defaults are RFC 4180 with `\n`.
+    await writer.write(stringify(records));
+    if (flush) await writer.flush();
   };
-  const toWriter = new Writable({
-    decodeStrings: false,
-    write: (chunk: string, _encoding, callback) => forward(chunk, callback),
-    // Records that queued while the writer was busy go on as one string: one promise, not one each.
-    writev: (chunks, callback) => forward(chunks.map(({ chunk }) => chunk as string).join(''), callback),
-  });
-  const finished = pipeline(stringifier, toWriter);
-  // Awaited by write() and end(); this handler only keeps a failure between rows from being unhandled.
-  finished.catch(() => {});
+  const takeBatch = (flush: boolean) => {
+    if (endOfBurst) clearImmediate(endOfBurst);
+    endOfBurst = undefined;
+    const records = batch;
+    batch = [];
+    writing = writing.then(() => writeBatch(records, flush));
+    return writing;
+  };
   return {
-    async write(texts) {
-      if (!stringifier.write(texts)) await Promise.race([once(stringifier, 'drain'), finished]);
+    async add(texts) {
+      batch.push(texts);
+      if (batch.length < RECORDS_PER_BATCH) {
+        endOfBurst ??= setImmediate(() => {
+          // Its failure reaches the next takeBatch(), chained on `writing`.
+          takeBatch(flushEachBurst).catch(() => {});
+        });
+        return;
+      }
+      await takeBatch(false);
+      await nextTurn();
     },
-    async end() {
-      stringifier.end();
-      await finished;
+    async flush() {
+      if (batch.length > 0) return takeBatch(false);
+      return writing;
     },
   };
 }
@@ -90,30 +110,30 @@ export const csvRenderer: TextRenderer = {
     const rows = rowsOf(view);
     const columns = options.fields ?? fieldsWithRowKeys(view.fields, rows);
     const outgoing = outgoingText(options);
-    const records = await openCsvRecordStream(writer, false);
-    if (options.header) await records.write(headerTexts(columns, outgoing));
-    for (const row of rows) await records.write(rowTexts(row, columns, outgoing));
-    await records.end();
+    const records = await openCsvRecordBatches(writer, false);
+    if (options.header) await records.add(headerTexts(columns, outgoing));
+    for (const row of rows) await records.add(rowTexts(row, columns, outgoing));
+    await records.flush();
   },
 
   openSink(spec, options, writer): RowSink {
     const outgoing = outgoingText(options);
-    let started: Promise<{ columns: readonly string[]; records: CsvRecordStream }> | undefined;
+    let started: Promise<{ columns: readonly string[]; records: CsvRecordBatches }> | undefined;
     const startWith = async (firstRow: Row | undefined) => {
       const columns = options.fields ?? fieldsWithRowKeys(spec.fields, firstRow ? [firstRow] : []);
-      const records = await openCsvRecordStream(writer, true);
-      if (options.header) await records.write(headerTexts(columns, outgoing));
+      const records = await openCsvRecordBatches(writer, true);
+      if (options.header) await records.add(headerTexts(columns, outgoing));
       return { columns, records };
     };
     return {
       async write(row) {
         started ??= startWith(row);
         const { columns, records } = await started;
-        await records.write(rowTexts(row, columns, outgoing));
+        await records.add(rowTexts(row, columns, outgoing));
       },
       async end() {
         started ??= startWith(undefined);
-        await (await started).records.end();
+        await (await started).records.flush();
         await writer.flush();
       },
     };

@@ -84,6 +84,28 @@ describe('csv through csv-stringify', () => {
     expect(out.text).toBe(`a,b\n${BIG},"x,y"\n,'@sum\n`);
   });
 
+  test('a long burst of rows gives the event loop a turn every 16 rows, so V8 can run its collector', async () => {
+    const out = new MemoryStream();
+    const sink = await openRowSink(out, { ...baseOptions, format: 'csv' }, { fields: ['a'] });
+    await sink.write({ a: 'first' });
+    await new Promise((resolve) => setImmediate(resolve));
+    // An output that never pushes back: only the writer itself can give the event loop a turn here.
+    let turned = false;
+    setImmediate(() => {
+      turned = true;
+    });
+    let rowsBeforeTheTurn = 0;
+    for (let row = 1; row <= 100 && !turned; row += 1) {
+      await sink.write({ a: `row ${row}` });
+      rowsBeforeTheTurn = row;
+    }
+    expect(turned).toBe(true);
+    expect(rowsBeforeTheTurn).toBe(16);
+    await sink.end();
+    expect(out.text.split('\n').slice(0, 3)).toEqual(['a', 'first', 'row 1']);
+    expect(out.text.endsWith('row 16\n')).toBe(true);
+  });
+
   test('an output that fails mid-stream fails the sink with its own error', async () => {
     const broken = new Error('disk went away');
     let accepted = 0;
