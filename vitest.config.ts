@@ -1,21 +1,4 @@
-import { setFlagsFromString } from 'node:v8';
 import { defineConfig } from 'vitest/config';
-
-/**
- * V8 tuned for throughput in the test process and its worker threads (the processes the tests start
- * are not: they run as users run them). The suite runs a little of a great deal of code, and V8's
- * optimising compilers spent about 10 s of a 65 s run (Node 24, `perf record -a`) compiling it in
- * background threads, for code that seldom ran again. Efficiency mode, which Chrome gives background
- * tabs, puts off TurboFan and uses fewer threads; Node 20's V8 (11.3) has no such mode, and a 4x
- * interrupt budget puts off optimising there. Either is 0.92x the suite's CPU in paired runs on Node
- * 20, 24 and 26 (README, Development). Both are read as code runs, so setting them now reaches the
- * workers, and safely: flags that change the garbage collector's threads (`--single-threaded`) crash
- * a running isolate. SUITE_V8_FLAGS replaces them, or with an empty value turns them off, to compare
- * (`npm run bench:suite -- --v8-flags`).
- */
-const NODE_20_INTERRUPT_BUDGET = 67_584; // V8 11.3's default (`node --v8-options`)
-const V8_FLAGS = process.env.SUITE_V8_FLAGS ?? (Number(process.versions.v8.split('.')[0]) >= 12 ? '--efficiency-mode' : `--interrupt-budget=${4 * NODE_20_INTERRUPT_BUDGET}`);
-if (V8_FLAGS !== '') setFlagsFromString(V8_FLAGS);
 
 export default defineConfig({
   test: {
@@ -29,9 +12,13 @@ export default defineConfig({
     // faster in all pairs but one early Node 26 pair. Two use the least CPU (0.87x) but were the
     // slowest, quiet and busy (README, Development; `npm run bench:suite -- --workers N`).
     maxWorkers: 4,
-    // Worker threads start faster and share more than forked processes; nothing in-process needs a
-    // process of its own (no chdir, no signal handlers: main() gets them only from the real process).
-    pool: 'threads',
+    // Each worker is a process of its own, not a thread of vitest's. With worker threads, Node 20 at
+    // times aborted the whole run as it ended (exit 134, "Aborted", after every file had passed: once
+    // in CI, once in about fifteen local runs), and a thread torn down while a native addon (DuckDB)
+    // still has work in hand aborts Node every time. A process is ended with a signal instead, so
+    // nothing left at a worker's end can change the run's verdict; a crash while tests run still
+    // fails them. The CPU is the same (65 s against 62-66 s for threads, two runs each, Node 20).
+    pool: 'forks',
     // Files in one worker share the loaded modules instead of importing src/ afresh for each file: a
     // third of the suite's CPU (149 s against 219 s with --isolate; README, Development). Safe here:
     // main() keeps no module state between runs, the tests that edit process.env restore it, and

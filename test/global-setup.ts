@@ -29,7 +29,7 @@ function newest(directory: string): number {
 export default function setup(): () => void {
   build();
   const runFolder = mkdtempSync(join(runFolderBase(), 'newsstats-test-'));
-  // Set before the worker threads start, which copy this environment.
+  // Set before the worker processes start, which inherit this environment.
   process.env.TMPDIR = runFolder;
   return () => {
     try {

@@ -150,7 +150,9 @@ class ControlClient {
 }
 
 export class TmuxServer {
-  // Test files run in worker threads of one process: the thread id keeps their sockets apart.
+  // Test files run in worker processes (vitest.config.ts), and a tmux test may start more than one
+  // server: the process id and a count keep their sockets apart (the thread id too, for a run with
+  // `--pool threads`).
   readonly socket = `nstest-${process.pid}-${threadId}-${(servers += 1)}`;
   private sessions = 0;
   // The server's own environment; each session gets its variables with -e.
