@@ -72,9 +72,10 @@ async function openCsvRecordBatches(writer: TextWriter, flushEachBurst: boolean)
   let batch: Array<readonly string[]> = [];
   let endOfBurst: NodeJS.Immediate | undefined;
   let writing: Promise<void> = Promise.resolve();
+  let turning = false;
   const writeBatch = async (records: Array<readonly string[]>, flush: boolean) => {
     // The defaults are RFC 4180 with `\n`.
-    await writer.write(stringify(records));
+    if (records.length > 0) await writer.write(stringify(records));
     if (flush) await writer.flush();
   };
   const takeBatch = (flush: boolean) => {
@@ -85,18 +86,28 @@ async function openCsvRecordBatches(writer: TextWriter, flushEachBurst: boolean)
     writing = writing.then(() => writeBatch(records, flush));
     return writing;
   };
+  const atEndOfBurst = () => {
+    endOfBurst ??= setImmediate(() => {
+      endOfBurst = undefined;
+      // The writer's own turn between batches is no end of the burst: look again after it.
+      if (turning) return atEndOfBurst();
+      // Its failure reaches the next takeBatch(), chained on `writing`.
+      takeBatch(flushEachBurst).catch(() => {});
+    });
+  };
   return {
     async add(texts) {
       batch.push(texts);
-      if (batch.length < RECORDS_PER_BATCH) {
-        endOfBurst ??= setImmediate(() => {
-          // Its failure reaches the next takeBatch(), chained on `writing`.
-          takeBatch(flushEachBurst).catch(() => {});
-        });
-        return;
-      }
+      if (batch.length < RECORDS_PER_BATCH) return atEndOfBurst();
       await takeBatch(false);
-      await nextTurn();
+      // What the batch left in the writer goes out when the burst ends, as a partial batch would.
+      if (flushEachBurst) atEndOfBurst();
+      turning = true;
+      try {
+        await nextTurn();
+      } finally {
+        turning = false;
+      }
     },
     async flush() {
       if (batch.length > 0) return takeBatch(false);

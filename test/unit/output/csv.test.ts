@@ -106,6 +106,18 @@ describe('csv through csv-stringify', () => {
     expect(out.text.endsWith('row 16\n')).toBe(true);
   });
 
+  test('a burst that ends on a full batch still reaches the output before end()', async () => {
+    const out = new MemoryStream();
+    const sink = await openRowSink(out, { ...baseOptions, format: 'csv' }, { fields: ['a'] });
+    // The header and 15 rows: 16 records, one full batch and nothing left over.
+    for (let row = 1; row <= 15; row += 1) await sink.write({ a: `row ${row}` });
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(out.text.split('\n')).toHaveLength(17);
+    expect(out.text.endsWith('row 15\n')).toBe(true);
+    await sink.end();
+  });
+
   test('an output that fails mid-stream fails the sink with its own error', async () => {
     const broken = new Error('disk went away');
     let accepted = 0;
