@@ -22,7 +22,7 @@ import { ValueOutOfRangeError } from '../output/errors.js';
 import { openParquetWriter } from '../output/parquet.js';
 import type { Row } from '../output/view.js';
 import { isoWeekOf, weeksBetween } from '../shared/weeks.js';
-import { STORE_FOLDER, type Destination } from './destinations/destination.js';
+import { STORE_FOLDER, type Destination, type Scratch } from './destinations/destination.js';
 import { isPartitionFailure } from './failures.js';
 import { MAX_WEEKS_AHEAD, needsCurrentWeek, plannedRequests, planTasks, serviceWeekProblem, type PlanOptions, type Task } from './plan.js';
 import { StreamReader, queryRecord, type StreamQuery } from './read.js';
@@ -91,6 +91,9 @@ function linksStorePath(week: number): string {
  */
 const LINKS_INDEX = `${STORE_FOLDER}/links/index.json`;
 
+/** The scratch file of the links fetched and not yet merged, under a temporary name beside this one. */
+const LINKS_HELD = `${STORE_FOLDER}/links/held.ndjson`;
+
 /** The state is written at most this often while partitions land (and always at the end). */
 const STATE_INTERVAL_MS = 1000;
 
@@ -100,9 +103,11 @@ const LINKS_BUFFER_ROWS = 20_000;
 export async function runSync(options: SyncOptions): Promise<SyncSummary> {
   // A plan reads the state, if any, and nothing else: no folder made, no lock taken, nothing written.
   if (!options.plan) await options.lake.open();
+  const run = new LakeRun(options);
   try {
-    return await new LakeRun(options).run();
+    return await run.run();
   } finally {
+    run.dispose();
     await options.lake.close();
   }
 }
@@ -112,12 +117,18 @@ class LakeRun {
   readonly #reader: StreamReader;
   #state: SyncState;
   /**
-   * Links rows fetched and not yet merged into the lake, by partition week, by key: each as its merge
-   * store line (compact JSON, UTF-8), which is what the store is written from. Held as parsed rows,
-   * the whole run's links stayed in V8's old generation and their store text was made at the merge,
-   * all at once: the sync's peak was 10-15 MiB higher (docs/performance.md, "sync").
+   * Links rows fetched and not yet merged into the lake, by partition week, by key: each the number of
+   * its merge store line (compact JSON, UTF-8, what the store is written from) in #held. Held as parsed
+   * rows, the whole run's links stayed in V8's old generation and their store text was made at the
+   * merge, all at once; held as lines in the process, they were 4.4 MB of a 25-week sync's peak and
+   * grew with the run (docs/performance.md, "sync", "The peak").
    */
-  #links = new Map<number, Map<string, Buffer>>();
+  #links = new Map<number, Map<string, number>>();
+  /** Where the lake keeps the lines of #links (LINKS_HELD), made at the first links fetched. */
+  #held: Scratch | undefined;
+  /** Each held line's position and length in #held, by its number. */
+  #heldAt: number[] = [];
+  #heldLength: number[] = [];
   /** The partition week of each key in #links. */
   #linkWeeks = new Map<string, number>();
   #linksRows = 0;
@@ -176,6 +187,10 @@ class LakeRun {
 
   get requests(): number {
     return this.#reader.requests;
+  }
+
+  dispose(): void {
+    this.#held?.dispose();
   }
 
   /**
@@ -270,17 +285,33 @@ class LakeRun {
     }, this.options.linksEveryWeek ? undefined : { held: this.#linksHeld, asked });
     // The week's rows are the run's now: its people need not be asked again.
     for (const person of asked) this.#linksHeld.add(person);
+    // Each partition week's new lines side by side in the scratch file, so the merge reads a week's in
+    // a few pieces, not a line at a time.
+    const byWeek = new Map<number, Array<{ key: string; line: Buffer }>>();
     for (const row of rows) {
       const week = rowWeek('links', row, task.week!);
-      const key = linkKey(row);
-      // The newest answer for a key wins, in the week it names now.
-      const before = this.#linkWeeks.get(key);
-      if (before !== undefined && before !== week) this.#links.get(before)!.delete(key);
-      else if (before === undefined) this.#linksRows += 1;
-      this.#linkWeeks.set(key, week);
+      let lines = byWeek.get(week);
+      if (!lines) byWeek.set(week, (lines = []));
+      lines.push({ key: linkKey(row), line: Buffer.from(`${compactJsonText(row)}\n`) });
+    }
+    rows.length = 0;
+    const held = (this.#held ??= await this.#lake.scratch(LINKS_HELD));
+    const chunks = [...byWeek.values()].flatMap((lines) => lines.map(({ line }) => line));
+    let position = held.append(chunks);
+    for (const [week, lines] of byWeek) {
       let partition = this.#links.get(week);
-      if (!partition) this.#links.set(week, (partition = new Map<string, Buffer>()));
-      partition.set(key, Buffer.from(compactJsonText(row)));
+      if (!partition) this.#links.set(week, (partition = new Map<string, number>()));
+      for (const { key, line } of lines) {
+        // The newest answer for a key wins, in the week it names now.
+        const before = this.#linkWeeks.get(key);
+        if (before !== undefined && before !== week) this.#links.get(before)!.delete(key);
+        else if (before === undefined) this.#linksRows += 1;
+        this.#linkWeeks.set(key, week);
+        partition.set(key, this.#heldAt.length);
+        this.#heldAt.push(position);
+        this.#heldLength.push(line.length - 1);
+        position += line.length;
+      }
     }
     this.#linksWeeks.push(task);
     if (this.#linksRows >= LINKS_BUFFER_ROWS) await this.#mergeLinks();
@@ -314,6 +345,25 @@ class LakeRun {
   }
 
   /**
+   * The held lines of these numbers, in their order, each a view of one read of the scratch file: lines
+   * that lie side by side there are read together (a 25-week sync's merge reads about 800 pieces).
+   */
+  #heldLines(numbers: readonly number[]): Buffer[] {
+    const lines = numbers.map((number): { at: number; length: number; bytes?: Buffer } => ({ at: this.#heldAt[number]!, length: this.#heldLength[number]! }));
+    const byPosition = [...lines].sort((a, b) => a.at - b.at);
+    for (let first = 0; first < byPosition.length; ) {
+      const start = byPosition[first]!.at;
+      let stop = start + byPosition[first]!.length + 1;
+      let next = first + 1;
+      while (next < byPosition.length && byPosition[next]!.at === stop) stop += byPosition[next++]!.length + 1;
+      const bytes = this.#held!.read(start, stop - start);
+      for (const line of byPosition.slice(first, next)) line.bytes = bytes.subarray(line.at - start, line.at - start + line.length);
+      first = next;
+    }
+    return lines.map((line) => line.bytes!);
+  }
+
+  /**
    * Merges the links held into their partitions: each partition's rows so far (from the store) and the
    * new ones, one row a key, in key order, so the bytes do not depend on the order weeks were fetched.
    * Only then are the weeks that found them recorded.
@@ -336,7 +386,12 @@ class LakeRun {
       const merged = new Map<string, Buffer>();
       for (const line of storeLines(await this.#lake.read(storePath))) merged.set(linkKey(storeRow(line)), line);
       for (const key of leaving.get(week) ?? []) merged.delete(key);
-      for (const [key, line] of this.#links.get(week) ?? []) merged.set(key, line);
+      const held = this.#links.get(week);
+      if (held) {
+        const lines = this.#heldLines([...held.values()]);
+        let index = 0;
+        for (const key of held.keys()) merged.set(key, lines[index++]!);
+      }
       const lines = [...merged.keys()].sort().map((key) => merged.get(key)!);
       await this.#lake.write(storePath, lines.flatMap((line) => [line, NEWLINE]));
       // A partition only left by a link that moved keeps what it was: complete, or partial.
@@ -358,6 +413,8 @@ class LakeRun {
     await this.#saveState();
     for (const task of this.#linksWeeks) this.options.onTask?.(task);
     this.#links = new Map();
+    this.#heldAt = [];
+    this.#heldLength = [];
     this.#linkWeeks = new Map();
     this.#linksRows = 0;
     this.#linksWeeks = [];

@@ -5,10 +5,11 @@
  * record-modules.cjs preloaded; built-ins count from a bare `node -e 0`, so only what newsstats loads
  * is compared.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
+import { addWeeks, isoWeekOf } from '../../src/shared/weeks.js';
 import { BIN, isolatedEnv, REPO, sandbox, spawnAndCollect, tempDir } from '../e2e/harness.js';
 
 interface Loaded {
@@ -89,5 +90,16 @@ describe('modules each command loads (the built CLI)', () => {
     expect(builtins.filter((name) => NEVER.includes(name))).toEqual([]);
     // Output to stdout writes no file: Node's promise file system (1 ms of CPU on Node 24) stays unloaded.
     expect(builtins).not.toContain('fs/promises');
+  });
+
+  it('sync: not node:crypto, and no scratch file left behind', async () => {
+    // Loading node:crypto starts OpenSSL: 4 MiB of a sync's peak on Node 24, 6 on Node 26, for the
+    // temporary files' names alone (src/sync/destinations/local.ts, temporaryName).
+    const env = { NEWSSTATS_BASE_URL: server.url, NEWSSTATS_API_KEY: server.key };
+    const lake = join(tempDir(), 'lake');
+    const { builtins } = beyondBare(await loaded([BIN, 'sync', lake, '--since', String(addWeeks(isoWeekOf(new Date()), -2)), '--streams', 'rankings,links', '--depth', '3', '--top', '2', '--links-limit', '3', '-q'], env));
+    expect(builtins).not.toContain('crypto');
+    expect(readdirSync(join(lake, '_newsstats', 'links')).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    expect(readdirSync(join(lake, 'links')).length).toBeGreaterThan(0);
   });
 });

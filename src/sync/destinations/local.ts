@@ -7,16 +7,14 @@
  * lock left by a crashed run is recognised and taken over. The clean-up removes only our own
  * temporary files, and only in the lake's own folders.
  */
-// node:crypto statically, as destination.ts takes node:stream: every sync names temporary files.
-import { randomBytes } from 'node:crypto';
-import { constants, readFileSync, unlinkSync } from 'node:fs';
+import { closeSync, constants, openSync, readFileSync, readSync, unlinkSync, writeSync, writevSync } from 'node:fs';
 import { lstat, mkdir, open, readdir, realpath, rename, stat, unlink, link, type FileHandle } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { OutputWriteError } from '../../output/write-error.js';
 import { isSystemError } from '../../shared/system-error.js';
 import { STREAM_NAMES } from '../streams.js';
-import { LOCK_FILE, LakeError, STORE_FOLDER, produceBytes, type Chunks, type Destination, type Produce } from './destination.js';
+import { LOCK_FILE, LakeError, STORE_FOLDER, produceBytes, type Chunks, type Destination, type Produce, type Scratch } from './destination.js';
 import { holdsLock, processStart } from './lock-holder.js';
 import { MAX_STATE_BYTES, STATE_FILE } from '../state.js';
 
@@ -26,10 +24,29 @@ import { MAX_STATE_BYTES, STATE_FILE } from '../state.js';
 const TEMPORARY = /^\..+\.newsstats-sync-\d+-[0-9a-f]{12}\.tmp$/;
 
 const OPEN_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+/**
+ * Bytes handed to write() that may wait at once for their temporary files: the writes run behind the
+ * fsyncs in the thread pool, and a links merge hands over its 170 files faster than they are written
+ * (4-6 MB of a 25-week sync's peak, at its end). Enough for dozens of partitions at once.
+ */
+const MAX_BYTES_UNWRITTEN = 1024 * 1024;
+
+const OPEN_SCRATCH = constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 const OPEN_READ = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
+/** Temporary files named by this process so far: with the pid, no two of a run share a name. */
+let temporaryFiles = 0;
+
+/**
+ * A name of ours beside `path`. Not node:crypto's randomness: loading it starts OpenSSL, 4-6 MiB of a
+ * sync's peak on Node 24 and 26 (docs/performance.md, "sync", "The peak"), and the name need not be
+ * unguessable: the lake's folders are writable by us alone and the file is made with O_EXCL. The
+ * count makes it unique in the run, the random half unlikely to meet what a dead run of the same pid
+ * left (which open() removes anyway).
+ */
 function temporaryName(path: string): string {
-  return join(dirname(path), `.${basename(path)}.newsstats-sync-${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
+  const unique = Math.floor(Math.random() * 0x1000000) * 0x1000000 + (temporaryFiles++ % 0x1000000);
+  return join(dirname(path), `.${basename(path)}.newsstats-sync-${process.pid}-${unique.toString(16).padStart(12, '0')}.tmp`);
 }
 
 /** Why a folder in the lake may not be used, or undefined when it is ours alone. */
@@ -228,6 +245,21 @@ export class LocalLake implements Destination {
     await this.#publish(STATE_FILE, [Buffer.from(text)]);
   }
 
+  /**
+   * A file of ours beside `path`, under a temporary name: removed by dispose(), and, should the run be
+   * killed first, by the next run's open() with the other temporary files. Never fsynced: a rerun
+   * fetches its bytes again.
+   */
+  async scratch(path: string): Promise<Scratch> {
+    const folder = await this.#folder(dirname(path));
+    const file = temporaryName(join(folder, basename(path)));
+    try {
+      return new ScratchFile(file, openSync(file, OPEN_SCRATCH, 0o600));
+    } catch (error) {
+      throw isSystemError(error) ? new OutputWriteError(file, error) : error;
+    }
+  }
+
   async read(path: string): Promise<Buffer | undefined> {
     await this.#pending.get(path);
     return readBounded(join(this.root, path), 1024 * 1024 * 1024);
@@ -247,16 +279,31 @@ export class LocalLake implements Destination {
     await Promise.all(pending);
   }
 
+  /** Bytes handed to write() and not yet in their temporary files; at most MAX_BYTES_UNWRITTEN. */
+  #unwritten = 0;
+  readonly #waitingForRoom: Array<() => void> = [];
+
   async write(path: string, content: Produce | Chunks): Promise<void> {
     const bytes = typeof content === 'function' ? [await produceBytes(content)] : content;
+    const size = bytes.reduce((sum, chunk) => sum + chunk.length, 0);
+    while (this.#unwritten > 0 && this.#unwritten + size > MAX_BYTES_UNWRITTEN) await new Promise<void>((resolve) => this.#waitingForRoom.push(resolve));
+    this.#unwritten += size;
+    let counted = true;
+    const written = () => {
+      if (!counted) return;
+      counted = false;
+      this.#unwritten -= size;
+      for (const resolve of this.#waitingForRoom.splice(0)) resolve();
+    };
     await this.#pending.get(path);
-    const done = this.#publish(path, bytes);
+    const done = this.#publish(path, bytes, written);
     // A failure is reported by the next writeState (exit 6), which awaits every file before it.
-    done.catch(() => undefined);
+    done.then(written, written);
     this.#pending.set(path, done);
   }
 
-  async #publish(path: string, bytes: Chunks): Promise<void> {
+  /** `written` is told once the bytes are in the temporary file, and let go: their memory is free. */
+  async #publish(path: string, bytes: Chunks, written: () => void = () => undefined): Promise<void> {
     const folder = await this.#folder(dirname(path));
     const target = join(folder, basename(path));
     const temporary = temporaryName(target);
@@ -264,6 +311,8 @@ export class LocalLake implements Destination {
       const handle = await open(temporary, OPEN_NEW, 0o644);
       try {
         await writeWhole(handle, bytes);
+        bytes = [];
+        written();
         await handle.sync();
       } finally {
         await handle.close();
@@ -275,6 +324,65 @@ export class LocalLake implements Destination {
       throw isSystemError(error) ? new OutputWriteError(target, error) : error;
     }
     await syncFolder(folder);
+  }
+}
+
+/**
+ * The scratch file, read and written with synchronous calls: its bytes are the page cache's, never
+ * fsynced, and a merge reads a 25-week sync's links back in about 800 pieces, each of which, through
+ * the thread pool, cost the main thread more than the read (14,000 futex calls against 8,000).
+ */
+class ScratchFile implements Scratch {
+  #size = 0;
+  #fd: number | undefined;
+
+  constructor(
+    readonly path: string,
+    fd: number,
+  ) {
+    this.#fd = fd;
+  }
+
+  get #open(): number {
+    if (this.#fd === undefined) throw new Error(`${this.path} is disposed of`);
+    return this.#fd;
+  }
+
+  append(chunks: readonly Buffer[]): number {
+    const start = this.#size;
+    try {
+      const total = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+      const written = writevSync(this.#open, chunks, start);
+      // A short write leaves the rest to write from where it stopped.
+      const rest = written === total ? undefined : Buffer.concat(chunks).subarray(written);
+      for (let at = 0; rest !== undefined && at < rest.length; ) at += writeSync(this.#open, rest, at, rest.length - at, start + written + at);
+      this.#size += total;
+    } catch (error) {
+      throw isSystemError(error) ? new OutputWriteError(this.path, error) : error;
+    }
+    return start;
+  }
+
+  read(position: number, length: number): Buffer {
+    const bytes = Buffer.allocUnsafe(length);
+    for (let at = 0; at < length; ) {
+      const read = readSync(this.#open, bytes, at, length - at, position + at);
+      if (read === 0) throw new OutputWriteError(this.path, undefined, `it ended at ${position + at} bytes, short of what was written to it`);
+      at += read;
+    }
+    return bytes;
+  }
+
+  dispose(): void {
+    const fd = this.#fd;
+    this.#fd = undefined;
+    if (fd === undefined) return;
+    try {
+      closeSync(fd);
+      unlinkSync(this.path);
+    } catch {
+      // Gone already; what is left, the next run's open() removes.
+    }
   }
 }
 

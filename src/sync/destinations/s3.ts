@@ -13,7 +13,7 @@
 import { hostname } from 'node:os';
 import { OutputWriteError } from '../../output/write-error.js';
 import { MAX_STATE_BYTES, STATE_FILE } from '../state.js';
-import { LOCK_FILE, LakeError, produceBytes, type Chunks, type Destination, type Produce } from './destination.js';
+import { LOCK_FILE, LakeError, MemoryScratch, produceBytes, type Chunks, type Destination, type Produce, type Scratch } from './destination.js';
 import { holdsLock, processStart, type ProcessHolder } from './lock-holder.js';
 
 type S3Module = typeof import('@aws-sdk/client-s3');
@@ -205,6 +205,11 @@ export class S3Lake implements Destination {
       if (isPreconditionFailed(error)) throw new OutputWriteError(`${this.where}/${STATE_FILE}`, undefined, 'another sync changed it meanwhile, so this run stops without overwriting it; run again');
       throw this.#failure(STATE_FILE, error);
     }
+  }
+
+  /** In memory: an object store has no append, and its objects are no place for scratch bytes. */
+  async scratch(): Promise<Scratch> {
+    return new MemoryScratch();
   }
 
   async read(path: string): Promise<Buffer | undefined> {
