@@ -145,6 +145,35 @@ describe('the lake', () => {
     }
   });
 
+  it('SIGTERM while links wait for their merge removes their scratch file with the lock', async () => {
+    const slow = await sandbox({ now: NOW, latencyMs: 100 });
+    const dir = join(tempDir(), 'lake');
+    const links = join(dir, '_newsstats', 'links');
+    const held = () => (existsSync(links) ? readdirSync(links).filter((name) => name.startsWith('.held.ndjson.newsstats-sync-')) : []);
+    let seen = false;
+    try {
+      const result = await spawnCli(['sync', dir, '--since', String(addWeeks(LAST, -11)), '--streams', 'links', '--top', '2', '--links-limit', '3', '--concurrency', '1'], {
+        env: sandboxEnv(slow),
+        onSpawn: (child) => {
+          const poll = setInterval(() => {
+            if (held().length > 0) {
+              seen = true;
+              clearInterval(poll);
+              child.kill('SIGTERM');
+            }
+          }, 5);
+          child.on('close', () => clearInterval(poll));
+        },
+      });
+      expect(seen).toBe(true);
+      expect(result.code, result.stderr).toBe(143);
+      expect(held()).toEqual([]);
+      expect(existsSync(join(dir, '_newsstats_sync.lock'))).toBe(false);
+    } finally {
+      await slow.close();
+    }
+  });
+
   it("docs/recipes.md's DuckDB queries of a local lake run as written against one", async () => {
     const dir = join(tempDir(), 'lake');
     await sync(dir, '--since', String(LAST), ...OPTIONS);

@@ -335,12 +335,15 @@ export class LocalLake implements Destination {
 class ScratchFile implements Scratch {
   #size = 0;
   #fd: number | undefined;
+  /** A run ended by a signal exits without reaching dispose(): removed then too, as the lock is. */
+  readonly #disposeOnExit = () => this.dispose();
 
   constructor(
     readonly path: string,
     fd: number,
   ) {
     this.#fd = fd;
+    process.once('exit', this.#disposeOnExit);
   }
 
   get #open(): number {
@@ -377,6 +380,7 @@ class ScratchFile implements Scratch {
     const fd = this.#fd;
     this.#fd = undefined;
     if (fd === undefined) return;
+    process.off('exit', this.#disposeOnExit);
     try {
       closeSync(fd);
       unlinkSync(this.path);
