@@ -1,0 +1,91 @@
+/**
+ * How a local lake publishes a file (#33 item 6: through fs callbacks on the bare descriptor, the
+ * folder's fsync shared by the files renamed into it meanwhile): every file lands whole, however it
+ * was handed over (one piece, many pieces, nothing, a producer), many at once into one folder; the
+ * state waits for all of them; a file that cannot be put in place fails the state naming it and
+ * leaves no temporary file behind.
+ */
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { LocalLake } from '../../../src/sync/destinations/local.js';
+import { OutputWriteError } from '../../../src/output/write-error.js';
+import { tempDir } from '../../e2e/harness.js';
+
+const STORE = '_newsstats/links';
+
+function temporaryFiles(folder: string): string[] {
+  return readdirSync(folder).filter((name) => name.endsWith('.tmp'));
+}
+
+describe('a local lake publishing files', () => {
+  it('lands many files handed over at once into one folder, each whole, before the state', async () => {
+    const dir = join(tempDir(), 'lake');
+    const lake = new LocalLake(dir);
+    await lake.open();
+    const expected = new Map<string, Buffer>();
+    try {
+      for (let index = 0; index < 60; index++) {
+        const path = `${STORE}/week=2026${String(index).padStart(2, '0')}.ndjson`;
+        // Pieces of every kind: many (written at once), one, none, and a producer's writes.
+        const lines = Array.from({ length: index % 7 }, (_, line) => Buffer.from(`{"week":${index},"line":${line},"text":"${'é'.repeat(line * 300)}"}\n`));
+        expected.set(path, Buffer.concat(lines));
+        if (index % 3 === 0) {
+          await lake.write(path, async (out) => {
+            for (const line of lines) out.write(line);
+          });
+        } else {
+          await lake.write(path, index % 3 === 1 ? lines : [Buffer.concat(lines)]);
+        }
+      }
+      await lake.writeState('{"state":1}\n');
+    } finally {
+      await lake.close();
+    }
+    for (const [path, bytes] of expected) expect(readFileSync(join(dir, path)).equals(bytes), path).toBe(true);
+    expect(readdirSync(join(dir, STORE)).filter((name) => name.endsWith('.ndjson'))).toHaveLength(60);
+    expect(temporaryFiles(join(dir, STORE))).toEqual([]);
+    expect(temporaryFiles(dir)).toEqual([]);
+    expect(readFileSync(join(dir, '_newsstats_sync.json'), 'utf8')).toBe('{"state":1}\n');
+  });
+
+  it('replaces a file published before, in place', async () => {
+    const dir = join(tempDir(), 'lake');
+    const lake = new LocalLake(dir);
+    await lake.open();
+    try {
+      await lake.write('rankings/week=202647/part-0.parquet', [Buffer.from('old, longer than the new')]);
+      await lake.writeState('{}\n');
+      await lake.write('rankings/week=202647/part-0.parquet', [Buffer.from('new')]);
+      await lake.writeState('{}\n');
+    } finally {
+      await lake.close();
+    }
+    expect(readFileSync(join(dir, 'rankings/week=202647/part-0.parquet'), 'utf8')).toBe('new');
+    expect(temporaryFiles(join(dir, 'rankings/week=202647'))).toEqual([]);
+  });
+
+  it('fails the state naming a file that cannot be put in place, and removes its temporary file', async () => {
+    const dir = join(tempDir(), 'lake');
+    const lake = new LocalLake(dir);
+    await lake.open();
+    // A folder that is not empty where the file goes: the rename over it fails.
+    mkdirSync(join(dir, STORE, 'week=202647.ndjson'), { recursive: true });
+    writeFileSync(join(dir, STORE, 'week=202647.ndjson', 'keep'), 'x');
+    try {
+      await lake.write(`${STORE}/week=202646.ndjson`, [Buffer.from('{"a":1}\n')]);
+      await lake.write(`${STORE}/week=202647.ndjson`, [Buffer.from('{"a":1}\n'), Buffer.from('{"b":2}\n')]);
+      const failure = await lake.writeState('{}\n').then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(failure).toBeInstanceOf(OutputWriteError);
+      expect(String((failure as Error).message)).toContain(join(dir, STORE, 'week=202647.ndjson'));
+    } finally {
+      await lake.close();
+    }
+    expect(readFileSync(join(dir, STORE, 'week=202646.ndjson'), 'utf8')).toBe('{"a":1}\n');
+    expect(temporaryFiles(join(dir, STORE))).toEqual([]);
+    expect(readdirSync(dir)).not.toContain('_newsstats_sync.json');
+  });
+});
