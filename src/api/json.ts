@@ -25,3 +25,11 @@ export type Parsed<M extends NumberMode, T> = ParsedFields<M, T, IdentifierName>
 export function parseJson(text: string, numbers: NumberMode = 'native'): unknown {
   return parseExactJson(text, numbers, IDENTIFIER_INTEGERS);
 }
+
+/**
+ * parseJson as the request core reads an answer: NestingDepthError (shared/exact-json/depth.ts) for
+ * arrays and objects nested deeper than `maxDepth`, before anything recursive reads them.
+ */
+export function parseAnswerJson(text: string, numbers: NumberMode, maxDepth: number): unknown {
+  return parseExactJson(text, numbers, IDENTIFIER_INTEGERS, maxDepth);
+}

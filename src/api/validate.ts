@@ -13,7 +13,7 @@ import { ResponseShapeError } from './errors.js';
 import { ENDPOINT_SPECS, ENDPOINTS, type Endpoint, type ResponseShape } from '../schema/contract.js';
 import { mayBeMissing, type Fields, type FieldSpec } from '../schema/spec.js';
 import { isIntegerText } from '../shared/exact-json/identifier.js';
-import { parseTimestamp } from '../shared/timestamp.js';
+import { isTimestamp } from '../shared/timestamp.js';
 import { isValidWeek, weeksBetween } from '../shared/weeks.js';
 
 /** Values that are well-typed but impossible, by endpoint. Each returns the reason, or undefined when fine. */
@@ -73,11 +73,13 @@ export function checkResponseShape(endpoint: Endpoint, path: string, data: unkno
 export function shapeProblem(endpoint: Endpoint, data: unknown): string | undefined {
   const shape: ResponseShape = ENDPOINT_SPECS[endpoint];
   const check = VALUE_CHECKS[endpoint];
-  if (!shape.list) return recordProblem(data, shape, check, '');
+  if (!shape.list) return recordProblem(data, shape, check);
   if (!Array.isArray(data)) return `expected an array, got ${describe(data)}`;
   for (let index = 0; index < data.length; index++) {
-    const problem = recordProblem(data[index], shape, check, `item ${index + 1}: `);
-    if (problem !== undefined) return problem;
+    const problem = recordProblem(data[index], shape, check);
+    // The item's place is put in front only for a problem: a string for every item of every answer was
+    // garbage of a bulk sync.
+    if (problem !== undefined) return `item ${index + 1}: ${problem}`;
   }
   return undefined;
 }
@@ -86,44 +88,67 @@ function recordProblem(
   value: unknown,
   shape: ResponseShape,
   check: ((record: Record<string, unknown>) => string | undefined) | undefined,
-  where: string,
 ): string | undefined {
-  const problem = fieldsProblem(value, shape.schema, shape.optional, where);
+  const problem = recordFieldsProblem(value, shape.schema, shape.optional);
   if (problem !== undefined) return problem;
   return check?.(value as Record<string, unknown>);
 }
 
-/** Each schema's fields as a list, made once: a ranking checks the same schema a hundred times. */
-const schemaFields = new WeakMap<Fields, ReadonlyArray<[string, FieldSpec]>>();
-function entriesOf(schema: Fields): ReadonlyArray<[string, FieldSpec]> {
-  let entries = schemaFields.get(schema);
-  if (entries === undefined) schemaFields.set(schema, (entries = Object.entries(schema)));
-  return entries;
+/** A field to check: its name, its spec, and whether it must be present and not null. */
+interface FieldCheck {
+  readonly field: string;
+  readonly spec: FieldSpec;
+  readonly needed: boolean;
+}
+
+/**
+ * Each schema's fields as a list of checks, made once: a ranking checks the same schema a hundred
+ * times. Apart for a shape's optional fields, which are never needed. Walked by index: for...of over
+ * the entries, with their destructuring, made an iterator result per field of every record.
+ */
+const fieldChecks = new WeakMap<Fields, readonly FieldCheck[]>();
+const optionalFieldChecks = new WeakMap<Fields, readonly FieldCheck[]>();
+function checksOf(schema: Fields, mayBeAbsent: boolean): readonly FieldCheck[] {
+  const cache = mayBeAbsent ? optionalFieldChecks : fieldChecks;
+  let checks = cache.get(schema);
+  if (checks === undefined) {
+    // The tolerance rule: null and a field left out are expected, except where the client cannot go on.
+    checks = Object.entries(schema).map(([field, spec]) => ({ field, spec, needed: !mayBeMissing(spec) && !mayBeAbsent }));
+    cache.set(schema, checks);
+  }
+  return checks;
 }
 
 /** The problem of a record with `schema`'s fields (and `optional`'s, which may be left out), with `where` before it. */
 export function fieldsProblem(value: unknown, schema: Fields, optional: Fields | undefined, where: string): string | undefined {
-  if (!isRecord(value)) return `${where}expected an object, got ${describe(value)}`;
-  for (const [field, spec] of entriesOf(schema)) {
-    const problem = fieldProblem(value, field, spec, false, where);
-    if (problem !== undefined) return problem;
-  }
-  if (optional === undefined) return undefined;
-  for (const [field, spec] of entriesOf(optional)) {
-    const problem = fieldProblem(value, field, spec, true, where);
+  const problem = recordFieldsProblem(value, schema, optional);
+  return problem === undefined ? undefined : `${where}${problem}`;
+}
+
+/** fieldsProblem without a `where`: each level puts its place in front of a problem found below it. */
+function recordFieldsProblem(value: unknown, schema: Fields, optional: Fields | undefined): string | undefined {
+  if (!isRecord(value)) return `expected an object, got ${describe(value)}`;
+  const problem = checksProblem(value, checksOf(schema, false));
+  if (problem !== undefined || optional === undefined) return problem;
+  return checksProblem(value, checksOf(optional, true));
+}
+
+function checksProblem(record: Record<string, unknown>, checks: readonly FieldCheck[]): string | undefined {
+  for (let index = 0; index < checks.length; index++) {
+    const { field, spec, needed } = checks[index]!;
+    if (!Object.hasOwn(record, field)) {
+      if (needed) return `field "${field}" is missing`;
+      continue;
+    }
+    const value = record[field];
+    if (value === null) {
+      if (needed) return `field "${field}" is null`;
+      continue;
+    }
+    const problem = valueProblem(value, spec, field);
     if (problem !== undefined) return problem;
   }
   return undefined;
-}
-
-function fieldProblem(record: Record<string, unknown>, field: string, spec: FieldSpec, mayBeAbsent: boolean, where: string): string | undefined {
-  // The tolerance rule: null and a field left out are expected, except where the client cannot go on.
-  const needed = !mayBeMissing(spec) && !mayBeAbsent;
-  if (!Object.hasOwn(record, field)) return needed ? `${where}field "${field}" is missing` : undefined;
-  const value = record[field];
-  if (value === null) return needed ? `${where}field "${field}" is null` : undefined;
-  const problem = valueProblem(value, spec, field);
-  return problem === undefined ? undefined : `${where}${problem}`;
 }
 
 /** Why `value` cannot be a value of `spec`, or undefined when it can. */
@@ -134,7 +159,7 @@ function valueProblem(value: unknown, spec: FieldSpec, field: string): string | 
       return spec.identifier ? identifierProblem(field, value) : undefined;
     case 'timestamp':
       if (typeof value !== 'string') return expected(field, 'a timestamp string', value);
-      return parseTimestamp(value) === undefined ? `field "${field}": expected a timestamp YYYY-MM-DDTHH:MM:SS that is a real time, got ${shownText(value)}` : undefined;
+      return isTimestamp(value) ? undefined : `field "${field}": expected a timestamp YYYY-MM-DDTHH:MM:SS that is a real time, got ${shownText(value)}`;
     case 'integer':
       return integerProblem(value, spec, field);
     case 'number':
@@ -151,15 +176,17 @@ function valueProblem(value: unknown, spec: FieldSpec, field: string): string | 
           // An item may be null: the tolerance rule holds for every item of a list.
           if (item !== null && typeof item !== 'string') return `field "${field}": expected an array of strings, got ${describe(item)} at item ${index + 1}`;
         } else {
-          const problem = fieldsProblem(item, items, undefined, `${field}[${index + 1}]: `);
-          if (problem !== undefined) return problem;
+          const problem = recordFieldsProblem(item, items, undefined);
+          if (problem !== undefined) return `${field}[${index + 1}]: ${problem}`;
         }
       }
       return undefined;
     }
-    case 'object':
+    case 'object': {
       if (!isRecord(value)) return expected(field, 'an object', value);
-      return spec.fields === undefined ? undefined : fieldsProblem(value, spec.fields, undefined, `${field}.`);
+      const problem = spec.fields === undefined ? undefined : recordFieldsProblem(value, spec.fields, undefined);
+      return problem === undefined ? undefined : `${field}.${problem}`;
+    }
   }
 }
 

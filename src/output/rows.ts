@@ -23,7 +23,11 @@ export function countryStatsRows(personHash: string, stats: Row): Row[] {
 
 /** A ranked person's country rows, led by their rank and name (export country-stats, sync). */
 export function rankedCountryStatsRows(person: Row, stats: Row): Row[] {
-  return countryStatsRows(String(person.personHash), stats).map((row) => ({ rank: person.rank, fullName: person.fullName, ...row }));
+  // countryStatsRows' row with the rank and name in front, built in one step: the same keys in the same
+  // order (a country's own field of the same name still wins), one object a row instead of two.
+  const personHash = String(person.personHash);
+  const countries = (stats.countries as Row[] | undefined) ?? [];
+  return countries.map((country) => ({ rank: person.rank, fullName: person.fullName, personHash, startWeek: stats.startWeek, endWeek: stats.endWeek, ...country }));
 }
 
 /** A ranked person's article links, led by their rank and name (export links, sync). */

@@ -8,8 +8,8 @@
 import { countrySchema, fieldsOf, personCountryRowSchema, personLinkSchema, personSchema, personStatsSchema, sourceSchema } from '../api/types.js';
 import { parquetColumns, type ParquetColumn } from '../output/parquet.js';
 import type { Row } from '../output/view.js';
-import { parseTimestamp } from '../shared/timestamp.js';
-import { isoWeekOf } from '../shared/weeks.js';
+import { timestampMillis } from '../shared/timestamp.js';
+import { isoWeekOfTime } from '../shared/weeks.js';
 
 export const STREAM_NAMES = ['rankings', 'country_stats', 'links', 'people', 'countries', 'sources'] as const;
 export type StreamName = (typeof STREAM_NAMES)[number];
@@ -70,8 +70,9 @@ export const UNDATED_WEEK = 0;
  */
 export function rowWeek(stream: StreamName, row: Row, fetchedWeek: number): number {
   if (stream !== 'links') return fetchedWeek;
-  const date = typeof row.mentionDate === 'string' ? parseTimestamp(row.mentionDate)?.date : undefined;
-  return date ? isoWeekOf(date) : UNDATED_WEEK;
+  // Counted from the text without a Date (a links row's week was two Dates and more of garbage).
+  const time = typeof row.mentionDate === 'string' ? timestampMillis(row.mentionDate) : Number.NaN;
+  return Number.isNaN(time) ? UNDATED_WEEK : isoWeekOfTime(time);
 }
 
 const KNOWN_FIELDS: Readonly<Record<StreamName, ReadonlySet<string>>> = Object.fromEntries(

@@ -16,7 +16,7 @@ import { maskKey, xdgDirectory } from '../../src/config/store.js';
 import { cacheDirectory } from '../../src/cli/run/cache.js';
 import { homedir } from 'node:os';
 import { validateSetting } from '../../src/cli/commands/config.js';
-import { countryStatsRows, sourceLinkRows, trendRow } from '../../src/output/rows.js';
+import { countryStatsRows, rankedCountryStatsRows, sourceLinkRows, trendRow } from '../../src/output/rows.js';
 
 const countries = [
   { countryId: '1', countryName: 'Germany', countryIso: 'DE' },
@@ -239,6 +239,17 @@ describe('row shaping', () => {
   it('puts person and window first in country rows', () => {
     const rows = countryStatsRows('p-1', { startWeek: 202601, endWeek: 202604, countries: [{ countryId: 1, mentions: 3 }] });
     expect(Object.keys(rows[0]!)).toEqual(['personHash', 'startWeek', 'endWeek', 'countryId', 'mentions']);
+  });
+
+  it('leads a ranked person\'s country rows with their rank and name, then what countryStatsRows gives, keys in that order', () => {
+    const stats = { startWeek: 202601, endWeek: 202601, countries: [{ countryId: 1, mentions: 3 }, { countryId: 2, mentions: 4, rank: 'the country\'s own' }] };
+    const rows = rankedCountryStatsRows({ rank: 5, fullName: 'Ada', personHash: 'p-1' }, stats);
+    // What the sync's country_stats Parquet and the links store were written from: the rows of countryStatsRows, led.
+    const led = countryStatsRows('p-1', stats).map((row) => ({ rank: 5, fullName: 'Ada', ...row }));
+    expect(rows).toEqual(led);
+    expect(rows.map((row) => Object.keys(row))).toEqual(led.map((row) => Object.keys(row)));
+    expect(Object.keys(rows[1]!)).toEqual(['rank', 'fullName', 'personHash', 'startWeek', 'endWeek', 'countryId', 'mentions']);
+    expect(rows[1]!.rank).toBe('the country\'s own');
   });
 
   it('sums mentions exactly in a trend row', () => {

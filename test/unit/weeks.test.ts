@@ -1,8 +1,10 @@
+import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   addWeeks,
   describeWeeks,
   isoWeekOf,
+  isoWeekOfTime,
   isValidWeek,
   listWeeks,
   mondayOf,
@@ -30,6 +32,29 @@ describe('ISO weeks', () => {
     expect(isoWeekOf(day('2026-12-31'))).toBe(202653);
     expect(isoWeekOf(day('2027-01-03'))).toBe(202653); // Sunday closes week 53
     expect(isoWeekOf(day('2026-11-22'))).toBe(202647);
+  });
+
+  it('counts the week of any instant as the calendar does (days counted, no Date made)', () => {
+    // The definition, by Dates: the Thursday of the instant's Monday-to-Sunday week, and that year's January 4th.
+    const byDates = (time: number): number => {
+      const date = new Date(time);
+      const day = Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate());
+      const thursday = new Date(day + (3 - ((new Date(day).getUTCDay() + 6) % 7)) * 86_400_000);
+      const year = thursday.getUTCFullYear();
+      const jan4 = Date.UTC(year, 0, 4);
+      const mondayOfWeekOne = jan4 - ((new Date(jan4).getUTCDay() + 6) % 7) * 86_400_000;
+      return year * 100 + Math.floor((thursday.getTime() - mondayOfWeekOne) / (7 * 86_400_000)) + 1;
+    };
+    // Date.UTC reads the years 0-99 as 1900-1999, so the reference holds from the year 100 on.
+    const instants = fc.integer({ min: Date.UTC(100, 0, 10), max: Date.UTC(9999, 11, 31, 23, 59, 59, 999) });
+    fc.assert(fc.property(instants, (time) => {
+      expect(isoWeekOfTime(time)).toBe(byDates(time));
+      expect(isoWeekOf(new Date(time))).toBe(byDates(time));
+    }), { numRuns: 5000 });
+    for (const text of ['1970-01-01T00:00:00Z', '1969-12-31T23:59:59.999Z', '2000-01-02T23:59:59Z', '2000-01-03T00:00:00Z', '1600-12-31T12:00:00Z']) {
+      expect(isoWeekOfTime(Date.parse(text)), text).toBe(byDates(Date.parse(text)));
+    }
+    expect(isoWeekOfTime(Date.parse('0050-06-01T00:00:00Z'))).toBe(5022);
   });
 
   it('finds the Monday of a week', () => {

@@ -19,7 +19,8 @@ import {
   ResponseTooLargeError,
   ServerError,
 } from '../errors.js';
-import { parseJson, type NumberMode } from '../json.js';
+import { parseAnswerJson, type NumberMode } from '../json.js';
+import { NestingDepthError } from '../../shared/exact-json/depth.js';
 import { NumberBoundError } from '../../shared/exact-json/slicing.js';
 import type { ProblemDetails } from '../types.js';
 import { printable } from '../../shared/printable.js';
@@ -122,49 +123,6 @@ function redirectTarget(location: string | undefined, origin: string, apiKey: st
 export const MAX_JSON_DEPTH = 64;
 
 /**
- * Everything of JSON text but its brackets: whole strings (one left open runs to the end, so no
- * quote is tried twice) and runs of anything else. What remains is the nesting alone.
- */
-const NOT_A_BRACKET = /"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?$)|[^[\]{}"]+/g;
-
-/** An array or object with nothing left in it, once everything but brackets is gone. */
-const EMPTY_PAIR = /\[\]|\{\}/g;
-
-/**
- * Whether arrays and objects in JSON text nest deeper than `limit` (strings skipped). The regular
- * expressions work in native code: the first leaves the brackets alone, and each pass of the second
- * takes out the innermost pairs, one level of nesting, so a balanced text takes as many passes as it
- * nests deep (3 for the contract's answers). A loop over the brackets, as before, ran a few thousand
- * times an answer: V8 then optimised it in the background (a further 5 MiB of memory for the
- * optimising compiler's code, in about half of the runs of a query). Unbalanced text (no JSON, which
- * JSON.parse refuses, but the slicing parser would recurse into) is counted bracket by bracket, unless
- * its pairs alone already nest deeper than `limit`.
- */
-export function jsonDepthExceeds(text: string, limit: number): boolean {
-  const brackets = text.replace(NOT_A_BRACKET, '');
-  let left = brackets;
-  for (let depth = 1; left.length > 0; depth++) {
-    const inner = left.replace(EMPTY_PAIR, '');
-    if (inner.length === left.length) return unbalancedDepthExceeds(brackets, limit);
-    if (depth > limit) return true;
-    left = inner;
-  }
-  return false;
-}
-
-/** Whether brackets that do not all pair up open deeper than `limit`, counted one by one. */
-function unbalancedDepthExceeds(brackets: string, limit: number): boolean {
-  let depth = 0;
-  for (let index = 0; index < brackets.length; index++) {
-    const code = brackets.charCodeAt(index);
-    if (code === 0x5b || code === 0x7b) {
-      if (++depth > limit) return true;
-    } else depth--;
-  }
-  return false;
-}
-
-/**
  * A successful answer's text as JSON in the given number mode. An empty body or text that is not JSON
  * is a ResponseFormatError, nesting no answer has a ResponseTooLargeError, a number beyond what the
  * mode can hold a ResponseShapeError.
@@ -176,12 +134,11 @@ export function parseJsonBody(text: string, mode: NumberMode, at: { status: numb
   });
   try {
     if (text.trim() === '') throw new SyntaxError('the body is empty');
-    if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) {
-      // Parsing is recursive: a hostile body nested a million deep would overflow the stack.
-      throw new ResponseTooLargeError(init(), `is nested deeper than ${MAX_JSON_DEPTH} levels, which no answer of the API is`);
-    }
-    return parseJson(text, mode);
+    // Parsing is recursive: a hostile body nested a million deep would overflow the stack. The parser
+    // refuses it before any recursion (see parseJson's maxDepth).
+    return parseAnswerJson(text, mode, MAX_JSON_DEPTH);
   } catch (error) {
+    if (error instanceof NestingDepthError) throw new ResponseTooLargeError(init(), `is nested deeper than ${MAX_JSON_DEPTH} levels, which no answer of the API is`);
     if (error instanceof NumberBoundError) throw new ResponseShapeError(init(), error.message);
     if (!(error instanceof SyntaxError)) throw error;
     throw new ResponseFormatError({ ...init(), cause: error }, error.message.replace(/\s+/g, ' ').slice(0, 200));

@@ -8,6 +8,7 @@
  * digits in native mode, is the caller's to say (api/json.ts passes the schema's identifier integers).
  */
 import { LosslessNumber } from 'lossless-json';
+import { jsonDepthExceeds, NestingDepthError } from './depth.js';
 import { isIntegerText } from './identifier.js';
 import { NumberBoundError, parseJsonText } from './slicing.js';
 
@@ -91,15 +92,17 @@ function stringTracker(text: string): (position: number) => boolean {
 }
 
 /**
- * The text with every number that JSON.parse would change (digits beyond 2^53, `1.50`, an exponent)
+ * The text with every number that JSON.parse could change (digits beyond 2^53, `1.50`, an exponent)
  * turned into a string holding its digits behind MARK, so JSON.parse keeps them. Only the numbers
  * MAYBE_CHANGED_NUMBER finds are looked at (every other number prints as written), and only those
  * outside strings are marked: a bulk answer (50 links, each with an articleHash beyond 2^53) costs a
  * scan of its quotes and a slice per such number, where a callback for every string and number of
- * the text cost 5x the garbage. Undefined when the text holds MARK already (as the escape \u0000), a
- * `__proto__` string (which the walk below must not assign as a key), a number not in a container, or
- * a changed number that is not a JSON number or is beyond the bounds: lossless-json reads those, and
- * refuses what it must.
+ * the text cost 5x the garbage. A number found that JSON.parse would in fact keep (1234567890123456)
+ * is marked too: both modes read a marked number written without an exponent as they read it
+ * unmarked, and asking (printsAsWritten) cost more than marking. Undefined when the text holds MARK already (as the escape
+ * \u0000), a `__proto__` string (which the walk below must not assign as a key), a number not in a
+ * container, or a found number that is not a JSON number or is beyond the bounds: lossless-json reads
+ * those, and refuses what it must.
  */
 function markChangedNumbers(text: string): string | undefined {
   if (text.includes('\\u0000') || text.includes('"__proto__"')) return undefined;
@@ -109,23 +112,36 @@ function markChangedNumbers(text: string): string | undefined {
   const insideString = stringTracker(text);
   let marked = '';
   let copied = 0;
-  for (let match = candidates.exec(text); match !== null; match = candidates.exec(text)) {
-    // The number starts after the separator and any space the pattern matched before it.
-    let start = match.index + 1;
-    while (text.charCodeAt(start) !== 0x2d && (text.charCodeAt(start) < 0x30 || text.charCodeAt(start) > 0x39)) start += 1;
+  // test(), not exec(): no match array for each number. The match ends inside the number (the
+  // pattern reads its first characters only), whose start is the first of the characters before it
+  // that a number's start can hold.
+  while (candidates.test(text)) {
+    let start = candidates.lastIndex;
+    while (isNumberStartCharacter(text.charCodeAt(start - 1))) start -= 1;
     NUMBER_TAIL.lastIndex = start + 1;
     NUMBER_TAIL.test(text);
     const end = NUMBER_TAIL.lastIndex;
     candidates.lastIndex = end;
     if (insideString(start)) continue;
     const token = text.slice(start, end);
-    if (printsAsWritten(token)) continue;
+    // Native mode reads an identifier JSON.parse kept as its printed digits, but a marked one as digits
+    // only when written without an exponent: `1e+21` must stay unmarked there.
+    if (hasExponent(token) && printsAsWritten(token)) continue;
     // Beyond the bounds (or not a number): the slicing parser refuses it, naming the field.
     if (!JSON_NUMBER.test(token) || isBeyondNumberBounds(token)) return undefined;
     marked += `${text.slice(copied, start)}"\\u0000${token}"`;
     copied = end;
   }
   return copied === 0 ? text : marked + text.slice(copied);
+}
+
+function hasExponent(token: string): boolean {
+  return token.includes('e') || token.includes('E');
+}
+
+/** What MAYBE_CHANGED_NUMBER matches of a number: a sign, digits, a point, an exponent's letter. */
+function isNumberStartCharacter(code: number): boolean {
+  return (code >= 0x30 && code <= 0x39) || code === 0x2d || code === 0x2e || code === 0x65 || code === 0x45;
 }
 
 /** The digits of a marked number, or undefined for any other value. */
@@ -153,19 +169,27 @@ function identifierReviver(identifierFields: IdentifierFields): ((key: string, v
 /**
  * Every number in a JSON.parse result as the LosslessNumber lossless-json makes. In `marked` text a
  * string holding MARK is a number too; in unmarked text every string is a string (it may begin with
- * \u0000 as sent).
+ * \u0000 as sent). The walk counts how deep it is (`depth`: the containers around `value`) and
+ * refuses nesting beyond `maxDepth` before recursing further: JSON.parse itself does not recurse
+ * (V8's parser keeps its own stack), so this walk is where a deep answer is noticed, with no scan of
+ * the text before it.
  */
-function withLosslessNumbers(value: unknown, marked: boolean): unknown {
+function withLosslessNumbers(value: unknown, marked: boolean, depth: number, maxDepth: number): unknown {
   if (typeof value === 'number') return new LosslessNumber(String(value));
   if (typeof value === 'string') {
     const digits = marked ? markedDigits(value) : undefined;
     return digits === undefined ? value : new LosslessNumber(digits);
   }
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth >= maxDepth) throw new NestingDepthError(maxDepth);
   if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index += 1) value[index] = withLosslessNumbers(value[index], marked);
-  } else if (typeof value === 'object' && value !== null) {
+    for (let index = 0; index < value.length; index += 1) value[index] = withLosslessNumbers(value[index], marked, depth + 1, maxDepth);
+  } else {
     const record = value as Record<string, unknown>;
-    for (const key of Object.keys(record)) record[key] = withLosslessNumbers(record[key], marked);
+    // for...in: JSON.parse's objects have only own keys (and "__proto__" never reaches here), and
+    // objects of one shape share the keys V8 caches; Object.keys made an array of every object's
+    // keys (4 MB of a bulk sync's garbage).
+    for (const key in record) record[key] = withLosslessNumbers(record[key], marked, depth + 1, maxDepth);
   }
   return value;
 }
@@ -191,30 +215,40 @@ export const JSON_PARSE_MAX_CHARS = 512 * 1024;
 
 /**
  * Parses JSON text; throws SyntaxError when it is not JSON (with parseJsonText's message, which says
- * where). A small body is read by JSON.parse when that can be made exact (faster to start, less
- * garbage on a bulk export's many small answers); anything else by slicing.ts, which slices strings
- * rather than building them. A repeated key keeps its last value in both.
+ * where), NestingDepthError when arrays and objects nest deeper than `maxDepth` (whether or not the
+ * text is JSON: that is asked first of text a recursive parser would read). A small body is read by
+ * JSON.parse when that can be made exact (faster to start, less garbage on a bulk export's many small
+ * answers); anything else by slicing.ts, which slices strings rather than building them. A repeated
+ * key keeps its last value in both.
  */
-export function parseJson(text: string, mode: NumberMode, identifierFields: IdentifierFields = NO_FIELDS): unknown {
+export function parseJson(text: string, mode: NumberMode, identifierFields: IdentifierFields = NO_FIELDS, maxDepth = Number.POSITIVE_INFINITY): unknown {
   if (text.length <= JSON_PARSE_MAX_CHARS) {
     // JSON has no undefined: here it says the JSON.parse path could not read the text.
-    const value = parseWithJsonParse(text, mode, identifierFields);
+    const value = parseWithJsonParse(text, mode, identifierFields, maxDepth);
     if (value !== undefined) return value;
   }
+  if (maxDepth !== Number.POSITIVE_INFINITY && jsonDepthExceeds(text, maxDepth)) throw new NestingDepthError(maxDepth);
   return parseJsonSlicing(text, mode, identifierFields);
 }
 
-/** The JSON.parse path alone: undefined when the text cannot be made exact for it, or is not JSON. */
-export function parseWithJsonParse(text: string, mode: NumberMode, identifierFields: IdentifierFields = NO_FIELDS): unknown {
+/**
+ * The JSON.parse path alone: undefined when the text cannot be made exact for it, or is not JSON.
+ * Throws NestingDepthError for JSON nested deeper than `maxDepth`.
+ */
+export function parseWithJsonParse(text: string, mode: NumberMode, identifierFields: IdentifierFields = NO_FIELDS, maxDepth = Number.POSITIVE_INFINITY): unknown {
+  // Native mode's reviver recurses (V8 refuses a deep enough text with a RangeError, but not one
+  // nested a hundred deep), so its depth is counted first; lossless mode's walk counts it as it goes.
+  if (mode === 'native' && maxDepth !== Number.POSITIVE_INFINITY && jsonDepthExceeds(text, maxDepth)) throw new NestingDepthError(maxDepth);
   // Text without a number JSON.parse could change is read as it is. The walk assigns every key: a
   // "__proto__" one would set the prototype, so such text goes the marking way, which refuses it.
   const marked = MAYBE_CHANGED_NUMBER.test(text) || text.includes('"__proto__"');
   const readable = marked ? markChangedNumbers(text) : text;
   if (readable === undefined) return undefined;
   try {
-    if (mode === 'lossless') return withLosslessNumbers(JSON.parse(readable), marked);
+    if (mode === 'lossless') return withLosslessNumbers(JSON.parse(readable), marked, 0, maxDepth);
     return JSON.parse(readable, marked ? markedNumberReviver(identifierFields) : identifierReviver(identifierFields));
-  } catch {
+  } catch (error) {
+    if (error instanceof NestingDepthError) throw error;
     // Not JSON: parseJsonSlicing throws the SyntaxError with the position.
     return undefined;
   }

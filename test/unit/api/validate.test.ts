@@ -1,7 +1,7 @@
 import * as fc from 'fast-check';
 import { LosslessNumber, parse } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
-import { jsonDepthExceeds } from '../../../src/api/core/response.js';
+import { jsonDepthExceeds } from '../../../src/shared/exact-json/depth.js';
 import { parseRetryAfter } from '../../../src/api/core/retry.js';
 import { endpointFor, shapeProblem } from '../../../src/api/validate.js';
 

@@ -174,4 +174,22 @@ describe('the unmarked JSON.parse path (text without a number JSON.parse could c
   test('native mode with identifier fields on the unmarked path', () => {
     expect(parseJson('[{"articleHash":7,"rank":1}]', 'native', new Set(['articleHash']))).toEqual([{ articleHash: '7', rank: 1 }]);
   });
+
+  test('a number JSON.parse keeps reads the same whether the marking took it or not, in both modes', () => {
+    // The marking takes every number MAYBE_CHANGED_NUMBER finds without asking whether JSON.parse would
+    // change it, except one with an exponent: native mode reads an identifier written 1e+21 as "1e+21".
+    const identifiers = new Set(['n']);
+    const asJsonParseReadsIt = (text: string) => JSON.parse(text, (key, value: unknown) => (typeof value === 'number' && Number.isInteger(value) && identifiers.has(key) ? String(value) : value));
+    const kept = jsonNumber.filter(printsAsWritten);
+    // A big hash beside it sends the text the marking way.
+    const wrap = fc.constantFrom((n: string) => `{"n":${n},"h":12345678901234567891}`, (n: string) => `[{"n":${n}},{"n":${n}, "x":1.50}]`);
+    fc.assert(fc.property(kept, wrap, (number, layout) => {
+      const text = layout(number);
+      const native = parseWithJsonParse(text, 'native', identifiers) as unknown;
+      expect(JSON.stringify(native, (key, value: unknown) => (key === 'h' || key === 'x' ? undefined : value))).toBe(JSON.stringify(asJsonParseReadsIt(text), (key, value: unknown) => (key === 'h' || key === 'x' ? undefined : value)));
+      expect(stringify(parseWithJsonParse(text, 'lossless'))).toBe(stringify(parse(text)));
+    }), { seed: 20261128, numRuns: 2000 });
+    expect(parseWithJsonParse('{"n":1e+21,"h":12345678901234567891}', 'native', identifiers)).toMatchObject({ n: '1e+21' });
+    expect(parseWithJsonParse('{"n":1234567890123456,"h":12345678901234567891}', 'native', identifiers)).toMatchObject({ n: '1234567890123456' });
+  });
 });

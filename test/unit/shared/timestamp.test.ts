@@ -4,7 +4,7 @@
  */
 import * as fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { parseTimestamp, type Timestamp } from '../../../src/shared/timestamp.js';
+import { isTimestamp, parseTimestamp, timestampMillis, type Timestamp } from '../../../src/shared/timestamp.js';
 
 /** The form as a regular expression: the definition the reader is checked against. */
 function byExpression(text: string): Timestamp | undefined {
@@ -18,7 +18,7 @@ function byExpression(text: string): Timestamp | undefined {
   return sameDay && hour < 24 && minute < 60 && second < 60 ? { date, fractionDigits: fraction.length } : undefined;
 }
 
-describe('parseTimestamp', () => {
+describe('parseTimestamp, timestampMillis, isTimestamp', () => {
   test('reads what the form allows, the fraction cut to the millisecond', () => {
     expect(parseTimestamp('2026-11-23T13:31:04')).toEqual({ date: new Date(Date.UTC(2026, 10, 23, 13, 31, 4)), fractionDigits: 0 });
     expect(parseTimestamp('2026-11-23 13:31:04.5Z')).toEqual({ date: new Date(Date.UTC(2026, 10, 23, 13, 31, 4, 500)), fractionDigits: 1 });
@@ -42,7 +42,11 @@ describe('parseTimestamp', () => {
       fc.tuple(fc.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/), fc.stringMatching(/^(\.\d{1,9})?Z?$/)).map(([text, tail]) => text + tail),
     );
     fc.assert(fc.property(near, (text) => {
-      expect(parseTimestamp(text)).toEqual(byExpression(text));
+      const expected = byExpression(text);
+      expect(parseTimestamp(text)).toEqual(expected);
+      // The check and a links row's week read the instant without a Date: the same verdict, the same instant.
+      expect(isTimestamp(text)).toBe(expected !== undefined);
+      expect(timestampMillis(text)).toBe(expected === undefined ? Number.NaN : expected.date.getTime());
     }), { numRuns: 3000 });
   });
 });
