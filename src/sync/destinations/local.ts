@@ -7,9 +7,8 @@
  * lock left by a crashed run is recognised and taken over. The clean-up removes only our own
  * temporary files, and only in the lake's own folders.
  */
-import * as fs from 'node:fs';
 import { closeSync, constants, openSync, readFileSync, readSync, unlinkSync, writeSync, writevSync } from 'node:fs';
-import { lstat, mkdir, open, readdir, realpath, rename, stat, unlink, link } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, realpath, rename, stat, unlink, link, type FileHandle } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { OutputWriteError } from '../../output/write-error.js';
@@ -307,7 +306,23 @@ export class LocalLake implements Destination {
   async #publish(path: string, bytes: Chunks, written: () => void = () => undefined): Promise<void> {
     const folder = await this.#folder(dirname(path));
     const target = join(folder, basename(path));
-    await publishFile(temporaryName(target), target, bytes, written).catch((error: unknown) => Promise.reject(isSystemError(error) ? new OutputWriteError(target, error) : error));
+    const temporary = temporaryName(target);
+    try {
+      const handle = await open(temporary, OPEN_NEW, 0o644);
+      try {
+        await writeWhole(handle, bytes);
+        bytes = [];
+        written();
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      // rename() replaces whatever is at the name, a planted link included, and never follows it.
+      await rename(temporary, target);
+    } catch (error) {
+      await unlink(temporary).catch(() => undefined);
+      throw isSystemError(error) ? new OutputWriteError(target, error) : error;
+    }
     await this.#syncFolder(folder);
   }
 
@@ -315,30 +330,29 @@ export class LocalLake implements Destination {
   readonly #folderSyncs = new Map<string, { running?: Promise<void>; queued?: Promise<void> }>();
 
   /**
-   * Makes durable every rename done in `folder` before the call. An fsync already under way may have
-   * begun before the caller's rename, so the caller joins the one queued behind it, which every
-   * rename done meanwhile shares: the links merge renames its 86 store files into one folder at
-   * once, 3 calls each through the thread pool for the folder alone (open, fsync, close).
+   * Makes durable every rename done in `folder` before the call. An fsync under way may have begun
+   * before the caller's rename, so the caller joins the one queued behind it, which every rename done
+   * meanwhile shares: the links merge renames its 86 store files into one folder at once, and each
+   * folder fsync is three calls through the thread pool (open, fsync, close).
    */
   #syncFolder(folder: string): Promise<void> {
     let syncs = this.#folderSyncs.get(folder);
     if (syncs === undefined) this.#folderSyncs.set(folder, (syncs = {}));
+    if (syncs.queued !== undefined) return syncs.queued;
     const start = (): Promise<void> => {
       const running = syncFolder(folder).finally(() => {
-        if (syncs.running === running) syncs.running = undefined;
-        if (syncs.running === undefined && syncs.queued === undefined) this.#folderSyncs.delete(folder);
+        syncs.running = undefined;
+        if (syncs.queued === undefined) this.#folderSyncs.delete(folder);
       });
       syncs.running = running;
       return running;
     };
-    if (syncs.queued !== undefined) return syncs.queued;
     if (syncs.running === undefined) return start();
-    const queued = syncs.running.then(() => {
+    syncs.queued = syncs.running.then(() => {
       syncs.queued = undefined;
       return start();
     });
-    syncs.queued = queued;
-    return queued;
+    return syncs.queued;
   }
 }
 
@@ -405,65 +419,29 @@ class ScratchFile implements Scratch {
   }
 }
 
-/**
- * Writes a file under its temporary name, fsyncs it and renames it over `target`; on any failure the
- * temporary file is removed. One chain of fs callbacks on the bare descriptor: as fs/promises calls
- * (a FileHandle, and a promise at each of the five steps) it cost the main thread a third more, and
- * a sync publishes 222 files (docs/performance.md, "sync").
- */
-function publishFile(temporary: string, target: string, chunks: Chunks, written: () => void): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let fd: number | undefined;
-    const fail = (error: Error) => {
-      const removeTemporary = () => fs.unlink(temporary, () => reject(error));
-      if (fd === undefined) return removeTemporary();
-      fs.close(fd, removeTemporary);
-      fd = undefined;
-    };
-    fs.open(temporary, OPEN_NEW, 0o644, (error, opened) => {
-      if (error) return fail(error);
-      fd = opened;
-      // From here only writeWhole holds the bytes: the caller lets them go once written.
-      const bytes = chunks;
-      chunks = [];
-      writeWhole(opened, bytes, (error) => {
-        if (error) return fail(error);
-        written();
-        fs.fsync(opened, (error) => {
-          if (error) return fail(error);
-          fd = undefined;
-          fs.close(opened, (error) => {
-            if (error) return fail(error);
-            // rename() replaces whatever is at the name, a planted link included, and never follows it.
-            fs.rename(temporary, target, (error) => (error ? fail(error) : resolve()));
-          });
-        });
-      });
-    });
-  });
-}
-
 /** Writes the pieces one after another from the file's start, however short a write comes back. */
-function writeWhole(fd: number, chunks: Chunks, done: (error: Error | null) => void): void {
+async function writeWhole(handle: FileHandle, chunks: Chunks): Promise<void> {
+  if (chunks.length <= 1) return handle.writeFile(chunks[0] ?? Buffer.alloc(0));
   const total = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
-  const writeRest = (rest: Buffer, at: number): void => {
-    if (at === total) return done(null);
-    // A short write leaves the rest to write from where it stopped (a write at a position moves no offset).
-    fs.write(fd, rest, 0, total - at, at, (error, written) => (error ? done(error) : writeRest(rest.subarray(written), at + written)));
-  };
-  if (chunks.length <= 1) return writeRest(chunks[0] ?? Buffer.alloc(0), 0);
-  fs.writev(fd, chunks as Buffer[], 0, (error, written) => (error ? done(error) : writeRest(Buffer.concat(chunks).subarray(written), written)));
+  const written = (await handle.writev(chunks as Buffer[], 0)).bytesWritten;
+  if (written === total) return;
+  // A short write leaves the rest to write from where it stopped (writev at a position moves no offset).
+  const rest = Buffer.concat(chunks).subarray(written);
+  for (let at = 0; at < rest.length; at += (await handle.write(rest, at, rest.length - at, written + at)).bytesWritten);
 }
 
 /** Makes a rename durable; not every platform can open a folder, so best effort: never rejects. */
-function syncFolder(folder: string): Promise<void> {
-  return new Promise((resolve) => {
-    fs.open(folder, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW, (error, fd) => {
-      // The data is fsynced; only the folder entry's durability is lost.
-      if (error) return resolve();
-      fs.fsync(fd, () => fs.close(fd, () => resolve()));
-    });
-  });
+async function syncFolder(folder: string): Promise<void> {
+  try {
+    const handle = await open(folder, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // The data is fsynced; only the folder entry's durability is lost.
+  }
 }
 
 function lockHolder(text: string): LockHolder | undefined {
