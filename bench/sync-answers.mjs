@@ -2,16 +2,13 @@
 // What a sync spends between an answer's text and its rows (#33 item 6), without the wire or the
 // writing: the very answers of bench:sync's wire sync (25 weeks of rankings, country_stats and links,
 // depth 100, top 20: 637 requests), captured once from the sandbox, then read in fresh processes, cold
-// as a 1-second sync mostly is:
-//   answers   each body decoded, parsed with exact numbers (lossless, as the CLI reads) and checked
-//             against the contract: what the client does with every answer
-//   lines     each line of the links merge store (`_newsstats/links/week=*.ndjson`, 5,355 rows) parsed
-//             again, as the merge does before writing a links partition
+// as a 1-second sync mostly is: each body decoded, parsed with exact numbers (lossless, as the CLI
+// reads) and checked against the contract, what the client does with every answer.
 // Printed: CPU milliseconds (user + system) of that work alone, the median of --runs (9) processes a
-// Node, the two kinds alternating. Compare builds by running it in each worktree.
+// Node. Compare builds by running it in each worktree, alternately.
 //   npm run bench:sync-answers [-- --runs 9 --node 24 --node 26]
 import { spawn, spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL, URLSearchParams } from 'node:url';
 
@@ -20,23 +17,18 @@ const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 if (process.argv[2] === CHILD) {
   // One measured reading, in this fresh process; the modules are loaded before the clock starts.
-  const [, , , kind, capture] = process.argv;
+  const capture = process.argv[3];
   const dist = pathToFileURL(join(repo, 'dist', 'esm')).href;
   const { decodeBody, parseJsonBody } = await import(`${dist}/api/core/response.js`);
   const { checkResponseShape, endpointFor } = await import(`${dist}/api/validate.js`);
-  const { parseJson } = await import(`${dist}/api/json.js`);
-  const { answers, lines } = JSON.parse(readFileSync(capture, 'utf8'));
+  const { answers } = JSON.parse(readFileSync(capture, 'utf8'));
   const bodies = answers.map(({ body }) => Buffer.from(body));
   const endpoints = answers.map(({ path }) => endpointFor(path));
   const at = { status: 200, url: 'bench', attempts: 1, headers: {} };
   const before = process.cpuUsage();
-  if (kind === 'answers') {
-    for (let index = 0; index < answers.length; index++) {
-      const data = parseJsonBody(decodeBody(bodies[index]).text, 'lossless', at, 'bench-key');
-      checkResponseShape(endpoints[index], answers[index].path, data);
-    }
-  } else {
-    for (const line of lines) parseJson(line, 'lossless');
+  for (let index = 0; index < answers.length; index++) {
+    const data = parseJsonBody(decodeBody(bodies[index]).text, 'lossless', at, 'bench-key');
+    checkResponseShape(endpoints[index], answers[index].path, data);
   }
   const cpu = process.cpuUsage(before);
   console.log(JSON.stringify({ cpuMs: (cpu.user + cpu.system) / 1000 }));
@@ -65,23 +57,18 @@ for (const line of readFileSync(log, 'utf8').split('\n').filter((entry) => entry
   answers.push({ path, body: await response.text() });
 }
 sandbox.stop();
-const storeFolder = join(lake, '_newsstats', 'links');
-const lines = readdirSync(storeFolder).filter((name) => name.endsWith('.ndjson') && name.startsWith('week='))
-  .flatMap((name) => readFileSync(join(storeFolder, name), 'utf8').split('\n').filter((line) => line !== ''));
 const capture = join(home, 'answers.json');
-writeFileSync(capture, JSON.stringify({ answers, lines }));
+writeFileSync(capture, JSON.stringify({ answers }));
 const characters = answers.reduce((total, { body }) => total + body.length, 0);
-console.log(`${answers.length} answers (${(characters / 1024 / 1024).toFixed(1)} M characters), ${lines.length} links store lines; CPU ms, median of ${runs} fresh processes`);
-console.log('| Node | answers: decode, exact parse, contract check | links store lines: exact parse |');
-console.log('|---|---:|---:|');
+console.log(`${answers.length} answers (${(characters / 1024 / 1024).toFixed(1)} M characters); CPU ms, median of ${runs} fresh processes`);
+console.log('| Node | decode, exact parse, contract check |');
+console.log('|---|---:|');
 for (const node of nodesFromArgs()) {
-  const samples = { answers: [], lines: [] };
+  const samples = [];
   for (let run = 0; run < runs; run++) {
-    for (const kind of run % 2 === 0 ? ['answers', 'lines'] : ['lines', 'answers']) {
-      const child = spawnSync(node.path, [join(repo, 'bench', 'sync-answers.mjs'), CHILD, kind, capture], { encoding: 'utf8' });
-      if (child.status !== 0) throw new Error(child.stderr);
-      samples[kind].push(JSON.parse(child.stdout).cpuMs);
-    }
+    const child = spawnSync(node.path, [join(repo, 'bench', 'sync-answers.mjs'), CHILD, capture], { encoding: 'utf8' });
+    if (child.status !== 0) throw new Error(child.stderr);
+    samples.push(JSON.parse(child.stdout).cpuMs);
   }
-  console.log(`| ${node.version} | ${median(samples.answers).toFixed(1)} | ${median(samples.lines).toFixed(1)} |`);
+  console.log(`| ${node.version} | ${median(samples).toFixed(1)} |`);
 }

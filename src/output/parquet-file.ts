@@ -211,14 +211,14 @@ class Thrift {
 
   i32List(id: number, values: readonly number[]): this {
     this.list(id, T_I32, values.length);
-    for (const value of values) this.#zigzag(value);
+    for (let index = 0; index < values.length; index += 1) this.#zigzag(values[index]!);
     return this;
   }
 
   stringList(id: number, values: readonly string[]): this {
     this.list(id, T_BINARY, values.length);
-    for (const value of values) {
-      const bytes = Buffer.from(value, 'utf8');
+    for (let index = 0; index < values.length; index += 1) {
+      const bytes = Buffer.from(values[index]!, 'utf8');
       this.out.varint(bytes.length);
       this.out.append(bytes);
     }
@@ -330,29 +330,63 @@ function rleRuns(values: ArrayLike<number>, count: number, bitWidth: number, out
   }
 }
 
-/** Whether a DECIMAL's 16 bytes at `a` hold less (negative), as much (0) or more than those at `b`. */
+/**
+ * Whether a DECIMAL's 16 bytes at `a` hold less (negative), as much (0) or more than those at `b`:
+ * the sign bit flipped, then byte by byte. Compared in place: Buffer.compare with offsets allocated on
+ * each call, twice a value (min and max) in a short run's unoptimised code.
+ */
 function compareDecimal(bytes: Buffer, a: number, b: number): number {
   const signA = bytes[a]! ^ 0x80;
   const signB = bytes[b]! ^ 0x80;
   if (signA !== signB) return signA - signB;
-  return bytes.compare(bytes, b + 1, b + DECIMAL_BYTES, a + 1, a + DECIMAL_BYTES);
+  for (let offset = 1; offset < DECIMAL_BYTES; offset += 1) {
+    const difference = bytes[a + offset]! - bytes[b + offset]!;
+    if (difference !== 0) return difference;
+  }
+  return 0;
 }
 
-/** Integer digits (at most 38, checked) as DECIMAL(38,0): 16 bytes, big-endian two's complement. */
+/** Decimal digits taken at a time: a byte times 10^6 plus the carry stays a small integer (below 2^30). */
+const DIGITS_AT_A_TIME = 6;
+
+/**
+ * Integer digits (at most 38, checked) as DECIMAL(38,0): 16 bytes, big-endian two's complement,
+ * made in place: the bytes multiplied by 10^6 and the next six digits added, then negated for a
+ * minus sign. No BigInt (an articleHash is past 2^53) and no Buffer writer: both allocated for each
+ * value.
+ */
 function writeDecimal(digits: string, out: Bytes): void {
   out.ensure(DECIMAL_BYTES);
   const bytes = out.buffer;
-  const at = out.length;
-  if (digits.length <= 15 && digits.charCodeAt(0) !== 0x2d) {
-    // Below 10^15, so exact as a double: no BigInt for the common case.
-    const value = Number(digits);
-    bytes.fill(0, at, at + 8);
-    bytes.writeUInt32BE(Math.floor(value / 4294967296), at + 8);
-    bytes.writeUInt32BE(value % 4294967296, at + 12);
-  } else {
-    const value = BigInt.asUintN(128, BigInt(digits));
-    bytes.writeBigUInt64BE(value >> 64n, at);
-    bytes.writeBigUInt64BE(BigInt.asUintN(64, value), at + 8);
+  const first = out.length;
+  const last = first + DECIMAL_BYTES - 1;
+  for (let index = first; index <= last; index += 1) bytes[index] = 0;
+  const negative = digits.charCodeAt(0) === 0x2d;
+  // The lowest index a non-zero byte has reached: the bytes above it are zero and need no multiplying.
+  let highest = last;
+  for (let position = negative ? 1 : 0; position < digits.length; ) {
+    const groupEnd = Math.min(digits.length, position + DIGITS_AT_A_TIME);
+    let carry = 0;
+    let scale = 1;
+    for (; position < groupEnd; position += 1) {
+      carry = carry * 10 + digits.charCodeAt(position) - 0x30;
+      scale *= 10;
+    }
+    let index = last;
+    for (; index >= highest || (carry !== 0 && index >= first); index -= 1) {
+      const product = bytes[index]! * scale + carry;
+      bytes[index] = product & 0xff;
+      carry = product >>> 8;
+    }
+    highest = index + 1;
+  }
+  if (negative) {
+    let carry = 1;
+    for (let index = last; index >= first; index -= 1) {
+      const sum = (~bytes[index]! & 0xff) + carry;
+      bytes[index] = sum & 0xff;
+      carry = sum >>> 8;
+    }
   }
   out.length += DECIMAL_BYTES;
 }
@@ -371,16 +405,24 @@ interface EncodedColumn {
   max?: Uint8Array;
 }
 
+/**
+ * The definition levels of an OPTIONAL column (1 a value, 0 a null) as RLE runs, read off the values
+ * as they lie: no array of levels. Returns the number of nulls.
+ */
 function levelsOf(values: readonly EncodedValue[], out: Bytes): number {
-  const levels = new Uint8Array(values.length);
-  let nulls = 0;
-  for (let index = 0; index < values.length; index += 1) {
-    if (values[index] === null) nulls += 1;
-    else levels[index] = 1;
-  }
   const start = out.length;
   out.int32(0);
-  rleRuns(levels, levels.length, 1, out);
+  let nulls = 0;
+  let index = 0;
+  while (index < values.length) {
+    const isNull = values[index] === null;
+    let run = 1;
+    while (index + run < values.length && (values[index + run] === null) === isNull) run += 1;
+    if (isNull) nulls += run;
+    out.varint(run * 2);
+    out.byte(isNull ? 0 : 1);
+    index += run;
+  }
   out.buffer.writeInt32LE(out.length - start - 4, start);
   return nulls;
 }
@@ -389,7 +431,33 @@ const scratch = new Bytes(64 * 1024);
 const groupScratch = new Bytes(64 * 1024);
 const dictionaryScratch = new Bytes(16 * 1024);
 const compressedScratch = new Bytes(64 * 1024);
+const footerScratch = new Bytes(4096);
 
+/**
+ * Integers reused from column to column (a text column's row indexes, its dictionary entries' places
+ * and lengths), grown when a column needs more: a sync writes thousands of small columns.
+ */
+class IntegerScratch {
+  values: Int32Array = new Int32Array(1024);
+
+  /** The array, at least `size` long, holding what it held. */
+  atLeast(size: number): Int32Array {
+    if (this.values.length < size) {
+      const grown = new Int32Array(Math.max(size, this.values.length * 2));
+      grown.set(this.values);
+      this.values = grown;
+    }
+    return this.values;
+  }
+}
+
+const rowIndexes = new IntegerScratch();
+const entryStarts = new IntegerScratch();
+const entryLengths = new IntegerScratch();
+
+// The loops below run over indexes, not for...of: most of a short sync runs before V8 optimises
+// them, and unoptimised for...of makes an iterator result for each value (a twentieth of a sync's
+// garbage was those of encodeColumn and encodeText).
 function encodeColumn(column: ParquetColumn, values: readonly EncodedValue[]): EncodedColumn {
   const body = scratch;
   body.length = 0;
@@ -403,7 +471,8 @@ function encodeColumn(column: ParquetColumn, values: readonly EncodedValue[]): E
       let count = 0;
       let min: boolean | undefined;
       let max: boolean | undefined;
-      for (const value of values) {
+      for (let index = 0; index < values.length; index += 1) {
+        const value = values[index];
         if (value === null) continue;
         if (value === true) bits |= 1 << count % 8;
         min = min === undefined ? value === true : min && value === true;
@@ -415,12 +484,14 @@ function encodeColumn(column: ParquetColumn, values: readonly EncodedValue[]): E
         }
       }
       if (count % 8 !== 0) body.byte(bits);
-      return { data: body.view(), encoding: ENCODING.PLAIN, nulls, ...(min !== undefined && { min: Uint8Array.of(min ? 1 : 0), max: Uint8Array.of(max ? 1 : 0) }) };
+      if (min === undefined) return { data: body.view(), encoding: ENCODING.PLAIN, nulls };
+      return { data: body.view(), encoding: ENCODING.PLAIN, nulls, min: Uint8Array.of(min ? 1 : 0), max: Uint8Array.of(max ? 1 : 0) };
     }
     case 'DECIMAL': {
       let minAt = -1;
       let maxAt = -1;
-      for (const value of values) {
+      for (let index = 0; index < values.length; index += 1) {
+        const value = values[index];
         if (value === null) continue;
         const at = body.length;
         writeDecimal(value as string, body);
@@ -428,13 +499,15 @@ function encodeColumn(column: ParquetColumn, values: readonly EncodedValue[]): E
         if (maxAt === -1 || compareDecimal(body.buffer, at, maxAt) > 0) maxAt = at;
       }
       const data = body.view();
-      return { data, encoding: ENCODING.PLAIN, nulls, ...(minAt !== -1 && { min: copyOf(data, minAt, DECIMAL_BYTES), max: copyOf(data, maxAt, DECIMAL_BYTES) }) };
+      if (minAt === -1) return { data, encoding: ENCODING.PLAIN, nulls };
+      return { data, encoding: ENCODING.PLAIN, nulls, min: copyOf(data, minAt, DECIMAL_BYTES), max: copyOf(data, maxAt, DECIMAL_BYTES) };
     }
     default: {
       // INT32, DOUBLE, TIMESTAMP: numbers.
       let min = Number.NaN;
       let max = Number.NaN;
-      for (const value of values) {
+      for (let index = 0; index < values.length; index += 1) {
+        const value = values[index];
         if (value === null) continue;
         const number = value as number;
         if (column.kind === 'INT32') body.int32(number);
@@ -465,15 +538,30 @@ function copyOf(bytes: Buffer, start: number, length: number): Buffer {
   return Buffer.from(bytes.subarray(start, start + length));
 }
 
+/**
+ * Whether the `aLength` bytes at `a` sort before (negative), with (0) or after (positive) the
+ * `bLength` bytes at `b`, both in `bytes`: UTF-8's byte order, which readers compare text in.
+ */
+function compareBytes(bytes: Uint8Array, a: number, aLength: number, b: number, bLength: number): number {
+  const common = Math.min(aLength, bLength);
+  for (let offset = 0; offset < common; offset += 1) {
+    const difference = bytes[a + offset]! - bytes[b + offset]!;
+    if (difference !== 0) return difference;
+  }
+  return aLength - bLength;
+}
+
 /** Text and JSON: a dictionary of the distinct values, and each row's index into it. */
 function encodeText(column: ParquetColumn, values: readonly EncodedValue[], body: Bytes, nulls: number): EncodedColumn {
   const index = new Map<string, number>();
   const dictionary = dictionaryScratch;
   dictionary.length = 0;
-  const starts: number[] = [];
-  const indexes = new Uint32Array(values.length - nulls);
+  const indexes = rowIndexes.atLeast(values.length - nulls);
+  let starts = entryStarts.values;
+  let lengths = entryLengths.values;
   let count = 0;
-  for (const value of values) {
+  for (let row = 0; row < values.length; row += 1) {
+    const value = values[row];
     if (value === null) continue;
     const text = value as string;
     let position = index.get(text);
@@ -482,32 +570,35 @@ function encodeText(column: ParquetColumn, values: readonly EncodedValue[], body
       index.set(text, position);
       const at = dictionary.length;
       dictionary.int32(0);
-      starts.push(at);
       const length = dictionary.utf8(text); // may move the buffer: read it after
       dictionary.buffer.writeInt32LE(length, at);
+      if (position === starts.length) {
+        starts = entryStarts.atLeast(position + 1);
+        lengths = entryLengths.atLeast(position + 1);
+      }
+      starts[position] = at + 4;
+      lengths[position] = length;
     }
     indexes[count++] = position;
   }
-  const bitWidth = Math.max(1, 32 - Math.clz32(Math.max(0, index.size - 1)));
+  const entries = index.size;
+  const bitWidth = Math.max(1, 32 - Math.clz32(Math.max(0, entries - 1)));
   body.byte(bitWidth);
   rleRuns(indexes, count, bitWidth, body);
-  const encoded: EncodedColumn = { dictionary: { body: dictionary.view(), size: index.size }, data: body.view(), encoding: ENCODING.RLE_DICTIONARY, nulls };
-  if (column.kind === 'UTF8' && starts.length > 0) {
-    // Bounds in the byte order of UTF-8, which readers compare in: over the distinct values only.
-    // Compared where they lie in the dictionary, without a view of each.
-    const bytes = encoded.dictionary!.body;
-    const endOf = (at: number) => at + 4 + bytes.readInt32LE(at);
-    // Whether the text at `at` sorts before (negative) or after (positive) the one at `other`.
-    const compare = (at: number, other: number) => bytes.compare(bytes, other + 4, endOf(other), at + 4, endOf(at));
-    let minAt = starts[0]!;
-    let maxAt = minAt;
-    for (const at of starts) {
-      if (compare(at, minAt) < 0) minAt = at;
-      if (compare(at, maxAt) > 0) maxAt = at;
+  const bytes = dictionary.view();
+  const encoded: EncodedColumn = { dictionary: { body: bytes, size: entries }, data: body.view(), encoding: ENCODING.RLE_DICTIONARY, nulls };
+  if (column.kind === 'UTF8' && entries > 0) {
+    // Bounds over the distinct values only, compared where they lie in the dictionary.
+    let min = 0;
+    let max = 0;
+    for (let entry = 1; entry < entries; entry += 1) {
+      if (compareBytes(bytes, starts[entry]!, lengths[entry]!, starts[min]!, lengths[min]!) < 0) min = entry;
+      if (compareBytes(bytes, starts[entry]!, lengths[entry]!, starts[max]!, lengths[max]!) > 0) max = entry;
     }
-    const min = bytes.subarray(minAt + 4, endOf(minAt));
-    const max = bytes.subarray(maxAt + 4, endOf(maxAt));
-    if (min.length <= STATS_MAX_BYTES && max.length <= STATS_MAX_BYTES) Object.assign(encoded, { min: Buffer.from(min), max: Buffer.from(max) });
+    if (lengths[min]! <= STATS_MAX_BYTES && lengths[max]! <= STATS_MAX_BYTES) {
+      encoded.min = copyOf(bytes, starts[min]!, lengths[min]!);
+      encoded.max = copyOf(bytes, starts[max]!, lengths[max]!);
+    }
   }
   return encoded;
 }
@@ -516,16 +607,20 @@ function encodeText(column: ParquetColumn, values: readonly EncodedValue[], body
 
 interface ChunkMeta {
   column: ParquetColumn;
-  encodings: number[];
+  encodings: readonly number[];
   values: number;
   uncompressed: number;
   compressed: number;
   dataPageOffset: number;
-  dictionaryPageOffset?: number;
+  dictionaryPageOffset: number | undefined;
   nulls: number;
-  min?: Uint8Array;
-  max?: Uint8Array;
+  min: Uint8Array | undefined;
+  max: Uint8Array | undefined;
 }
+
+/** The encodings a column chunk lists: with a dictionary, or PLAIN values alone (RLE: the levels). */
+const DICTIONARY_CHUNK_ENCODINGS: readonly number[] = [ENCODING.PLAIN, ENCODING.RLE, ENCODING.RLE_DICTIONARY];
+const PLAIN_CHUNK_ENCODINGS: readonly number[] = [ENCODING.PLAIN, ENCODING.RLE];
 
 interface RowGroupMeta {
   chunks: ChunkMeta[];
@@ -552,13 +647,14 @@ export class ParquetFileWriter {
     const out = groupScratch;
     out.length = 0;
     if (this.#offset === 0) out.append(MAGIC);
-    const start = this.#offset + out.length;
-    const chunks = this.columns.map((column, index) => this.#chunk(column, encodeColumn(column, columnValues[index]!), rows, out));
-    const group: RowGroupMeta = {
-      chunks, rows, offset: start,
-      uncompressed: chunks.reduce((total, chunk) => total + chunk.uncompressed, 0),
-      compressed: chunks.reduce((total, chunk) => total + chunk.compressed, 0),
-    };
+    const group: RowGroupMeta = { chunks: [], rows, offset: this.#offset + out.length, uncompressed: 0, compressed: 0 };
+    for (let index = 0; index < this.columns.length; index += 1) {
+      const column = this.columns[index]!;
+      const chunk = this.#chunk(column, encodeColumn(column, columnValues[index]!), rows, out);
+      group.chunks.push(chunk);
+      group.uncompressed += chunk.uncompressed;
+      group.compressed += chunk.compressed;
+    }
     this.#groups.push(group);
     this.#offset += out.length;
     // A copy the size of the group: a new 64 KiB buffer for each of a sync's small files was more
@@ -572,54 +668,63 @@ export class ParquetFileWriter {
     let dictionaryPageOffset: number | undefined;
     if (encoded.dictionary) {
       dictionaryPageOffset = chunkStart;
-      uncompressed += this.#page(out, encoded.dictionary.body, (thrift) => thrift.begin(7).i32(1, encoded.dictionary!.size).i32(2, ENCODING.PLAIN).end(), PAGE.DICTIONARY_PAGE);
+      uncompressed += this.#page(out, encoded.dictionary.body, PAGE.DICTIONARY_PAGE, encoded.dictionary.size, ENCODING.PLAIN);
     }
     const dataPageOffset = this.#offset + out.length;
-    uncompressed += this.#page(out, encoded.data, (thrift) => thrift.begin(5).i32(1, rows).i32(2, encoded.encoding).i32(3, ENCODING.RLE).i32(4, ENCODING.RLE).end(), PAGE.DATA_PAGE);
+    uncompressed += this.#page(out, encoded.data, PAGE.DATA_PAGE, rows, encoded.encoding);
     return {
       column,
-      encodings: encoded.dictionary ? [ENCODING.PLAIN, ENCODING.RLE, ENCODING.RLE_DICTIONARY] : [ENCODING.PLAIN, ENCODING.RLE],
+      encodings: encoded.dictionary ? DICTIONARY_CHUNK_ENCODINGS : PLAIN_CHUNK_ENCODINGS,
       values: rows,
       uncompressed,
       compressed: this.#offset + out.length - chunkStart,
       dataPageOffset,
-      ...(dictionaryPageOffset !== undefined && { dictionaryPageOffset }),
+      dictionaryPageOffset,
       nulls: encoded.nulls,
-      ...(encoded.min && { min: encoded.min, max: encoded.max }),
+      min: encoded.min,
+      max: encoded.max,
     };
   }
 
-  /** A page: its header (with `pageHeader` adding the type's own header) and its compressed body. */
-  #page(out: Bytes, body: Buffer, pageHeader: (thrift: Thrift) => void, type: number): number {
+  /**
+   * A page: its header and its compressed body. `count` and `encoding`: a dictionary page's entries
+   * and their encoding, or a data page's values and theirs.
+   */
+  #page(out: Bytes, body: Buffer, type: number, count: number, encoding: number): number {
     const compressed = compressedScratch;
     compressed.length = 0;
     snappyCompress(body, compressed);
     const headerStart = out.length;
     const thrift = new Thrift(out).begin().i32(1, type).i32(2, body.length).i32(3, compressed.length);
-    pageHeader(thrift);
+    if (type === PAGE.DICTIONARY_PAGE) thrift.begin(7).i32(1, count).i32(2, encoding).end();
+    else thrift.begin(5).i32(1, count).i32(2, encoding).i32(3, ENCODING.RLE).i32(4, ENCODING.RLE).end();
     thrift.end();
     const headerLength = out.length - headerStart;
-    out.append(compressed.view());
+    out.append(compressed.buffer, 0, compressed.length);
     return headerLength + body.length;
   }
 
   /** The footer's bytes (and the leading magic when no row group was written). */
   footer(): Buffer {
-    const out = new Bytes(4096);
+    const out = footerScratch;
+    out.length = 0;
     if (this.#offset === 0) out.append(MAGIC);
     const metaStart = out.length;
     const thrift = new Thrift(out).begin().i32(1, 2);
     thrift.list(2, T_STRUCT, this.columns.length + 1);
     thrift.begin().string(4, 'root').i32(5, this.columns.length).end();
-    for (const column of this.columns) schemaElement(thrift, column);
-    thrift.i64(3, this.#groups.reduce((total, group) => total + group.rows, 0));
+    for (let index = 0; index < this.columns.length; index += 1) schemaElement(thrift, this.columns[index]!);
+    let rows = 0;
+    for (let ordinal = 0; ordinal < this.#groups.length; ordinal += 1) rows += this.#groups[ordinal]!.rows;
+    thrift.i64(3, rows);
     thrift.list(4, T_STRUCT, this.#groups.length);
-    this.#groups.forEach((group, ordinal) => {
+    for (let ordinal = 0; ordinal < this.#groups.length; ordinal += 1) {
+      const group = this.#groups[ordinal]!;
       thrift.begin().list(1, T_STRUCT, group.chunks.length);
-      for (const chunk of group.chunks) columnChunk(thrift, chunk);
+      for (let index = 0; index < group.chunks.length; index += 1) columnChunk(thrift, group.chunks[index]!);
       thrift.i64(2, group.uncompressed).i64(3, group.rows).i64(5, group.offset).i64(6, group.compressed);
       thrift.i16(7, ordinal).end();
-    });
+    }
     thrift.string(6, this.createdBy);
     thrift.list(7, T_STRUCT, this.columns.length);
     for (let index = 0; index < this.columns.length; index += 1) thrift.begin().begin(1).end().end();
@@ -627,7 +732,8 @@ export class ParquetFileWriter {
     const length = out.length - metaStart;
     out.int32(length);
     out.append(MAGIC);
-    return out.view();
+    // A copy of its size, as group() returns, the buffer kept for the next file's footer.
+    return Buffer.from(out.view());
   }
 }
 

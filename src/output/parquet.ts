@@ -233,6 +233,9 @@ class ParquetFile {
   }
 }
 
+/** What write() returns for a row that only joined the row group being gathered. */
+const WRITTEN: Promise<void> = Promise.resolve();
+
 /**
  * A sink that writes rows to `out` as Parquet: columns fixed by `columns`, or by the spec's fields
  * (and the first group's extra keys) typed as the file comment says. Resolves write() once a full
@@ -251,9 +254,11 @@ export function openParquetWriter(out: NodeJS.WritableStream, fields: readonly s
     await file.writeGroup(rows);
   };
   return {
-    async write(row) {
+    // Not async: a promise made for each row (an async function's) was a per-row garbage of its own;
+    // all but one row in ROW_GROUP_ROWS only join the group.
+    write(row) {
       pending.push(row);
-      if (pending.length >= ROW_GROUP_ROWS) await flush();
+      return pending.length >= ROW_GROUP_ROWS ? flush() : WRITTEN;
     },
     async end() {
       await flush();
