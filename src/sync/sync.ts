@@ -28,7 +28,7 @@ import { MAX_WEEKS_AHEAD, needsCurrentWeek, plannedRequests, planTasks, serviceW
 import { StreamReader, queryRecord, type StreamQuery } from './read.js';
 import { STATE_FILE, StateError, checkQuery, emptyState, parseState, partialWeeks, stateText, takenText, withPartialCleared, withPartitionTaken, withSnapshotDone, withWeekDone, type SyncState } from './state.js';
 import { STREAMS, partitionRow, rowWeek, type StreamName } from './streams.js';
-import { NEWLINE, storeLines, storeRow, writeIndexText } from './links-store.js';
+import { NEWLINE, heldRow, linkKey, readsBackByJsonParse, storeLines, storeRow, writeIndexText } from './links-store.js';
 
 export interface SyncOptions extends PlanOptions, StreamQuery {
   client: NewsStatsClient<'lossless'>;
@@ -73,11 +73,6 @@ export interface SyncSummary {
 /** The file of a partition, relative to the lake. */
 export function partitionPath(partition: Pick<Partition, 'stream' | 'week'>): string {
   return `${partition.stream}/week=${partition.week}/part-0.parquet`;
-}
-
-/** What identifies a links row across partitions and runs. */
-function linkKey(row: Row): string {
-  return `${String(row.personHash)}\u0000${String(row.articleHash)}`;
 }
 
 /** The merge store of a links partition: its rows as JSON lines, every digit as sent. */
@@ -126,9 +121,12 @@ class LakeRun {
   #links = new Map<number, Map<string, number>>();
   /** Where the lake keeps the lines of #links (LINKS_HELD), made at the first links fetched. */
   #held: Scratch | undefined;
-  /** Each held line's position and length in #held, by its number. */
+  /** Each held line's position, length and key in #held, by its number (numbered as appended, so positions ascend). */
   #heldAt: number[] = [];
   #heldLength: number[] = [];
+  #heldKeys: string[] = [];
+  /** The numbers of the held lines JSON.parse would not read back exact (readsBackByJsonParse): storeRow reads them. */
+  #heldNotByJsonParse = new Set<number>();
   /** The partition week of each key in #links. */
   #linkWeeks = new Map<string, number>();
   #linksRows = 0;
@@ -286,32 +284,43 @@ class LakeRun {
     // The week's rows are the run's now: its people need not be asked again.
     for (const person of asked) this.#linksHeld.add(person);
     // Each partition week's new lines side by side in the scratch file, so the merge reads a week's in
-    // a few pieces, not a line at a time.
-    const byWeek = new Map<number, Array<{ key: string; line: Buffer }>>();
-    for (const row of rows) {
+    // a few pieces, not a line at a time; and made one text a week, one buffer of it, not one a line.
+    const byWeek = new Map<number, { keys: string[]; byJsonParse: boolean[]; text: string }>();
+    for (let index = 0; index < rows.length; index += 1) {
+      const row = rows[index]!;
       const week = rowWeek('links', row, task.week!);
       let lines = byWeek.get(week);
-      if (!lines) byWeek.set(week, (lines = []));
-      lines.push({ key: linkKey(row), line: Buffer.from(`${compactJsonText(row)}\n`) });
+      if (!lines) byWeek.set(week, (lines = { keys: [], byJsonParse: [], text: '' }));
+      lines.keys.push(linkKey(row));
+      lines.byJsonParse.push(readsBackByJsonParse(row));
+      lines.text += `${compactJsonText(row)}\n`;
     }
     rows.length = 0;
     const held = (this.#held ??= await this.#lake.scratch(LINKS_HELD));
-    const chunks = [...byWeek.values()].flatMap((lines) => lines.map(({ line }) => line));
+    const chunks = [...byWeek.values()].map(({ text }) => Buffer.from(text));
     let position = held.append(chunks);
-    for (const [week, lines] of byWeek) {
+    let chunk = 0;
+    for (const [week, { keys, byJsonParse }] of byWeek) {
+      const bytes = chunks[chunk++]!;
       let partition = this.#links.get(week);
       if (!partition) this.#links.set(week, (partition = new Map<string, number>()));
-      for (const { key, line } of lines) {
+      // JSON text holds no newline byte but each line's end: compact JSON escapes a newline in a string.
+      for (let index = 0, start = 0; index < keys.length; index += 1) {
+        const key = keys[index]!;
+        const end = bytes.indexOf(0x0a, start);
         // The newest answer for a key wins, in the week it names now.
         const before = this.#linkWeeks.get(key);
         if (before !== undefined && before !== week) this.#links.get(before)!.delete(key);
         else if (before === undefined) this.#linksRows += 1;
         this.#linkWeeks.set(key, week);
+        if (!byJsonParse[index]) this.#heldNotByJsonParse.add(this.#heldAt.length);
         partition.set(key, this.#heldAt.length);
-        this.#heldAt.push(position);
-        this.#heldLength.push(line.length - 1);
-        position += line.length;
+        this.#heldAt.push(position + start);
+        this.#heldLength.push(end - start);
+        this.#heldKeys.push(key);
+        start = end + 1;
       }
+      position += bytes.length;
     }
     this.#linksWeeks.push(task);
     if (this.#linksRows >= LINKS_BUFFER_ROWS) await this.#mergeLinks();
@@ -345,22 +354,27 @@ class LakeRun {
   }
 
   /**
-   * The held lines of these numbers, in their order, each a view of one read of the scratch file: lines
-   * that lie side by side there are read together (a 25-week sync's merge reads about 800 pieces).
+   * The held lines of these numbers (ascending, so in the order they lie in the scratch file), each a
+   * view of one read of it: lines that lie side by side there are read together (a 25-week sync's
+   * merge reads about 800 pieces).
    */
-  #heldLines(numbers: readonly number[]): Buffer[] {
-    const lines = numbers.map((number): { at: number; length: number; bytes?: Buffer } => ({ at: this.#heldAt[number]!, length: this.#heldLength[number]! }));
-    const byPosition = [...lines].sort((a, b) => a.at - b.at);
-    for (let first = 0; first < byPosition.length; ) {
-      const start = byPosition[first]!.at;
-      let stop = start + byPosition[first]!.length + 1;
+  #heldLines(numbers: Uint32Array): Buffer[] {
+    const at = this.#heldAt;
+    const length = this.#heldLength;
+    const lines = new Array<Buffer>(numbers.length);
+    for (let first = 0; first < numbers.length; ) {
+      const start = at[numbers[first]!]!;
+      let stop = start + length[numbers[first]!]! + 1;
       let next = first + 1;
-      while (next < byPosition.length && byPosition[next]!.at === stop) stop += byPosition[next++]!.length + 1;
+      while (next < numbers.length && at[numbers[next]!] === stop) stop += length[numbers[next++]!]! + 1;
       const bytes = this.#held!.read(start, stop - start);
-      for (const line of byPosition.slice(first, next)) line.bytes = bytes.subarray(line.at - start, line.at - start + line.length);
+      for (let index = first; index < next; index += 1) {
+        const offset = at[numbers[index]!]! - start;
+        lines[index] = bytes.subarray(offset, offset + length[numbers[index]!]!);
+      }
       first = next;
     }
-    return lines.map((line) => line.bytes!);
+    return lines;
   }
 
   /**
@@ -374,38 +388,48 @@ class LakeRun {
     const index = await this.#linksIndex();
     // A link whose mentionDate now names another week leaves the partition it was in.
     const leaving = new Map<number, Set<string>>();
-    for (const [key, week] of this.#linkWeeks) {
+    // forEach, not for-of over entries: no [key, week] array a link while the loop is not optimised.
+    this.#linkWeeks.forEach((week, key) => {
       const before = index.get(key);
-      if (before === undefined || before === week) continue;
+      if (before === undefined || before === week) return;
       if (!leaving.has(before)) leaving.set(before, new Set());
       leaving.get(before)!.add(key);
-    }
+    });
     const weeks = [...new Set([...this.#links.keys(), ...leaving.keys()])].sort((a, b) => a - b);
     for (const week of weeks) {
       const storePath = linksStorePath(week);
-      const merged = new Map<string, Buffer>();
+      // Each key's line: the store's bytes, or a held line's place in heldNumbers.
+      const merged = new Map<string, Buffer | number>();
       for (const line of storeLines(await this.#lake.read(storePath))) merged.set(linkKey(storeRow(line)), line);
       for (const key of leaving.get(week) ?? []) merged.delete(key);
       const held = this.#links.get(week);
-      if (held) {
-        const lines = this.#heldLines([...held.values()]);
-        let index = 0;
-        for (const key of held.keys()) merged.set(key, lines[index++]!);
-      }
-      const lines = [...merged.keys()].sort().map((key) => merged.get(key)!);
-      await this.#lake.write(storePath, lines.flatMap((line) => [line, NEWLINE]));
+      const heldNumbers = Uint32Array.from(held?.values() ?? []).sort();
+      const heldLines = this.#heldLines(heldNumbers);
+      for (let index = 0; index < heldNumbers.length; index += 1) merged.set(this.#heldKeys[heldNumbers[index]!]!, index);
+      const keys = [...merged.keys()].sort();
+      const lineOf = (key: string): Buffer => {
+        const line = merged.get(key)!;
+        return typeof line === 'number' ? heldLines[line]! : line;
+      };
+      const chunks: Buffer[] = [];
+      for (const key of keys) chunks.push(lineOf(key), NEWLINE);
+      await this.#lake.write(storePath, chunks);
       // A partition only left by a link that moved keeps what it was: complete, or partial.
       const partial = this.#links.has(week) ? week >= this.#currentWeek : partialWeeks(this.#state, 'links').includes(week);
       // Parsed again a row at a time: each lives only while the writer takes it.
       await this.#writeRows({ stream: 'links', week }, async (write) => {
-        for (const line of lines) await write(storeRow(line));
+        for (const key of keys) {
+          const line = merged.get(key)!;
+          const byJsonParse = typeof line === 'number' && !this.#heldNotByJsonParse.has(heldNumbers[line]!);
+          await write(byJsonParse ? heldRow(heldLines[line]!.toString('utf8'), key) : storeRow(lineOf(key)));
+        }
       });
       this.#state = withPartitionTaken(this.#state, 'links', week, taken, partial);
       this.#summary.written.push({ stream: 'links', week, ...(partial && { partial: true }) });
     }
     // The index after the partitions: a run killed between them finds the old week in it, and moves
     // the link again.
-    for (const [key, week] of this.#linkWeeks) index.set(key, week);
+    this.#linkWeeks.forEach((week, key) => index.set(key, week));
     await this.#lake.write(LINKS_INDEX, async (out) => writeIndexText(index, out));
     for (const task of this.#linksWeeks) {
       if (!task.partial) this.#state = withPartialCleared(withWeekDone(this.#state, 'links', task.week!), 'links', task.week!);
@@ -415,6 +439,8 @@ class LakeRun {
     this.#links = new Map();
     this.#heldAt = [];
     this.#heldLength = [];
+    this.#heldKeys = [];
+    this.#heldNotByJsonParse = new Set();
     this.#linkWeeks = new Map();
     this.#linksRows = 0;
     this.#linksWeeks = [];

@@ -9,7 +9,24 @@ import { MARK, printsAsWritten } from './parse.js';
 
 const NOT_NATIVE = Symbol('a value JSON.stringify cannot be made to print exactly');
 // JSON.stringify writes the MARK character as this escape; a marked number is a string holding it.
-const MARKED_NUMBER = /"\\u0000([^"]*)"/g;
+const MARKED_NUMBER_START = '"\\u0000';
+
+/**
+ * The text with each marked number's quotes and MARK taken off. Each `"\u0000` in it opens a marked
+ * number: no string or key of the value holds MARK (nativeJsonText refuses it), and one holding the
+ * six characters `\u0000` is written `\\u0000`. indexOf and slices, not a regular expression's
+ * replace: no pattern run and no copy of the text (a sync's links store: a line each link).
+ */
+function withMarkedNumbersUnquoted(text: string): string {
+  let unquoted = '';
+  let copied = 0;
+  for (let start = text.indexOf(MARKED_NUMBER_START); start !== -1; start = text.indexOf(MARKED_NUMBER_START, copied)) {
+    const end = text.indexOf('"', start + MARKED_NUMBER_START.length);
+    unquoted += text.slice(copied, start) + text.slice(start + MARKED_NUMBER_START.length, end);
+    copied = end + 1;
+  }
+  return unquoted + text.slice(copied);
+}
 
 /**
  * The text JSON.stringify writes, made byte for byte lossless-json's and several times faster: a
@@ -35,7 +52,7 @@ function nativeJsonText(value: unknown, indent: string | number | undefined): st
   };
   try {
     const text = JSON.stringify(value, exactNumbers, indent);
-    return marked ? text.replace(MARKED_NUMBER, '$1') : text;
+    return marked ? withMarkedNumbersUnquoted(text) : text;
   } catch (error) {
     if (error === NOT_NATIVE) return undefined;
     throw error;

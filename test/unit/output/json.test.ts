@@ -96,6 +96,13 @@ describe('json text, fast and exact', () => {
       { reach: new LosslessNumber('1e5'), big: 2n ** 70n, negative: new LosslessNumber('-18446744073709551615') },
     ],
     'strings that look like marked numbers': { a: '\u00001', b: '"\u00002"', ['\u0000c']: new LosslessNumber('3.50') },
+    'the text \\u0000 beside marked numbers': {
+      ['"\\u0000"']: new LosslessNumber('12345678901234567890'),
+      a: '\\u00001',
+      b: '"\\u0000',
+      c: 'ends in a backslash \\',
+      d: [new LosslessNumber('1.50'), '\\u0000', new LosslessNumber('-18446744073709551615')],
+    },
   };
   for (const [name, value] of Object.entries(values)) {
     test(`${name}: json and ndjson print what lossless-json prints`, async () => {
