@@ -120,11 +120,20 @@ export class Bytes {
     this.length += end - start;
   }
 
-  /** Text as UTF-8; returns its length in bytes. */
-  utf8(text: string): number {
-    this.ensure(text.length * 3);
-    const written = this.buffer.write(text, this.length, 'utf8');
-    this.length += written;
+  /**
+   * Text as PLAIN BYTE_ARRAY: its length in bytes (4, little-endian), then its UTF-8; returns that
+   * length. The length's bytes stored one by one: Buffer's writers cost a call and a check each.
+   */
+  lengthAndUtf8(text: string): number {
+    this.ensure(4 + text.length * 3);
+    const buffer = this.buffer;
+    const at = this.length;
+    const written = buffer.write(text, at + 4, 'utf8');
+    buffer[at] = written & 0xff;
+    buffer[at + 1] = (written >>> 8) & 0xff;
+    buffer[at + 2] = (written >>> 16) & 0xff;
+    buffer[at + 3] = written >>> 24;
+    this.length = at + 4 + written;
     return written;
   }
 
@@ -215,13 +224,11 @@ class Thrift {
     return this;
   }
 
-  stringList(id: number, values: readonly string[]): this {
-    this.list(id, T_BINARY, values.length);
-    for (let index = 0; index < values.length; index += 1) {
-      const bytes = Buffer.from(values[index]!, 'utf8');
-      this.out.varint(bytes.length);
-      this.out.append(bytes);
-    }
+  /** A list of one binary (a column chunk's path in the schema: its name). */
+  binaryListOfOne(id: number, bytes: Uint8Array): this {
+    this.list(id, T_BINARY, 1);
+    this.out.varint(bytes.length);
+    this.out.append(bytes);
     return this;
   }
 
@@ -569,9 +576,7 @@ function encodeText(column: ParquetColumn, values: readonly EncodedValue[], body
       position = index.size;
       index.set(text, position);
       const at = dictionary.length;
-      dictionary.int32(0);
-      const length = dictionary.utf8(text); // may move the buffer: read it after
-      dictionary.buffer.writeInt32LE(length, at);
+      const length = dictionary.lengthAndUtf8(text);
       if (position === starts.length) {
         starts = entryStarts.atLeast(position + 1);
         lengths = entryLengths.atLeast(position + 1);
@@ -640,7 +645,12 @@ export class ParquetFileWriter {
   readonly #groups: RowGroupMeta[] = [];
   #offset = 0;
 
-  constructor(readonly columns: readonly ParquetColumn[], readonly createdBy: string) {}
+  /** Each column's name in UTF-8, made once for the footer's schema and each column chunk's path. */
+  readonly #names: Buffer[];
+
+  constructor(readonly columns: readonly ParquetColumn[], readonly createdBy: string) {
+    this.#names = columns.map((column) => Buffer.from(column.name, 'utf8'));
+  }
 
   /** A row group's bytes from each column's values (one array a column, all of one length). */
   group(columnValues: ReadonlyArray<readonly EncodedValue[]>, rows: number): Buffer {
@@ -713,7 +723,7 @@ export class ParquetFileWriter {
     const thrift = new Thrift(out).begin().i32(1, 2);
     thrift.list(2, T_STRUCT, this.columns.length + 1);
     thrift.begin().string(4, 'root').i32(5, this.columns.length).end();
-    for (let index = 0; index < this.columns.length; index += 1) schemaElement(thrift, this.columns[index]!);
+    for (let index = 0; index < this.columns.length; index += 1) schemaElement(thrift, this.columns[index]!, this.#names[index]!);
     let rows = 0;
     for (let ordinal = 0; ordinal < this.#groups.length; ordinal += 1) rows += this.#groups[ordinal]!.rows;
     thrift.i64(3, rows);
@@ -721,7 +731,7 @@ export class ParquetFileWriter {
     for (let ordinal = 0; ordinal < this.#groups.length; ordinal += 1) {
       const group = this.#groups[ordinal]!;
       thrift.begin().list(1, T_STRUCT, group.chunks.length);
-      for (let index = 0; index < group.chunks.length; index += 1) columnChunk(thrift, group.chunks[index]!);
+      for (let index = 0; index < group.chunks.length; index += 1) columnChunk(thrift, group.chunks[index]!, this.#names[index]!);
       thrift.i64(2, group.uncompressed).i64(3, group.rows).i64(5, group.offset).i64(6, group.compressed);
       thrift.i16(7, ordinal).end();
     }
@@ -737,10 +747,10 @@ export class ParquetFileWriter {
   }
 }
 
-function schemaElement(thrift: Thrift, column: ParquetColumn): void {
+function schemaElement(thrift: Thrift, column: ParquetColumn, name: Uint8Array): void {
   thrift.begin().i32(1, PHYSICAL[column.kind]);
   if (column.kind === 'DECIMAL') thrift.i32(2, DECIMAL_BYTES);
-  thrift.i32(3, column.required ? REQUIRED : OPTIONAL).string(4, column.name);
+  thrift.i32(3, column.required ? REQUIRED : OPTIONAL).binary(4, name);
   switch (column.kind) {
     case 'DECIMAL':
       thrift.i32(6, CONVERTED.DECIMAL).i32(7, 0).i32(8, DECIMAL_DIGITS);
@@ -765,9 +775,9 @@ function schemaElement(thrift: Thrift, column: ParquetColumn): void {
   thrift.end();
 }
 
-function columnChunk(thrift: Thrift, chunk: ChunkMeta): void {
+function columnChunk(thrift: Thrift, chunk: ChunkMeta, name: Uint8Array): void {
   thrift.begin().i64(2, chunk.dictionaryPageOffset ?? chunk.dataPageOffset).begin(3);
-  thrift.i32(1, PHYSICAL[chunk.column.kind]).i32List(2, chunk.encodings).stringList(3, [chunk.column.name]).i32(4, SNAPPY);
+  thrift.i32(1, PHYSICAL[chunk.column.kind]).i32List(2, chunk.encodings).binaryListOfOne(3, name).i32(4, SNAPPY);
   thrift.i64(5, chunk.values).i64(6, chunk.uncompressed).i64(7, chunk.compressed).i64(9, chunk.dataPageOffset);
   if (chunk.dictionaryPageOffset !== undefined) thrift.i64(11, chunk.dictionaryPageOffset);
   thrift.begin(12).i64(3, chunk.nulls);

@@ -29,7 +29,7 @@ import { integerDigits } from '../shared/exact-json/identifier.js';
 import { ValueOutOfRangeError } from './errors.js';
 import { compactJson, isNumericValue } from './flatten.js';
 import { fieldValue, fieldsWithRowKeys, rowsOf, type Renderer, type Row, type RowSink } from './view.js';
-import { parseTimestamp } from '../shared/timestamp.js';
+import { timestampMillis } from '../shared/timestamp.js';
 import { DECIMAL_DIGITS, ParquetFileWriter, type EncodedValue, type ParquetColumn, type ParquetKind } from './parquet-file.js';
 
 export { DECIMAL_DIGITS, type ParquetColumn, type ParquetKind };
@@ -143,9 +143,9 @@ export function parquetValue(column: ParquetColumn, value: unknown): EncodedValu
       return number;
     }
     case 'TIMESTAMP': {
-      const date = typeof value === 'string' ? parseTimestamp(value)?.date : undefined;
-      if (!date) throw outOfRange(column, value, 'not a real time of the form YYYY-MM-DDTHH:MM:SS');
-      return date.getTime();
+      const millis = typeof value === 'string' ? timestampMillis(value) : Number.NaN;
+      if (Number.isNaN(millis)) throw outOfRange(column, value, 'not a real time of the form YYYY-MM-DDTHH:MM:SS');
+      return millis;
     }
     case 'BOOLEAN':
       if (typeof value !== 'boolean') throw outOfRange(column, value, 'not a boolean');
@@ -206,26 +206,25 @@ class ParquetFile {
   async writeGroup(rows: readonly Row[]): Promise<void> {
     if (rows.length === 0) return;
     const first = this.#rows;
-    const columnValues = this.columns.map((column) => {
-      const values = new Array<EncodedValue>(rows.length);
-      if (Object.hasOwn(this.constants, column.name)) {
-        try {
-          return values.fill(parquetValue(column, this.constants[column.name]));
-        } catch (error) {
-          throw error instanceof ValueOutOfRangeError ? error.atRow(first + 1) : error;
-        }
-      }
-      for (let index = 0; index < rows.length; index += 1) {
-        try {
-          values[index] = parquetValue(column, fieldValue(rows[index]!, column.name));
-        } catch (error) {
-          throw error instanceof ValueOutOfRangeError ? error.atRow(first + index + 1) : error;
-        }
-      }
-      return values;
-    });
+    const columnValues: EncodedValue[][] = [];
+    for (let index = 0; index < this.columns.length; index += 1) columnValues.push(this.#columnValues(this.columns[index]!, rows, first));
     this.#rows += rows.length;
     await send(this.out, this.#writer.group(columnValues, rows.length));
+  }
+
+  /** One column's values of a row group, checked; a value its column cannot hold names its row. */
+  #columnValues(column: ParquetColumn, rows: readonly Row[], first: number): EncodedValue[] {
+    const values = new Array<EncodedValue>(rows.length);
+    const constant = Object.hasOwn(this.constants, column.name);
+    let index = 0;
+    // One try around the loop, the row it stopped at named after.
+    try {
+      if (constant) return values.fill(parquetValue(column, this.constants[column.name]));
+      for (; index < rows.length; index += 1) values[index] = parquetValue(column, fieldValue(rows[index]!, column.name));
+    } catch (error) {
+      throw error instanceof ValueOutOfRangeError ? error.atRow(first + index + 1) : error;
+    }
+    return values;
   }
 
   async finish(): Promise<void> {

@@ -33,56 +33,43 @@ export function storeRow(line: Buffer): Row {
 
 /**
  * True when JSON.parse reads this row's store line back as the row, but for its articleHash: every
- * other number prints as written and no key is `__proto__` (which heldRow's walk would assign as
- * the prototype). So nearly every link: ids within 2^53, a sentiment written as JavaScript writes it.
+ * other number prints as written. So nearly every link: ids within 2^53, a sentiment written as
+ * JavaScript writes it.
  */
 export function readsBackByJsonParse(row: Row): boolean {
   for (const key in row) {
     if (key === 'articleHash' && isLosslessNumber(row[key])) continue;
-    if (!numbersPrintAsWritten(key, row[key])) return false;
+    if (!numbersPrintAsWritten(row[key])) return false;
   }
   return true;
 }
 
 // Loops, not every() over Object.keys(): this runs for each link a sync fetches.
-function numbersPrintAsWritten(key: string, value: unknown): boolean {
-  if (key === '__proto__' || typeof value === 'bigint') return false;
+function numbersPrintAsWritten(value: unknown): boolean {
+  if (typeof value === 'bigint') return false;
   if (typeof value !== 'object' || value === null) return true;
   if (isLosslessNumber(value)) return printsAsWritten(value.value);
   if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index += 1) if (!numbersPrintAsWritten('', value[index])) return false;
+    for (let index = 0; index < value.length; index += 1) if (!numbersPrintAsWritten(value[index])) return false;
     return true;
   }
   const record = value as Record<string, unknown>;
-  for (const name in record) if (!numbersPrintAsWritten(name, record[name])) return false;
+  for (const name in record) if (!numbersPrintAsWritten(record[name])) return false;
   return true;
 }
 
 /**
- * A line of a row readsBackByJsonParse said yes to, as storeRow would read it: JSON.parse, each number
- * a LosslessNumber of its text (the same digits, as they print as written), the articleHash's
- * digits taken from its key (linkKey's). storeRow's pass over the text for numbers JSON.parse would
- * change, and its marking of them, was a third of a sync's links merge.
+ * A line of a row readsBackByJsonParse said yes to, for the Parquet writer: JSON.parse's row, the
+ * articleHash a LosslessNumber of the digits its key holds (linkKey's). Every other number is
+ * JavaScript's, and prints as its digits were sent, so each column takes from it what it takes from
+ * storeRow's LosslessNumber (test/unit/sync/links-store.test.ts compares the files). storeRow's pass
+ * over the text for numbers JSON.parse would change, its marking of them and its walk making every
+ * number an object were most of a sync's links merge.
  */
 export function heldRow(text: string, key: string): Row {
-  const row = withLosslessNumbers(JSON.parse(text)) as Row;
-  if (isLosslessNumber(row.articleHash)) row.articleHash = new LosslessNumber(key.slice(key.lastIndexOf('\u0000') + 1));
+  const row = JSON.parse(text) as Row;
+  if (typeof row.articleHash === 'number') row.articleHash = new LosslessNumber(key.slice(key.lastIndexOf('\u0000') + 1));
   return row;
-}
-
-function withLosslessNumbers(value: unknown): unknown {
-  if (typeof value === 'number') return new LosslessNumber(String(value));
-  if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index += 1) value[index] = withLosslessNumbers(value[index]);
-    return value;
-  }
-  const record = value as Record<string, unknown>;
-  for (const key in record) {
-    const item = record[key];
-    if (typeof item === 'number' || (typeof item === 'object' && item !== null)) record[key] = withLosslessNumbers(item);
-  }
-  return value;
 }
 
 /** Keys of the links index written to the file at a time. */
