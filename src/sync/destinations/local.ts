@@ -323,36 +323,7 @@ export class LocalLake implements Destination {
       await unlink(temporary).catch(() => undefined);
       throw isSystemError(error) ? new OutputWriteError(target, error) : error;
     }
-    await this.#syncFolder(folder);
-  }
-
-  /** Per folder: its fsync under way, and the one queued behind it. */
-  readonly #folderSyncs = new Map<string, { running?: Promise<void>; queued?: Promise<void> }>();
-
-  /**
-   * Makes durable every rename done in `folder` before the call. An fsync under way may have begun
-   * before the caller's rename, so the caller joins the one queued behind it, which every rename done
-   * meanwhile shares: the links merge renames its 86 store files into one folder at once, and each
-   * folder fsync is three calls through the thread pool (open, fsync, close).
-   */
-  #syncFolder(folder: string): Promise<void> {
-    let syncs = this.#folderSyncs.get(folder);
-    if (syncs === undefined) this.#folderSyncs.set(folder, (syncs = {}));
-    if (syncs.queued !== undefined) return syncs.queued;
-    const start = (): Promise<void> => {
-      const running = syncFolder(folder).finally(() => {
-        syncs.running = undefined;
-        if (syncs.queued === undefined) this.#folderSyncs.delete(folder);
-      });
-      syncs.running = running;
-      return running;
-    };
-    if (syncs.running === undefined) return start();
-    syncs.queued = syncs.running.then(() => {
-      syncs.queued = undefined;
-      return start();
-    });
-    return syncs.queued;
+    await syncFolder(folder);
   }
 }
 
@@ -430,7 +401,7 @@ async function writeWhole(handle: FileHandle, chunks: Chunks): Promise<void> {
   for (let at = 0; at < rest.length; at += (await handle.write(rest, at, rest.length - at, written + at)).bytesWritten);
 }
 
-/** Makes a rename durable; not every platform can open a folder, so best effort: never rejects. */
+/** Makes a rename durable; not every platform can open a folder, so best effort. */
 async function syncFolder(folder: string): Promise<void> {
   try {
     const handle = await open(folder, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);

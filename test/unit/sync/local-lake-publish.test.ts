@@ -1,9 +1,8 @@
 /**
- * How a local lake publishes a file (#33 item 6: through fs callbacks on the bare descriptor, the
- * folder's fsync shared by the files renamed into it meanwhile): every file lands whole, however it
- * was handed over (one piece, many pieces, nothing, a producer), many at once into one folder; the
- * state waits for all of them; a file that cannot be put in place fails the state naming it and
- * leaves no temporary file behind.
+ * How a local lake publishes a file (#33 item 6: a folder's fsync shared by the files renamed into it
+ * meanwhile): every file lands whole, however it was handed over (one piece, many pieces, nothing, a
+ * producer), many at once into one folder; the state waits for all of them; a file that cannot be put
+ * in place fails the state naming it and leaves no temporary file behind.
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
