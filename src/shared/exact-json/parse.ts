@@ -99,16 +99,19 @@ function stringTracker(text: string): (position: number) => boolean {
  * scan of its quotes and a slice per such number, where a callback for every string and number of
  * the text cost 5x the garbage. A number found that JSON.parse would in fact keep (1234567890123456)
  * is marked too: both modes read a marked number written without an exponent as they read it
- * unmarked, and asking (printsAsWritten) cost more than marking. Undefined when the text holds MARK already (as the escape
- * \u0000), a `__proto__` string (which the walk below must not assign as a key), a number not in a
- * container, or a found number that is not a JSON number or is beyond the bounds: lossless-json reads
- * those, and refuses what it must.
+ * unmarked, and asking (printsAsWritten) cost more than marking. Undefined when the text holds MARK
+ * already (as the escape \u0000), a number not in a container, or a found number that is not a JSON
+ * number or is beyond the bounds: the slicing parser reads those, and refuses what it must. (Text
+ * with a `__proto__` string, which the walk below must not assign as a key, never comes here.)
  */
 function markChangedNumbers(text: string): string | undefined {
-  if (text.includes('\\u0000') || text.includes('"__proto__"')) return undefined;
+  if (text.includes('\\u0000')) return undefined;
   const first = text.trimStart().charCodeAt(0);
   if (first === 0x2d || (first >= 0x30 && first <= 0x39)) return undefined;
-  const candidates = new RegExp(MAYBE_CHANGED_NUMBER.source, 'g');
+  // One global copy of the pattern for every call (the walk is synchronous): a new RegExp each call
+  // was a cost of every links store line the merge reads back.
+  const candidates = CHANGED_NUMBER_CANDIDATES;
+  candidates.lastIndex = 0;
   const insideString = stringTracker(text);
   let marked = '';
   let copied = 0;
@@ -127,8 +130,9 @@ function markChangedNumbers(text: string): string | undefined {
     // Native mode reads an identifier JSON.parse kept as its printed digits, but a marked one as digits
     // only when written without an exponent: `1e+21` must stay unmarked there.
     if (hasExponent(token) && printsAsWritten(token)) continue;
-    // Beyond the bounds (or not a number): the slicing parser refuses it, naming the field.
-    if (!JSON_NUMBER.test(token) || isBeyondNumberBounds(token)) return undefined;
+    // Beyond the bounds (or not a number): the slicing parser refuses it, naming the field. Only a
+    // long number or one with an exponent can be beyond them.
+    if (!JSON_NUMBER.test(token) || ((token.length > MAX_NUMBER_DIGITS || hasExponent(token)) && isBeyondNumberBounds(token))) return undefined;
     marked += `${text.slice(copied, start)}"\\u0000${token}"`;
     copied = end;
   }
@@ -159,6 +163,8 @@ function markedDigits(value: unknown): string | undefined {
  * written (test/unit/shared/exact-json.test.ts checks this against printsAsWritten).
  */
 const MAYBE_CHANGED_NUMBER = /[:,[]\s*(?:-0(?![.\d])|-?(?:\d[\d.]{15}|[\d.]+[eE]|\d+\.\d*0(?!\d)|0\.0{6}))/;
+/** MAYBE_CHANGED_NUMBER for markChangedNumbers' walk through every match. */
+const CHANGED_NUMBER_CANDIDATES = new RegExp(MAYBE_CHANGED_NUMBER.source, 'g');
 
 /** JSON.parse's reviver for unmarked text in native mode: only the identifier fields change. */
 function identifierReviver(identifierFields: IdentifierFields): ((key: string, value: unknown) => unknown) | undefined {
@@ -239,9 +245,10 @@ export function parseWithJsonParse(text: string, mode: NumberMode, identifierFie
   // Native mode's reviver recurses (V8 refuses a deep enough text with a RangeError, but not one
   // nested a hundred deep), so its depth is counted first; lossless mode's walk counts it as it goes.
   if (mode === 'native' && maxDepth !== Number.POSITIVE_INFINITY && jsonDepthExceeds(text, maxDepth)) throw new NestingDepthError(maxDepth);
-  // Text without a number JSON.parse could change is read as it is. The walk assigns every key: a
-  // "__proto__" one would set the prototype, so such text goes the marking way, which refuses it.
-  const marked = MAYBE_CHANGED_NUMBER.test(text) || text.includes('"__proto__"');
+  // The walk assigns every key: a "__proto__" one would set the prototype, so such text is left to
+  // the slicing parser. Text without a number JSON.parse could change is read as it is.
+  if (text.includes('"__proto__"')) return undefined;
+  const marked = MAYBE_CHANGED_NUMBER.test(text);
   const readable = marked ? markChangedNumbers(text) : text;
   if (readable === undefined) return undefined;
   try {
