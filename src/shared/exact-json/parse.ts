@@ -186,10 +186,10 @@ function withLosslessNumbers(value: unknown, marked: boolean, depth: number, max
     for (let index = 0; index < value.length; index += 1) value[index] = withLosslessNumbers(value[index], marked, depth + 1, maxDepth);
   } else {
     const record = value as Record<string, unknown>;
-    // for...in: JSON.parse's objects have only own keys (and "__proto__" never reaches here), and
-    // objects of one shape share the keys V8 caches; Object.keys made an array of every object's
-    // keys (4 MB of a bulk sync's garbage).
-    for (const key in record) record[key] = withLosslessNumbers(record[key], marked, depth + 1, maxDepth);
+    // for...in: objects of one shape share the keys V8 caches; Object.keys made an array of every
+    // object's keys (4 MB of a bulk sync's garbage). Own keys only ("__proto__" never reaches here):
+    // a key some code made enumerable on Object.prototype is none of the answer's.
+    for (const key in record) if (Object.hasOwn(record, key)) record[key] = withLosslessNumbers(record[key], marked, depth + 1, maxDepth);
   }
   return value;
 }
@@ -213,7 +213,8 @@ function withNativeNumbers(value: unknown, key: string, marked: boolean, identif
     for (let index = 0; index < value.length; index += 1) value[index] = withNativeNumbers(value[index], String(index), marked, identifierFields, depth + 1, maxDepth);
   } else {
     const record = value as Record<string, unknown>;
-    for (const name in record) record[name] = withNativeNumbers(record[name], name, marked, identifierFields, depth + 1, maxDepth);
+    // Own keys only, as withLosslessNumbers walks them.
+    for (const name in record) if (Object.hasOwn(record, name)) record[name] = withNativeNumbers(record[name], name, marked, identifierFields, depth + 1, maxDepth);
   }
   return value;
 }

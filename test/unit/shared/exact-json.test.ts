@@ -212,6 +212,22 @@ describe('the unmarked JSON.parse path (text without a number JSON.parse could c
     expect(read).toBeGreaterThan(1000);
   });
 
+  test('a key made enumerable on Object.prototype by other code does not become one of the answer\'s', () => {
+    const prototype = Object.prototype as Record<string, unknown>;
+    prototype.polluted = 1;
+    try {
+      for (const text of ['{"n":1,"a":[{"m":2}]}', '{"n":12345678901234567890,"a":[{"m":1.50}]}']) {
+        for (const mode of ['lossless', 'native'] as const) {
+          const value = parseJson(text, mode, new Set(['n'])) as { a: Array<Record<string, unknown>> };
+          expect(Object.keys(value), `${mode} ${text}`).toEqual(['n', 'a']);
+          expect(Object.keys(value.a[0]!), `${mode} ${text}`).toEqual(['m']);
+        }
+      }
+    } finally {
+      delete prototype.polluted;
+    }
+  });
+
   test('a number JSON.parse keeps reads the same whether the marking took it or not, in both modes', () => {
     // The marking takes every number MAYBE_CHANGED_NUMBER finds without asking whether JSON.parse would
     // change it, except one with an exponent: native mode reads an identifier written 1e+21 as "1e+21".
