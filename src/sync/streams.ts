@@ -83,11 +83,11 @@ const KNOWN_FIELDS: Readonly<Record<StreamName, ReadonlySet<string>>> = Object.f
 export function streamRow(stream: StreamName, row: Row, week: number): Row {
   const known = KNOWN_FIELDS[stream];
   let extra: Row | null = null;
-  // for...in over the row's keys (a parsed answer's own, no inherited ones): Object.entries made an
-  // array a field.
+  // for...in over the row's own keys (a key other code made enumerable on Object.prototype is none of
+  // the row's): Object.entries made an array a field.
   for (const name in row) {
     const value = row[name];
-    if (known.has(name) || value === undefined) continue;
+    if (known.has(name) || value === undefined || !Object.hasOwn(row, name)) continue;
     (extra ??= {})[name] = value;
   }
   return { ...row, week, [EXTRA_COLUMN]: extra };
@@ -100,7 +100,7 @@ export function streamRow(stream: StreamName, row: Row, week: number): Row {
  */
 export function partitionRow(stream: StreamName, row: Row, week: number): Row {
   const known = KNOWN_FIELDS[stream];
-  for (const name in row) if (!known.has(name) && row[name] !== undefined) return streamRow(stream, row, week);
+  for (const name in row) if (!known.has(name) && row[name] !== undefined && Object.hasOwn(row, name)) return streamRow(stream, row, week);
   return row;
 }
 

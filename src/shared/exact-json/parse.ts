@@ -166,12 +166,6 @@ const MAYBE_CHANGED_NUMBER = /[:,[]\s*(?:-0(?![.\d])|-?(?:\d[\d.]{15}|[\d.]+[eE]
 /** MAYBE_CHANGED_NUMBER for markChangedNumbers' walk through every match. */
 const CHANGED_NUMBER_CANDIDATES = new RegExp(MAYBE_CHANGED_NUMBER.source, 'g');
 
-/** JSON.parse's reviver for unmarked text in native mode: only the identifier fields change. */
-function identifierReviver(identifierFields: IdentifierFields): ((key: string, value: unknown) => unknown) | undefined {
-  if (identifierFields.size === 0) return undefined;
-  return (key, value) => asFieldType(key, value, identifierFields);
-}
-
 /**
  * Every number in a JSON.parse result as the LosslessNumber lossless-json makes. In `marked` text a
  * string holding MARK is a number too; in unmarked text every string is a string (it may begin with
@@ -192,21 +186,37 @@ function withLosslessNumbers(value: unknown, marked: boolean, depth: number, max
     for (let index = 0; index < value.length; index += 1) value[index] = withLosslessNumbers(value[index], marked, depth + 1, maxDepth);
   } else {
     const record = value as Record<string, unknown>;
-    // for...in: JSON.parse's objects have only own keys (and "__proto__" never reaches here), and
-    // objects of one shape share the keys V8 caches; Object.keys made an array of every object's
-    // keys (4 MB of a bulk sync's garbage).
-    for (const key in record) record[key] = withLosslessNumbers(record[key], marked, depth + 1, maxDepth);
+    // for...in: objects of one shape share the keys V8 caches; Object.keys made an array of every
+    // object's keys (4 MB of a bulk sync's garbage). Own keys only ("__proto__" never reaches here):
+    // a key some code made enumerable on Object.prototype is none of the answer's.
+    for (const key in record) if (Object.hasOwn(record, key)) record[key] = withLosslessNumbers(record[key], marked, depth + 1, maxDepth);
   }
   return value;
 }
 
-/** JSON.parse's reviver for marked text in native mode. */
-function markedNumberReviver(identifierFields: IdentifierFields): (key: string, value: unknown) => unknown {
-  return (key, value) => {
-    const digits = markedDigits(value);
-    if (digits !== undefined) return nativeNumber(digits, key, identifierFields);
-    return asFieldType(key, value, identifierFields);
-  };
+/**
+ * Native mode's values in a JSON.parse result, `key` being the name (or index) `value` has in its
+ * container: a marked number read by nativeNumber, an identifier field's whole number as its digits,
+ * all else as JSON.parse made it. Walked, as lossless mode's numbers are, not revived: a reviver is a
+ * call out of JSON.parse for every value, which made native mode twice as slow as lossless mode over
+ * a sync's answers (bench:sync-answers). It counts the depth as withLosslessNumbers does.
+ */
+function withNativeNumbers(value: unknown, key: string, marked: boolean, identifierFields: IdentifierFields, depth: number, maxDepth: number): unknown {
+  if (typeof value === 'number') return asFieldType(key, value, identifierFields);
+  if (typeof value === 'string') {
+    const digits = marked ? markedDigits(value) : undefined;
+    return digits === undefined ? value : nativeNumber(digits, key, identifierFields);
+  }
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth >= maxDepth) throw new NestingDepthError(maxDepth);
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index += 1) value[index] = withNativeNumbers(value[index], String(index), marked, identifierFields, depth + 1, maxDepth);
+  } else {
+    const record = value as Record<string, unknown>;
+    // Own keys only, as withLosslessNumbers walks them.
+    for (const name in record) if (Object.hasOwn(record, name)) record[name] = withNativeNumbers(record[name], name, marked, identifierFields, depth + 1, maxDepth);
+  }
+  return value;
 }
 
 const losslessNumber = (digits: string): LosslessNumber => new LosslessNumber(digits);
@@ -242,9 +252,6 @@ export function parseJson(text: string, mode: NumberMode, identifierFields: Iden
  * Throws NestingDepthError for JSON nested deeper than `maxDepth`.
  */
 export function parseWithJsonParse(text: string, mode: NumberMode, identifierFields: IdentifierFields = NO_FIELDS, maxDepth = Number.POSITIVE_INFINITY): unknown {
-  // Native mode's reviver recurses (V8 refuses a deep enough text with a RangeError, but not one
-  // nested a hundred deep), so its depth is counted first; lossless mode's walk counts it as it goes.
-  if (mode === 'native' && maxDepth !== Number.POSITIVE_INFINITY && jsonDepthExceeds(text, maxDepth)) throw new NestingDepthError(maxDepth);
   // The walk assigns every key: a "__proto__" one would set the prototype, so such text is left to
   // the slicing parser. Text without a number JSON.parse could change is read as it is.
   if (text.includes('"__proto__"')) return undefined;
@@ -253,7 +260,10 @@ export function parseWithJsonParse(text: string, mode: NumberMode, identifierFie
   if (readable === undefined) return undefined;
   try {
     if (mode === 'lossless') return withLosslessNumbers(JSON.parse(readable), marked, 0, maxDepth);
-    return JSON.parse(readable, marked ? markedNumberReviver(identifierFields) : identifierReviver(identifierFields));
+    const parsed: unknown = JSON.parse(readable);
+    // Nothing to change and no depth to count: JSON.parse's value is native mode's.
+    if (!marked && identifierFields.size === 0 && maxDepth === Number.POSITIVE_INFINITY) return parsed;
+    return withNativeNumbers(parsed, '', marked, identifierFields, 0, maxDepth);
   } catch (error) {
     if (error instanceof NestingDepthError) throw error;
     // Not JSON: parseJsonSlicing throws the SyntaxError with the position.

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { LosslessNumber } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
 import { renderView, openRowSink, type View } from '../../../src/output/index.js';
-import { ROW_GROUP_ROWS, parquetColumns, parquetValue } from '../../../src/output/parquet.js';
+import { ValueOutOfRangeError } from '../../../src/output/errors.js';
+import { ROW_GROUP_ROWS, openParquetWriter, parquetColumns, parquetValue } from '../../../src/output/parquet.js';
 import { parseTimestamp } from '../../../src/shared/timestamp.js';
 import { duckRows, duckTypes, readParquet, sqlText } from '../../duckdb.js';
 import { tempDir } from '../../e2e/harness.js';
@@ -122,6 +123,24 @@ describe('parquet', () => {
     const path = await parquetFile({ data: [], fields: ['rank', 'articleHash', 'mentionDate'] });
     expect(await duckTypes(`SELECT * FROM read_parquet(${sqlText(path)})`)).toEqual({ rank: 'DECIMAL(38,0)', articleHash: 'DECIMAL(38,0)', mentionDate: 'TIMESTAMP WITH TIME ZONE' });
     expect(await readParquet(path)).toEqual([]);
+  });
+
+  it('names the row of a value its column cannot hold, counted across row groups', async () => {
+    const columns = () => [{ name: 'rank', kind: 'DECIMAL' as const }];
+    const rowsWithBadAt = (bad: number) => Array.from({ length: bad + 2 }, (_, index) => ({ rank: n(index + 1 === bad ? '1.5' : String(index + 1)) }));
+    const failure = async (bad: number) => {
+      const writer = openParquetWriter(new BytesStream(), columns);
+      try {
+        for (const row of rowsWithBadAt(bad)) await writer.write(row);
+        await writer.end();
+      } catch (error) {
+        return error as ValueOutOfRangeError;
+      }
+      throw new Error('no error');
+    };
+    expect((await failure(3)).row).toBe(3);
+    // In the second row group: its rows are counted on from the first's.
+    expect((await failure(ROW_GROUP_ROWS + 7)).row).toBe(ROW_GROUP_ROWS + 7);
   });
 
   it('refuses a value its column cannot hold, naming the column', () => {

@@ -175,6 +175,59 @@ describe('the unmarked JSON.parse path (text without a number JSON.parse could c
     expect(parseJson('[{"articleHash":7,"rank":1}]', 'native', new Set(['articleHash']))).toEqual([{ articleHash: '7', rank: 1 }]);
   });
 
+  test('native mode gives what JSON.parse with the identifier revivers gave, for any JSON of such numbers (fast-check)', () => {
+    // The rule native mode had as revivers: a number JSON.parse keeps is JSON.parse's number, an
+    // identifier's whole one as its digits; a number it would change (marked) is an identifier's
+    // digits when written as an integer, else the nearest double. Keys are names, array indexes, '' at the root.
+    const identifiers = new Set(['articleHash', 'countryId', '0']);
+    const nativeOf = (value: unknown, key: string): unknown => {
+      if (isLosslessNumber(value)) {
+        const digits = value.value;
+        if (printsAsWritten(digits)) return Number.isInteger(Number(digits)) && identifiers.has(key) ? String(Number(digits)) : Number(digits);
+        return identifiers.has(key) && /^-?\d+$/.test(digits) ? digits : Number(digits);
+      }
+      if (Array.isArray(value)) return value.map((item, index) => nativeOf(item, String(index)));
+      if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, nativeOf(item, name)]));
+      return value;
+    };
+    const json: fc.Arbitrary<string> = fc.letrec<{ value: string }>((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        jsonNumber,
+        fc.constantFrom('"x:1.50"', '"\\u00001"', 'true', 'null', '"12345678901234567890"'),
+        fc.array(tie('value'), { maxLength: 4 }).map((items) => `[${items.join(',')}]`),
+        fc.uniqueArray(fc.tuple(fc.constantFrom('articleHash', 'countryId', 'n', '0', 'title'), tie('value')), { maxLength: 4, selector: ([name]) => name }).map((members) => `{${members.map(([name, item]) => `"${name}":${item}`).join(',')}}`),
+      ),
+    })).value;
+    // The JSON.parse path's rule (the slicing path reads an identifier written 1e+21 as a number).
+    let read = 0;
+    fc.assert(fc.property(json, (text) => {
+      const value = parseWithJsonParse(text, 'native', identifiers);
+      if (value === undefined) return;
+      read += 1;
+      const expected = nativeOf(parse(text), '');
+      expect(value).toEqual(expected);
+      expect(parseWithJsonParse(text, 'native', identifiers, 64)).toEqual(expected);
+    }), { seed: 20261128, numRuns: 3000 });
+    expect(read).toBeGreaterThan(1000);
+  });
+
+  test('a key made enumerable on Object.prototype by other code does not become one of the answer\'s', () => {
+    const prototype = Object.prototype as Record<string, unknown>;
+    prototype.polluted = 1;
+    try {
+      for (const text of ['{"n":1,"a":[{"m":2}]}', '{"n":12345678901234567890,"a":[{"m":1.50}]}']) {
+        for (const mode of ['lossless', 'native'] as const) {
+          const value = parseJson(text, mode, new Set(['n'])) as { a: Array<Record<string, unknown>> };
+          expect(Object.keys(value), `${mode} ${text}`).toEqual(['n', 'a']);
+          expect(Object.keys(value.a[0]!), `${mode} ${text}`).toEqual(['m']);
+        }
+      }
+    } finally {
+      delete prototype.polluted;
+    }
+  });
+
   test('a number JSON.parse keeps reads the same whether the marking took it or not, in both modes', () => {
     // The marking takes every number MAYBE_CHANGED_NUMBER finds without asking whether JSON.parse would
     // change it, except one with an exponent: native mode reads an identifier written 1e+21 as "1e+21".

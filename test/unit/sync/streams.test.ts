@@ -6,7 +6,7 @@
 import { parse, stringify } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
 import { parseState } from '../../../src/sync/state.js';
-import { EXTRA_COLUMN, STREAMS, STREAM_NAMES, UNDATED_WEEK, rowWeek, streamRow } from '../../../src/sync/streams.js';
+import { EXTRA_COLUMN, STREAMS, STREAM_NAMES, UNDATED_WEEK, partitionRow, rowWeek, streamRow } from '../../../src/sync/streams.js';
 
 describe('the streams table', () => {
   it('gives every stream week first, _extra last, and its key and week required', () => {
@@ -26,6 +26,18 @@ describe('the streams table', () => {
     expect(out.week).toBe(202647);
     expect(stringify(out[EXTRA_COLUMN])).toBe('{"addedLater":{"n":98765432109876543210},"x":null}');
     expect(streamRow('links', { personHash: 'p-1', articleHash: 1 }, 202647)[EXTRA_COLUMN]).toBeNull();
+  });
+
+  it('takes no key other code made enumerable on Object.prototype for one of the row\'s', () => {
+    const prototype = Object.prototype as Record<string, unknown>;
+    prototype.polluted = 1;
+    try {
+      const row = { personHash: 'p-1', articleHash: 1 };
+      expect(partitionRow('links', row, 202647)).toBe(row);
+      expect(streamRow('links', row, 202647)[EXTRA_COLUMN]).toBeNull();
+    } finally {
+      delete prototype.polluted;
+    }
   });
 
   it("files a link under its mentionDate's week, an undated one under week 0; other streams under the week fetched", () => {
