@@ -121,6 +121,7 @@ if (!wireOnly) {
   if (s3Result) console.log(`sync to s3:// (s3rver on loopback) / sync to a local folder: ${s3Result.ratio.toFixed(2)}x the wall time (${(s3Result.s3 / 1000).toFixed(2)} s against ${(s3Result.local / 1000).toFixed(2)} s)`);
   else console.log('sync to s3://: skipped (s3rver or @aws-sdk/client-s3 is not installed)');
 }
+for (const dir of wire.lakes) rmSync(dir, { recursive: true, force: true });
 stop();
 
 /** A child's wall, CPU (user + system, from GNU time when present) and peak RSS. */
@@ -160,10 +161,11 @@ async function wireRuns() {
   const samples = nodes.map(() => []);
   let requests = 0;
   let partitions = 0;
-  // Each run's lake is removed only once the runs are over: on ext4 without a journal (this project's
-  // bench machine) making a file skips every inode freed in the last minute, one by one, so a sync
-  // right after the removal of the run before's 370 files and folders paid for it, more with each
-  // run (docs/performance.md, "sync", "Files freed a moment before"). A user's sync follows no such removal.
+  // Each run's lake is removed only once every sync of the bench is over (the end of the script): on
+  // ext4 without a journal (this project's bench machine) making a file skips every inode freed in
+  // the last minute, one by one, so a sync right after the removal of the run before's 370 files and
+  // folders paid for it, more with each run (docs/performance.md, "sync", "Files freed a moment
+  // before"). A user's sync follows no such removal.
   const lakes = [];
   // Run by run, each Node's sync and then its replay, so all see the same machine load.
   for (let run = 0; run <= runs; run += 1) {
@@ -180,11 +182,11 @@ async function wireRuns() {
       if (run > 0) samples[index].push({ sync, replay }); // run 0 writes the code caches and warms the sandbox's
     }
   }
-  for (const dir of lakes) rmSync(dir, { recursive: true, force: true });
   const summary = (list) => ({ ms: median(list.map((s) => s.ms)), cpuMs: median(list.map((s) => s.cpuMs)), peakMiB: median(list.map((s) => s.rssMiB)), largestPeakMiB: Math.max(...list.map((s) => s.rssMiB)) });
   return {
     weeks: wireWeeks,
     runs,
+    lakes,
     requests,
     partitions,
     perNode: nodes.map((node, index) => ({
