@@ -111,7 +111,14 @@ export class LocalLake implements Destination {
       throw new OutputWriteError(this.where, error);
     });
     if (existing && !existing.isDirectory()) throw new LakeError(`${this.where} is not a folder`);
-    if (!existing) await mkdir(this.where, { recursive: true, mode: 0o755 }).catch((error: unknown) => Promise.reject(new OutputWriteError(this.where, error)));
+    if (!existing) {
+      const first = await mkdir(this.where, { recursive: true, mode: 0o755 }).catch((error: unknown) => Promise.reject(new OutputWriteError(this.where, error)));
+      // Each folder made, from the first up to the lake itself, is a new entry of the one above it.
+      for (let made = this.where; first !== undefined && made !== dirname(made); made = dirname(made)) {
+        this.#newEntries.add(dirname(made));
+        if (made === first) break;
+      }
+    }
     // The folder named may be a link the user made (/data/lake -> /mnt/big/lake): what it names is vetted.
     this.#root = await realpath(this.where);
     const problem = folderProblem(this.#root, await lstat(this.#root));
@@ -212,6 +219,7 @@ export class LocalLake implements Destination {
       if (this.#vetted.has(path)) continue;
       try {
         await mkdir(path, { mode: 0o755 });
+        this.#newEntries.add(dirname(path));
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new OutputWriteError(path, error);
       }
@@ -239,9 +247,20 @@ export class LocalLake implements Destination {
     return (await readBounded(join(this.root, STATE_FILE), MAX_STATE_BYTES))?.toString('utf8');
   }
 
+  /**
+   * Folders given an entry since the last state: a folder made in them (a partition's `week=…`, the
+   * lake itself). A file's fsync and its folder's make the file durable, not the folder's own entry in
+   * the one above it: without a journal (ext4's, and others'), a crash could lose a new week's folder
+   * whose partition the state records. Each is fsynced once before the next state, not once a file.
+   */
+  readonly #newEntries = new Set<string>();
+
   async writeState(text: string): Promise<void> {
     // Every file the state may record first: published and durable, or the state is not written.
     await this.#settle();
+    const changed = [...this.#newEntries];
+    this.#newEntries.clear();
+    await Promise.all(changed.map((folder) => syncFolder(folder)));
     await this.#publish(STATE_FILE, [Buffer.from(text)]);
   }
 

@@ -1,0 +1,63 @@
+/**
+ * The state records only what a crash cannot lose: a partition in a folder the run made (`week=…`, the
+ * lake itself) is reachable only once that folder's entry in the one above it is durable, so each
+ * folder that got such an entry is fsynced before the state is written, once, not once a file.
+ * Watched through the folders opened for an fsync (O_DIRECTORY), in order.
+ */
+import { constants } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+
+const opened: string[] = [];
+
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:fs/promises')>();
+  return {
+    ...actual,
+    open: (path: string, flags?: number, mode?: number) => {
+      opened.push(`${typeof flags === 'number' && (flags & constants.O_DIRECTORY) !== 0 ? 'folder' : 'file'} ${path}`);
+      return actual.open(path, flags, mode);
+    },
+  };
+});
+
+const { LocalLake } = await import('../../../src/sync/destinations/local.js');
+const { tempDir } = await import('../../e2e/harness.js');
+
+/** The position of the first open of `entry` after `from`; -1 when there is none. */
+function openedAt(entry: string, from = 0): number {
+  const at = opened.slice(from).indexOf(entry);
+  return at === -1 ? -1 : from + at;
+}
+
+describe('folders a sync makes, made durable before the state records them', () => {
+  it('fsyncs each folder given a new folder (and the one above a lake it made) before the state, once', async () => {
+    const dir = join(tempDir(), 'new', 'lake');
+    const lake = new LocalLake(dir);
+    opened.length = 0;
+    await lake.open();
+    try {
+      await lake.write('rankings/week=202646/part-0.parquet', [Buffer.from('a')]);
+      await lake.write('rankings/week=202647/part-0.parquet', [Buffer.from('b')]);
+      await lake.writeState('{"one":1}\n');
+      const state = opened.findIndex((entry) => entry.startsWith(`file ${join(dir, '.')}`) && entry.includes('_newsstats_sync.json'));
+      expect(state).toBeGreaterThan(-1);
+      // The week folders' entries are in rankings/, rankings/'s in the lake, the lake's in new/, new/'s in its parent.
+      for (const folder of [join(dir, 'rankings'), dir, dirname(dir), dirname(dirname(dir))]) {
+        const at = openedAt(`folder ${folder}`);
+        expect(at, folder).toBeGreaterThan(-1);
+        expect(at, folder).toBeLessThan(state);
+      }
+      // Once a state: rankings/ was fsynced once for its two new folders.
+      expect(opened.slice(0, state).filter((entry) => entry === `folder ${join(dir, 'rankings')}`)).toHaveLength(1);
+
+      // Nothing new made: the next state fsyncs no folder above the file's own.
+      const before = opened.length;
+      await lake.write('rankings/week=202647/part-0.parquet', [Buffer.from('c')]);
+      await lake.writeState('{"two":2}\n');
+      expect(opened.slice(before).filter((entry) => entry === `folder ${join(dir, 'rankings')}`)).toEqual([]);
+    } finally {
+      await lake.close();
+    }
+  });
+});
