@@ -6,7 +6,7 @@
  */
 import { constants } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 
 const opened: string[] = [];
 
@@ -21,8 +21,17 @@ vi.mock('node:fs/promises', async (importOriginal) => {
   };
 });
 
+// The suite shares modules between files (vitest.config.ts, isolate: false): local.js may be loaded
+// already, with the real fs/promises; loaded afresh, it gets the mock.
+vi.resetModules();
 const { LocalLake } = await import('../../../src/sync/destinations/local.js');
 const { tempDir } = await import('../../e2e/harness.js');
+
+// The files after this one in the same process get the real module again.
+afterAll(() => {
+  vi.doUnmock('node:fs/promises');
+  vi.resetModules();
+});
 
 /** The position of the first open of `entry` after `from`; -1 when there is none. */
 function openedAt(entry: string, from = 0): number {
