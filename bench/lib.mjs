@@ -1,7 +1,7 @@
 // What the benchmarks share: the sandbox in its own process, timed runs of a command with their peak
 // memory, medians. Every benchmark alternates its commands run by run so all see the same machine load.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -9,6 +9,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 export const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const bin = join(repo, 'bin', 'newsstats.cjs');
 export const home = mkdtempSync(join(tmpdir(), 'newsstats-bench-'));
+// Each run's folder goes with it (lakes, caches, exports: 200 runs had left 9 GB in /tmp). On ext4
+// without a journal the files freed here slow the files another run makes in the next minute
+// (docs/performance.md, "sync", "Files freed a moment before"): leave a minute between sittings.
+process.on('exit', () => rmSync(home, { recursive: true, force: true }));
 export const benchEnv = { ...process.env, XDG_CONFIG_HOME: join(home, 'config'), XDG_CACHE_HOME: join(home, 'cache') };
 export const KEY = 'bench-key';
 
