@@ -119,13 +119,10 @@ function checksOf(schema: Fields, mayBeAbsent: boolean): readonly FieldCheck[] {
   return checks;
 }
 
-/** The problem of a record with `schema`'s fields (and `optional`'s, which may be left out), with `where` before it. */
-export function fieldsProblem(value: unknown, schema: Fields, optional: Fields | undefined, where: string): string | undefined {
-  const problem = recordFieldsProblem(value, schema, optional);
-  return problem === undefined ? undefined : `${where}${problem}`;
-}
-
-/** fieldsProblem without a `where`: each level puts its place in front of a problem found below it. */
+/**
+ * The problem of a record with `schema`'s fields (and `optional`'s, which may be left out), without
+ * its place: each level puts its place in front of a problem found below it.
+ */
 function recordFieldsProblem(value: unknown, schema: Fields, optional: Fields | undefined): string | undefined {
   if (!isRecord(value)) return `expected an object, got ${describe(value)}`;
   const problem = checksProblem(value, checksOf(schema, false));
