@@ -3,9 +3,8 @@
  * sent, and the index of each link's partition week. Read and written as bytes and a line at a time,
  * so that a sync's whole run of links is never one string or one array of parsed rows.
  */
-import { isLosslessNumber, LosslessNumber } from 'lossless-json';
 import type { Row } from '../output/view.js';
-import { parseJson, printsAsWritten } from '../shared/exact-json/parse.js';
+import { parseJson } from '../shared/exact-json/parse.js';
 
 export const NEWLINE = Buffer.from('\n');
 
@@ -29,47 +28,6 @@ export function storeLines(bytes: Buffer | undefined): Buffer[] {
 /** A line of a merge store as the row it holds, every number a LosslessNumber of the digits sent. */
 export function storeRow(line: Buffer): Row {
   return parseJson(line.toString('utf8'), 'lossless') as Row;
-}
-
-/**
- * True when JSON.parse reads this row's store line back as the row, but for its articleHash: every
- * other number prints as written. So nearly every link: ids within 2^53, a sentiment written as
- * JavaScript writes it.
- */
-export function readsBackByJsonParse(row: Row): boolean {
-  for (const key in row) {
-    if (key === 'articleHash' && isLosslessNumber(row[key])) continue;
-    if (!numbersPrintAsWritten(row[key])) return false;
-  }
-  return true;
-}
-
-// Loops, not every() over Object.keys(): this runs for each link a sync fetches.
-function numbersPrintAsWritten(value: unknown): boolean {
-  if (typeof value === 'bigint') return false;
-  if (typeof value !== 'object' || value === null) return true;
-  if (isLosslessNumber(value)) return printsAsWritten(value.value);
-  if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index += 1) if (!numbersPrintAsWritten(value[index])) return false;
-    return true;
-  }
-  const record = value as Record<string, unknown>;
-  for (const name in record) if (!numbersPrintAsWritten(record[name])) return false;
-  return true;
-}
-
-/**
- * A line of a row readsBackByJsonParse said yes to, for the Parquet writer: JSON.parse's row, the
- * articleHash a LosslessNumber of the digits its key holds (linkKey's). Every other number is
- * JavaScript's, and prints as its digits were sent, so each column takes from it what it takes from
- * storeRow's LosslessNumber (test/unit/sync/links-store.test.ts compares the files). storeRow's pass
- * over the text for numbers JSON.parse would change, its marking of them and its walk making every
- * number an object were most of a sync's links merge.
- */
-export function heldRow(text: string, key: string): Row {
-  const row = JSON.parse(text) as Row;
-  if (typeof row.articleHash === 'number') row.articleHash = new LosslessNumber(key.slice(key.lastIndexOf('\u0000') + 1));
-  return row;
 }
 
 /** Keys of the links index written to the file at a time. */

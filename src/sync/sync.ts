@@ -28,7 +28,7 @@ import { MAX_WEEKS_AHEAD, needsCurrentWeek, plannedRequests, planTasks, serviceW
 import { StreamReader, queryRecord, type StreamQuery } from './read.js';
 import { STATE_FILE, StateError, checkQuery, emptyState, parseState, partialWeeks, stateText, takenText, withPartialCleared, withPartitionTaken, withSnapshotDone, withWeekDone, type SyncState } from './state.js';
 import { STREAMS, partitionRow, rowWeek, type StreamName } from './streams.js';
-import { NEWLINE, heldRow, linkKey, readsBackByJsonParse, storeLines, storeRow, writeIndexText } from './links-store.js';
+import { NEWLINE, linkKey, storeLines, storeRow, writeIndexText } from './links-store.js';
 
 export interface SyncOptions extends PlanOptions, StreamQuery {
   client: NewsStatsClient<'lossless'>;
@@ -125,8 +125,6 @@ class LakeRun {
   #heldAt: number[] = [];
   #heldLength: number[] = [];
   #heldKeys: string[] = [];
-  /** The numbers of the held lines JSON.parse would not read back exact (readsBackByJsonParse): storeRow reads them. */
-  #heldNotByJsonParse = new Set<number>();
   /** The partition week of each key in #links. */
   #linkWeeks = new Map<string, number>();
   #linksRows = 0;
@@ -285,14 +283,13 @@ class LakeRun {
     for (const person of asked) this.#linksHeld.add(person);
     // Each partition week's new lines side by side in the scratch file, so the merge reads a week's in
     // a few pieces, not a line at a time; and made one text a week, one buffer of it, not one a line.
-    const byWeek = new Map<number, { keys: string[]; byJsonParse: boolean[]; text: string }>();
+    const byWeek = new Map<number, { keys: string[]; text: string }>();
     for (let index = 0; index < rows.length; index += 1) {
       const row = rows[index]!;
       const week = rowWeek('links', row, task.week!);
       let lines = byWeek.get(week);
-      if (!lines) byWeek.set(week, (lines = { keys: [], byJsonParse: [], text: '' }));
+      if (!lines) byWeek.set(week, (lines = { keys: [], text: '' }));
       lines.keys.push(linkKey(row));
-      lines.byJsonParse.push(readsBackByJsonParse(row));
       lines.text += `${compactJsonText(row)}\n`;
     }
     rows.length = 0;
@@ -300,7 +297,7 @@ class LakeRun {
     const chunks = [...byWeek.values()].map(({ text }) => Buffer.from(text));
     let position = held.append(chunks);
     let chunk = 0;
-    for (const [week, { keys, byJsonParse }] of byWeek) {
+    for (const [week, { keys }] of byWeek) {
       const bytes = chunks[chunk++]!;
       let partition = this.#links.get(week);
       if (!partition) this.#links.set(week, (partition = new Map<string, number>()));
@@ -313,7 +310,6 @@ class LakeRun {
         if (before !== undefined && before !== week) this.#links.get(before)!.delete(key);
         else if (before === undefined) this.#linksRows += 1;
         this.#linkWeeks.set(key, week);
-        if (!byJsonParse[index]) this.#heldNotByJsonParse.add(this.#heldAt.length);
         partition.set(key, this.#heldAt.length);
         this.#heldAt.push(position + start);
         this.#heldLength.push(end - start);
@@ -398,31 +394,22 @@ class LakeRun {
     const weeks = [...new Set([...this.#links.keys(), ...leaving.keys()])].sort((a, b) => a - b);
     for (const week of weeks) {
       const storePath = linksStorePath(week);
-      // Each key's line: the store's bytes, or a held line's place in heldNumbers.
-      const merged = new Map<string, Buffer | number>();
+      const merged = new Map<string, Buffer>();
       for (const line of storeLines(await this.#lake.read(storePath))) merged.set(linkKey(storeRow(line)), line);
       for (const key of leaving.get(week) ?? []) merged.delete(key);
       const held = this.#links.get(week);
       const heldNumbers = Uint32Array.from(held?.values() ?? []).sort();
       const heldLines = this.#heldLines(heldNumbers);
-      for (let index = 0; index < heldNumbers.length; index += 1) merged.set(this.#heldKeys[heldNumbers[index]!]!, index);
-      const keys = [...merged.keys()].sort();
-      const lineOf = (key: string): Buffer => {
-        const line = merged.get(key)!;
-        return typeof line === 'number' ? heldLines[line]! : line;
-      };
+      for (let index = 0; index < heldNumbers.length; index += 1) merged.set(this.#heldKeys[heldNumbers[index]!]!, heldLines[index]!);
+      const lines = [...merged.keys()].sort().map((key) => merged.get(key)!);
       const chunks: Buffer[] = [];
-      for (const key of keys) chunks.push(lineOf(key), NEWLINE);
+      for (const line of lines) chunks.push(line, NEWLINE);
       await this.#lake.write(storePath, chunks);
       // A partition only left by a link that moved keeps what it was: complete, or partial.
       const partial = this.#links.has(week) ? week >= this.#currentWeek : partialWeeks(this.#state, 'links').includes(week);
       // Parsed again a row at a time: each lives only while the writer takes it.
       await this.#writeRows({ stream: 'links', week }, async (write) => {
-        for (const key of keys) {
-          const line = merged.get(key)!;
-          const byJsonParse = typeof line === 'number' && !this.#heldNotByJsonParse.has(heldNumbers[line]!);
-          await write(byJsonParse ? heldRow(heldLines[line]!.toString('utf8'), key) : storeRow(lineOf(key)));
-        }
+        for (const line of lines) await write(storeRow(line));
       });
       this.#state = withPartitionTaken(this.#state, 'links', week, taken, partial);
       this.#summary.written.push({ stream: 'links', week, ...(partial && { partial: true }) });
@@ -440,7 +427,6 @@ class LakeRun {
     this.#heldAt = [];
     this.#heldLength = [];
     this.#heldKeys = [];
-    this.#heldNotByJsonParse = new Set();
     this.#linkWeeks = new Map();
     this.#linksRows = 0;
     this.#linksWeeks = [];
