@@ -166,55 +166,42 @@ const MAYBE_CHANGED_NUMBER = /[:,[]\s*(?:-0(?![.\d])|-?(?:\d[\d.]{15}|[\d.]+[eE]
 /** MAYBE_CHANGED_NUMBER for markChangedNumbers' walk through every match. */
 const CHANGED_NUMBER_CANDIDATES = new RegExp(MAYBE_CHANGED_NUMBER.source, 'g');
 
+/** What a walk over JSON.parse's result needs to make a mode's values of its numbers. */
+interface NumberWalk {
+  readonly mode: NumberMode;
+  /** The text was marked: a string holding MARK is a number too (in unmarked text it is a string as sent). */
+  readonly marked: boolean;
+  readonly identifierFields: IdentifierFields;
+  readonly maxDepth: number;
+}
+
 /**
- * Every number in a JSON.parse result as the LosslessNumber lossless-json makes. In `marked` text a
- * string holding MARK is a number too; in unmarked text every string is a string (it may begin with
- * \u0000 as sent). The walk counts how deep it is (`depth`: the containers around `value`) and
+ * A JSON.parse result with its numbers made the mode's, `key` being the name or index `value` has in
+ * its container: lossless mode's every number a LosslessNumber, native mode's identifiers as their
+ * digits and the rest numbers. Walked, not revived: a reviver is a call out of JSON.parse for every
+ * value, which made native mode twice as slow as lossless mode over a sync's answers
+ * (bench:sync-answers). The walk counts how deep it is (`depth`: the containers around `value`) and
  * refuses nesting beyond `maxDepth` before recursing further: JSON.parse itself does not recurse
  * (V8's parser keeps its own stack), so this walk is where a deep answer is noticed, with no scan of
  * the text before it.
  */
-function withLosslessNumbers(value: unknown, marked: boolean, depth: number, maxDepth: number): unknown {
-  if (typeof value === 'number') return new LosslessNumber(String(value));
+function withModeNumbers(value: unknown, key: string | number, walk: NumberWalk, depth: number): unknown {
+  if (typeof value === 'number') return walk.mode === 'lossless' ? new LosslessNumber(String(value)) : asFieldType(String(key), value, walk.identifierFields);
   if (typeof value === 'string') {
-    const digits = marked ? markedDigits(value) : undefined;
-    return digits === undefined ? value : new LosslessNumber(digits);
+    const digits = walk.marked ? markedDigits(value) : undefined;
+    if (digits === undefined) return value;
+    return walk.mode === 'lossless' ? new LosslessNumber(digits) : nativeNumber(digits, String(key), walk.identifierFields);
   }
   if (typeof value !== 'object' || value === null) return value;
-  if (depth >= maxDepth) throw new NestingDepthError(maxDepth);
+  if (depth >= walk.maxDepth) throw new NestingDepthError(walk.maxDepth);
   if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index += 1) value[index] = withLosslessNumbers(value[index], marked, depth + 1, maxDepth);
+    for (let index = 0; index < value.length; index += 1) value[index] = withModeNumbers(value[index], index, walk, depth + 1);
   } else {
     const record = value as Record<string, unknown>;
     // for...in: objects of one shape share the keys V8 caches; Object.keys made an array of every
     // object's keys (4 MB of a bulk sync's garbage). Own keys only ("__proto__" never reaches here):
     // a key some code made enumerable on Object.prototype is none of the answer's.
-    for (const key in record) if (Object.hasOwn(record, key)) record[key] = withLosslessNumbers(record[key], marked, depth + 1, maxDepth);
-  }
-  return value;
-}
-
-/**
- * Native mode's values in a JSON.parse result, `key` being the name (or index) `value` has in its
- * container: a marked number read by nativeNumber, an identifier field's whole number as its digits,
- * all else as JSON.parse made it. Walked, as lossless mode's numbers are, not revived: a reviver is a
- * call out of JSON.parse for every value, which made native mode twice as slow as lossless mode over
- * a sync's answers (bench:sync-answers). It counts the depth as withLosslessNumbers does.
- */
-function withNativeNumbers(value: unknown, key: string, marked: boolean, identifierFields: IdentifierFields, depth: number, maxDepth: number): unknown {
-  if (typeof value === 'number') return asFieldType(key, value, identifierFields);
-  if (typeof value === 'string') {
-    const digits = marked ? markedDigits(value) : undefined;
-    return digits === undefined ? value : nativeNumber(digits, key, identifierFields);
-  }
-  if (typeof value !== 'object' || value === null) return value;
-  if (depth >= maxDepth) throw new NestingDepthError(maxDepth);
-  if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index += 1) value[index] = withNativeNumbers(value[index], String(index), marked, identifierFields, depth + 1, maxDepth);
-  } else {
-    const record = value as Record<string, unknown>;
-    // Own keys only, as withLosslessNumbers walks them.
-    for (const name in record) if (Object.hasOwn(record, name)) record[name] = withNativeNumbers(record[name], name, marked, identifierFields, depth + 1, maxDepth);
+    for (const name in record) if (Object.hasOwn(record, name)) record[name] = withModeNumbers(record[name], name, walk, depth + 1);
   }
   return value;
 }
@@ -259,11 +246,10 @@ export function parseWithJsonParse(text: string, mode: NumberMode, identifierFie
   const readable = marked ? markChangedNumbers(text) : text;
   if (readable === undefined) return undefined;
   try {
-    if (mode === 'lossless') return withLosslessNumbers(JSON.parse(readable), marked, 0, maxDepth);
     const parsed: unknown = JSON.parse(readable);
     // Nothing to change and no depth to count: JSON.parse's value is native mode's.
-    if (!marked && identifierFields.size === 0 && maxDepth === Number.POSITIVE_INFINITY) return parsed;
-    return withNativeNumbers(parsed, '', marked, identifierFields, 0, maxDepth);
+    if (mode === 'native' && !marked && identifierFields.size === 0 && maxDepth === Number.POSITIVE_INFINITY) return parsed;
+    return withModeNumbers(parsed, '', { mode, marked, identifierFields, maxDepth }, 0);
   } catch (error) {
     if (error instanceof NestingDepthError) throw error;
     // Not JSON: parseJsonSlicing throws the SyntaxError with the position.
