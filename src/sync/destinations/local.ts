@@ -248,10 +248,12 @@ export class LocalLake implements Destination {
   }
 
   /**
-   * Folders given an entry since the last state: a folder made in them (a partition's `week=…`, the
-   * lake itself). A file's fsync and its folder's make the file durable, not the folder's own entry in
-   * the one above it: without a journal (ext4's, and others'), a crash could lose a new week's folder
-   * whose partition the state records. Each is fsynced once before the next state, not once a file.
+   * Folders given an entry since the last state: a file renamed into them (a partition, a merge store),
+   * or a folder made in them (a partition's `week=…`, the lake itself). A rename is durable once its
+   * folder is fsynced, and a new folder once the one above it is: without a journal (ext4's, and
+   * others'), a crash could lose a partition the state records. Nothing needs either before the next
+   * state records it, so each folder is fsynced once before that state, not once a file: a 25-week
+   * sync's 85 merge stores share one folder (docs/sync.md, "Durability").
    */
   readonly #newEntries = new Set<string>();
 
@@ -261,7 +263,10 @@ export class LocalLake implements Destination {
     const changed = [...this.#newEntries];
     this.#newEntries.clear();
     await Promise.all(changed.map((folder) => syncFolder(folder)));
+    // The state is the run's commit: its own folder is fsynced at once.
     await this.#publish(STATE_FILE, [Buffer.from(text)]);
+    this.#newEntries.delete(this.root);
+    await syncFolder(this.root);
   }
 
   /**
@@ -342,7 +347,8 @@ export class LocalLake implements Destination {
       await unlink(temporary).catch(() => undefined);
       throw isSystemError(error) ? new OutputWriteError(target, error) : error;
     }
-    await syncFolder(folder);
+    // Made durable by the next writeState (the state's own folder by writeState itself).
+    this.#newEntries.add(folder);
   }
 }
 

@@ -1,8 +1,8 @@
 /**
  * The state records only what a crash cannot lose: a partition in a folder the run made (`week=…`, the
  * lake itself) is reachable only once that folder's entry in the one above it is durable, so each
- * folder that got such an entry is fsynced before the state is written, once, not once a file.
- * Watched through the folders opened for an fsync (O_DIRECTORY), in order.
+ * folder that got such an entry is fsynced before the state is written, once, not once a file. So is
+ * each folder a file was renamed into: the rename is durable only then. Watched through the folders opened for an fsync (O_DIRECTORY), in order.
  */
 import { constants } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -65,6 +65,35 @@ describe('folders a sync makes, made durable before the state records them', () 
       await lake.write('rankings/week=202647/part-0.parquet', [Buffer.from('c')]);
       await lake.writeState('{"two":2}\n');
       expect(opened.slice(before).filter((entry) => entry === `folder ${join(dir, 'rankings')}`)).toEqual([]);
+    } finally {
+      await lake.close();
+    }
+  });
+
+  it('fsyncs each folder a file was renamed into before the state, once however many files, and the state\'s own folder after it', async () => {
+    const dir = join(tempDir(), 'lake');
+    const lake = new LocalLake(dir);
+    await lake.open();
+    try {
+      await lake.writeState('{"zero":0}\n');
+      opened.length = 0;
+      const store = join(dir, '_newsstats', 'links');
+      for (const week of [202601, 202602, 202603]) await lake.write(`_newsstats/links/week=${week}.ndjson`, [Buffer.from(`${week}\n`)]);
+      await lake.write('links/week=202601/part-0.parquet', [Buffer.from('a')]);
+      await lake.writeState('{"one":1}\n');
+      const state = opened.findIndex((entry) => entry.includes('_newsstats_sync.json'));
+      expect(state).toBeGreaterThan(-1);
+      const beforeState = opened.slice(0, state);
+      // Three stores renamed into one folder: one fsync of it, before the state.
+      expect(beforeState.filter((entry) => entry === `folder ${store}`)).toHaveLength(1);
+      expect(beforeState.filter((entry) => entry === `folder ${join(dir, 'links', 'week=202601')}`)).toHaveLength(1);
+      // The state's rename is made durable at once, by its own folder's fsync after it.
+      expect(opened.slice(state + 1)).toContain(`folder ${dir}`);
+
+      // Nothing renamed since: the next state fsyncs neither folder again.
+      const before = opened.length;
+      await lake.writeState('{"two":2}\n');
+      expect(opened.slice(before).filter((entry) => entry === `folder ${store}` || entry.includes('week=202601'))).toEqual([]);
     } finally {
       await lake.close();
     }
