@@ -12,8 +12,10 @@ export const DEFAULT_WEEKS = 12;
 
 export interface PlanOptions {
   streams: readonly StreamName[];
-  /** First week to hold (default: DEFAULT_WEEKS completed weeks back). */
+  /** First week to hold (default: DEFAULT_WEEKS completed weeks back from `until`). */
   since?: number;
+  /** Last week to hold (default: the last completed week): a backfill of a range of weeks. */
+  until?: number;
   /** A week to fetch again even though its partitions have landed. */
   refresh?: number;
   /** Also fetch the current, partial week (never recorded as done: every run fetches it again). */
@@ -42,8 +44,12 @@ export function needsCurrentWeek(state: SyncState, localWeek: number, options: P
 }
 
 /** The completed weeks a run covers, oldest first. */
-export function plannedWeeks(currentWeek: number, options: Pick<PlanOptions, 'since'>): number[] {
-  const last = addWeeks(currentWeek, -1);
+export function plannedWeeks(currentWeek: number, options: Pick<PlanOptions, 'since' | 'until'>): number[] {
+  const completed = addWeeks(currentWeek, -1);
+  if (options.until !== undefined && options.until > completed) {
+    throw new PlanError(`--until ${options.until} is not a completed week (the service's current week is ${currentWeek})`);
+  }
+  const last = options.until ?? completed;
   const since = options.since ?? addWeeks(last, -(DEFAULT_WEEKS - 1));
   if (since > last) return [];
   if (weeksBetween(since, last) >= MAX_LAST_WEEKS) {

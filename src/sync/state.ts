@@ -177,6 +177,15 @@ export function withWeekDone(state: SyncState, stream: StreamName, week: number)
   });
 }
 
+/**
+ * Records that a week's partition must be fetched again: a refreshed links week, until its merge has
+ * landed (sync.ts, LakeRun.run).
+ */
+export function withWeekUndone(state: SyncState, stream: StreamName, week: number): SyncState {
+  if (!(state.streams[stream]?.weeks ?? []).includes(week)) return state;
+  return withStream(state, stream, (old) => ({ ...old, weeks: (old.weeks ?? []).filter((item) => item !== week) }));
+}
+
 export function withSnapshotDone(state: SyncState, stream: StreamName): SyncState {
   return withStream(state, stream, (old) => ({ ...old, snapshot: true }));
 }

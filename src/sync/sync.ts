@@ -26,7 +26,7 @@ import { STORE_FOLDER, type Destination, type Scratch } from './destinations/des
 import { isPartitionFailure } from './failures.js';
 import { MAX_WEEKS_AHEAD, needsCurrentWeek, plannedRequests, planTasks, serviceWeekProblem, type PlanOptions, type Task } from './plan.js';
 import { StreamReader, queryRecord, type StreamQuery } from './read.js';
-import { STATE_FILE, StateError, checkQuery, emptyState, parseState, partialWeeks, stateText, takenText, withPartialCleared, withPartitionTaken, withSnapshotDone, withWeekDone, type SyncState } from './state.js';
+import { STATE_FILE, StateError, checkQuery, emptyState, parseState, partialWeeks, stateText, takenText, withPartialCleared, withPartitionTaken, withSnapshotDone, withWeekDone, withWeekUndone, weeksDone, type SyncState } from './state.js';
 import { STREAMS, partitionRow, rowWeek, type StreamName } from './streams.js';
 import { NEWLINE, linkKey, storeLines, storeRow, writeIndexText } from './links-store.js';
 
@@ -162,6 +162,16 @@ class LakeRun {
     summary.currentWeek = this.#currentWeek;
     options.onPlan?.(tasks);
     if (options.plan) return summary;
+
+    // A refreshed week's links move between partitions when the service dates them anew: out of the old
+    // one, into the new, two writes no single file makes whole. Until its merge has landed the week is
+    // recorded as not merged, so a run stopped between them (SIGKILL, a full disk) leaves it to the next
+    // run, which fetches it again and finishes the move, rather than a link in neither partition.
+    const refreshed = options.refresh;
+    if (refreshed !== undefined && weeksDone(this.#state, 'links').has(refreshed) && tasks.some((task) => task.stream === 'links' && task.week === refreshed && !task.partial)) {
+      this.#state = withWeekUndone(this.#state, 'links', refreshed);
+      await this.#saveState(true);
+    }
 
     for (const task of tasks) {
       try {

@@ -58,6 +58,40 @@ describe('the lake', () => {
     for (const [path, bytes] of want) expect(got.get(path)!.equals(bytes), path).toBe(true);
   });
 
+  it('backfills of week ranges (--since/--until), shuffled and overlapping, hold the lake of one run, byte for byte', async () => {
+    const whole = join(tempDir(), 'lake');
+    await sync(whole, '--since', String(SINCE), ...OPTIONS);
+    const ranges = join(tempDir(), 'lake');
+    const week = (offset: number) => String(addWeeks(SINCE, offset));
+    const weeks = (dir: string) => Object.fromEntries(Object.entries((JSON.parse(readFileSync(join(dir, '_newsstats_sync.json'), 'utf8')) as { streams: Record<string, { weeks?: number[] }> }).streams).map(([stream, entry]) => [stream, entry.weeks]));
+    const held = new Set<number>();
+    for (const [since, until] of [[2, 3], [0, 0], [1, 2], [0, 1]] as const) {
+      await sync(ranges, '--since', week(since), '--until', week(until), ...OPTIONS);
+      for (let offset = since; offset <= until; offset++) held.add(addWeeks(SINCE, offset));
+      // Each run holds its range and no more.
+      expect(weeks(ranges).rankings).toEqual([...held].sort((a, b) => a - b));
+    }
+    const want = files(whole);
+    const got = files(ranges);
+    const data = (map: Map<string, Buffer>) => [...map.keys()].filter((path) => !path.startsWith('_newsstats_sync')).sort();
+    expect(data(got)).toEqual(data(want));
+    for (const path of data(want)) expect(got.get(path)!.equals(want.get(path)!), path).toBe(true);
+    expect(weeks(ranges)).toEqual(weeks(whole));
+  });
+
+  it('refuses an --until after the last completed week, or before --since, in one line', async () => {
+    const dir = join(tempDir(), 'lake');
+    const before = (await readLog(logged.log)).length;
+    const reversed = await runCli(['sync', dir, '--since', String(LAST), '--until', String(SINCE)], { env: logged.env });
+    expect(reversed.code).toBe(2);
+    expect(reversed.stderr.trim()).toBe(`error: --since ${LAST} is after --until ${SINCE}`);
+    expect((await readLog(logged.log)).length).toBe(before);
+    const current = await runCli(['sync', dir, '--until', String(CURRENT)], { env: logged.env });
+    expect(current.code).toBe(2);
+    expect(current.stderr.trim()).toBe(`error: --until ${CURRENT} is not a completed week (the service's current week is ${CURRENT})`);
+    expect(existsSync(join(dir, 'rankings'))).toBe(false);
+  });
+
   it('streams are added over time with their own options; a changed query is refused with the way out', async () => {
     const dir = join(tempDir(), 'lake');
     await sync(dir, '--since', String(LAST), '--streams', 'rankings', '--depth', '12');

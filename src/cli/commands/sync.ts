@@ -8,7 +8,7 @@ import { describeWeeks, parseWeek } from '../../shared/weeks.js';
 import { concurrencyFlag } from '../flags/concurrency.js';
 import type { Context } from '../run/spec.js';
 import { IncompleteRunError, UsageError } from '../run/errors.js';
-import { integerFlag, parsedFlag, switchFlag, textFlag, weekArgument, withDefault } from '../flags/options.js';
+import { configured, integerFlag, parsedFlag, switchFlag, textFlag, weekArgument, withDefault } from '../flags/options.js';
 import { rankingFlags, rankingParams, validateRanking, type RankingFlags } from '../flags/ranking.js';
 import { verb, type NounVerbs } from '../run/spec.js';
 import type { SyncSummary } from '../../sync/sync.js';
@@ -70,7 +70,8 @@ const sync = verb({
   summary: 'Keep a lake of weekly Parquet partitions up to date, in a folder or s3://bucket/prefix: rankings, country stats, links, reference tables',
   args: ['<dir>'],
   flags: {
-    since: parsedFlag('--since <week>', 'first week to hold, YYYYWW (default: the last 12 completed weeks)', weekArgument(parseWeek)),
+    since: parsedFlag('--since <week>', 'first week to hold, YYYYWW (default: the last 12 completed weeks, up to --until)', weekArgument(parseWeek)),
+    until: configured(parsedFlag('--until <week>', 'last week to hold, YYYYWW, a completed one (default: the last completed week): backfill a range of weeks', weekArgument(parseWeek)), (option) => option.conflicts('includeCurrent')),
     streams: parsedFlag('--streams <list>', 'comma-separated: rankings, country_stats, links, people, countries, sources (default all)', (text) => text),
     depth: withDefault(integerFlag('--depth <n>', 'people in each weekly ranking', { min: 1, max: 10_000 }), SYNC_DEFAULTS.depth),
     top: withDefault(integerFlag('--top <n>', 'people per week whose country stats and links are read', { min: 1, max: 10_000 }), SYNC_DEFAULTS.top),
@@ -86,11 +87,13 @@ const sync = verb({
     'sync ./lake --streams rankings,people',
     'sync ./lake --since 202640 --streams rankings,country_stats --top 10',
     'sync ./lake --streams rankings --refresh 202645',
+    'sync ./lake --since 202601 --until 202613',
     'sync ./lake --plan',
   ],
   prints: 'nothing',
   validate: ({ args: [dir], flags }) => {
     validateRanking(flags);
+    if (flags.since !== undefined && flags.until !== undefined && flags.since > flags.until) throw new UsageError(`--since ${flags.since} is after --until ${flags.until}`);
     return { dir, flags };
   },
   async run(ctx: Context, { dir, flags }) {
@@ -126,6 +129,7 @@ const sync = verb({
         streams,
         plan: flags.plan === true,
         since: flags.since,
+        until: flags.until,
         refresh: flags.refresh,
         includeCurrent: flags.includeCurrent === true,
         depth: flags.depth,
