@@ -125,4 +125,16 @@ describe('sync to object storage', () => {
     }
     expect(readdirSync(cwd)).toEqual([]);
   });
+
+  it('a prefix with an empty, "." or ".." part is refused in one line before anything is sent', async () => {
+    for (const address of ['s3://lake//b', 's3://lake/c/../d', 's3://lake/./e', 's3://lake/f/..']) {
+      const result = await runCli(['sync', address, ...SMALL], { env });
+      expect(result.code, address).toBe(2);
+      expect(result.stderr.trim().split('\n'), address).toHaveLength(1);
+      expect(result.stderr).toMatch(/the prefix has an empty, "\." or "\.\." part/);
+    }
+    // A trailing slash is no empty part: it names the same lake.
+    const { S3Lake } = await import('../../src/sync/destinations/s3.js');
+    expect(S3Lake.fromAddress('s3://lake/a/b/').where).toBe('s3://lake/a/b');
+  });
 });

@@ -80,6 +80,12 @@ export class S3Lake implements Destination {
     const match = /^s3:\/\/([^/]+)\/?(.*)$/i.exec(address);
     if (!match || match[1] === '') throw new LakeError(`${address} is not s3://bucket/prefix`);
     const prefix = match[2]!.replace(/\/+$/, '');
+    // A store keeps `a//b`, `./` and `../` in a key as they are, where Spark, Athena or DuckDB's glob
+    // each resolve them their own way (s3rver moved `c/../d` to `d/`; `lake//b` failed with an XML
+    // parse error, exit 6): refused before anything is sent.
+    if (prefix !== '' && prefix.split('/').some((part) => part === '' || part === '.' || part === '..')) {
+      throw new LakeError(`${address}: the prefix has an empty, "." or ".." part, which object stores keep as it is and readers resolve each their own way; name it without`);
+    }
     return new S3Lake(`s3://${match[1]}${prefix === '' ? '' : `/${prefix}`}`, match[1]!, prefix);
   }
 
