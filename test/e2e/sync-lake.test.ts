@@ -146,6 +146,11 @@ describe('the lake', () => {
     expect(existsSync(dir)).toBe(false);
     expect(plan.stdout).toContain(`fetch rankings week=${SINCE} (the week's ranking), write rankings/week=${SINCE}/part-0.parquet`);
     expect(plan.stdout).toMatch(/^plan: 8 fetches, at most 12 requests, current week \d{6} \(assumed from the state and the local clock; not asked\), .*; nothing sent$/m);
+    // --dry-run, the name other tools give it, is the same plan.
+    const dryRun = await sync(dir, '--since', String(SINCE), '--streams', 'rankings,country_stats', '--dry-run', ...OPTIONS);
+    expect(dryRun.stdout).toBe(plan.stdout);
+    expect((await readLog(logged.log)).length).toBe(before);
+    expect(existsSync(dir)).toBe(false);
     const summaryFile = join(tempDir(), 'summary.json');
     await sync(dir, '--since', String(SINCE), '--streams', 'rankings,country_stats', '--summary', summaryFile, ...OPTIONS);
     const summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as { outcome: string; written: unknown[]; requests: number; currentWeek: number };

@@ -35,6 +35,11 @@ function describeTask(task: { stream: string; week?: number }): string {
   return task.week === undefined ? task.stream : `${task.stream} week=${task.week}`;
 }
 
+/** `--plan`, or `--dry-run`, the name other tools give it. */
+function planOnly(flags: { plan?: boolean; dryRun?: boolean }): boolean {
+  return flags.plan === true || flags.dryRun === true;
+}
+
 /** `--plan`'s text: a line a fetch, then what it costs; nothing is sent. */
 function planText(summary: SyncSummary, where: string, top: number): string {
   const lines = summary.planned.map((task) => {
@@ -80,6 +85,7 @@ const sync = verb({
     includeCurrent: switchFlag('--include-current', 'also write the current, partial week (never recorded as done; the first run after it ends replaces it with the complete week)'),
     concurrency: concurrencyFlag,
     plan: switchFlag('--plan', 'say what would be fetched and written, with request counts, and send nothing'),
+    dryRun: switchFlag('--dry-run', 'the same as --plan'),
     summary: textFlag('--summary <file>', 'write a JSON account of the run there (what was planned, written and failed), whatever the outcome'),
     ...rankingFilters,
   },
@@ -127,7 +133,7 @@ const sync = verb({
         client,
         lake,
         streams,
-        plan: flags.plan === true,
+        plan: planOnly(flags),
         since: flags.since,
         until: flags.until,
         refresh: flags.refresh,
@@ -140,7 +146,7 @@ const sync = verb({
         linksEveryWeek: ctx.env.NEWSSTATS_SYNC_LINKS_EVERY_WEEK === '1',
         filters: await syncFilters(ctx, flags),
         onPlan: (tasks) => {
-          if (tasks.length > 0 && flags.plan !== true) progress = ctx.report.progress('sync', tasks.length);
+          if (tasks.length > 0 && !planOnly(flags)) progress = ctx.report.progress('sync', tasks.length);
         },
         onTask: (task, error) => {
           progress.tick();
@@ -149,7 +155,7 @@ const sync = verb({
         },
       });
       progress.done();
-      if (flags.plan === true) {
+      if (planOnly(flags)) {
         await writeSummary('plan');
         return { text: planText(summary, lake.where, flags.top) };
       }
