@@ -35,11 +35,6 @@ function describeTask(task: { stream: string; week?: number }): string {
   return task.week === undefined ? task.stream : `${task.stream} week=${task.week}`;
 }
 
-/** `--plan`, or `--dry-run`, the name other tools give it. */
-function planOnly(flags: { plan?: boolean; dryRun?: boolean }): boolean {
-  return flags.plan === true || flags.dryRun === true;
-}
-
 /** `--plan`'s text: a line a fetch, then what it costs; nothing is sent. */
 function planText(summary: SyncSummary, where: string, top: number): string {
   const lines = summary.planned.map((task) => {
@@ -100,7 +95,8 @@ const sync = verb({
   validate: ({ args: [dir], flags }) => {
     validateRanking(flags);
     if (flags.since !== undefined && flags.until !== undefined && flags.since > flags.until) throw new UsageError(`--since ${flags.since} is after --until ${flags.until}`);
-    return { dir, flags };
+    // --dry-run is --plan under the name other tools give it: one flag from here on.
+    return { dir, flags: { ...flags, plan: flags.plan === true || flags.dryRun === true } };
   },
   async run(ctx: Context, { dir, flags }) {
     const [{ runSync }, { parseStreamList, STREAM_NAMES }, { destinationOf }] = await Promise.all([import('../../sync/sync.js'), import('../../sync/streams.js'), import('../../sync/destinations/index.js')]);
@@ -133,7 +129,7 @@ const sync = verb({
         client,
         lake,
         streams,
-        plan: planOnly(flags),
+        plan: flags.plan,
         since: flags.since,
         until: flags.until,
         refresh: flags.refresh,
@@ -146,7 +142,7 @@ const sync = verb({
         linksEveryWeek: ctx.env.NEWSSTATS_SYNC_LINKS_EVERY_WEEK === '1',
         filters: await syncFilters(ctx, flags),
         onPlan: (tasks) => {
-          if (tasks.length > 0 && !planOnly(flags)) progress = ctx.report.progress('sync', tasks.length);
+          if (tasks.length > 0 && !flags.plan) progress = ctx.report.progress('sync', tasks.length);
         },
         onTask: (task, error) => {
           progress.tick();
@@ -155,7 +151,7 @@ const sync = verb({
         },
       });
       progress.done();
-      if (planOnly(flags)) {
+      if (flags.plan) {
         await writeSummary('plan');
         return { text: planText(summary, lake.where, flags.top) };
       }
