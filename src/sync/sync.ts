@@ -10,6 +10,8 @@
  *   _newsstats_sync.json                       what has landed (state.ts)
  *   _newsstats/links/week=202647.ndjson        the links rows by partition, to merge new ones by key
  *   _newsstats/links/index.json                each link's partition week, so a link that moves leaves
+ *                                              its old partition
+ *   _newsstats/links/moving.json               the links a merge is moving, until they have moved
  *
  * The destination (destinations/) publishes each file whole; the state is written only after the
  * files it records have landed. The partitions carry no time of writing and the same rows give the same
@@ -85,6 +87,36 @@ function linksStorePath(week: number): string {
  * partition (one row in one place); keys sorted, so the same links give the same bytes.
  */
 const LINKS_INDEX = `${STORE_FOLDER}/links/index.json`;
+
+/**
+ * The links a merge moves from one partition to another, each with its old week and its new one
+ * (`{"key":[old,new],...}`): written before the merge changes a partition and emptied once every move
+ * has landed, so a run stopped in between leaves the next one what it needs to keep each link in one
+ * partition (#finishMoves).
+ */
+const LINKS_MOVING = `${STORE_FOLDER}/links/moving.json`;
+const NO_MOVES = '{}\n';
+
+/** The moves as LINKS_MOVING holds them, keys sorted. */
+function movingText(moves: ReadonlyMap<string, readonly [number, number]>): string {
+  const keys = [...moves.keys()].sort();
+  return `{${keys.map((key) => `${JSON.stringify(key)}:[${moves.get(key)!.join(',')}]`).join(',')}}\n`;
+}
+
+/** LINKS_MOVING's text as the moves it holds; what is not such a file is a StateError naming it. */
+function parseMoving(text: string, where: string): Map<string, readonly [number, number]> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    value = undefined;
+  }
+  const isMove = (weeks: unknown) => Array.isArray(weeks) && weeks.length === 2 && weeks.every((week) => Number.isSafeInteger(week));
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || !Object.values(value).every(isMove)) {
+    throw new StateError(`${where} is not a list of links moving between partitions (key to two weeks): remove it, and check the links partitions for a link in two weeks`);
+  }
+  return new Map(Object.entries(value as Record<string, [number, number]>));
+}
 
 /** The scratch file of the links fetched and not yet merged, under a temporary name beside this one. */
 const LINKS_HELD = `${STORE_FOLDER}/links/held.ndjson`;
@@ -172,6 +204,8 @@ class LakeRun {
       this.#state = withWeekUndone(this.#state, 'links', refreshed);
       await this.#saveState(true);
     }
+
+    await this.#finishMoves();
 
     for (const task of tasks) {
       try {
@@ -384,50 +418,112 @@ class LakeRun {
   }
 
   /**
+   * One links partition written again from its merge store: with the held links of `gains` (key to
+   * held line number) in, the keys of `losses` out. A partition only left by links keeps what it was:
+   * complete, or partial.
+   */
+  async #rewriteLinks(week: number, gains: ReadonlyMap<string, number> | undefined, losses: ReadonlySet<string> | undefined, taken: string): Promise<void> {
+    const storePath = linksStorePath(week);
+    const merged = new Map<string, Buffer>();
+    for (const line of storeLines(await this.#lake.read(storePath))) merged.set(linkKey(storeRow(line)), line);
+    let left = 0;
+    for (const key of losses ?? []) if (merged.delete(key)) left += 1;
+    // Links to take out of a partition that does not hold them (a stopped merge's new one, never landed).
+    if (gains === undefined && left === 0) return;
+    const heldNumbers = Uint32Array.from(gains?.values() ?? []).sort();
+    const heldLines = this.#heldLines(heldNumbers);
+    for (let index = 0; index < heldNumbers.length; index += 1) merged.set(this.#heldKeys[heldNumbers[index]!]!, heldLines[index]!);
+    const lines = [...merged.keys()].sort().map((key) => merged.get(key)!);
+    const chunks: Buffer[] = [];
+    for (const line of lines) chunks.push(line, NEWLINE);
+    await this.#lake.write(storePath, chunks);
+    const partial = this.#links.has(week) ? week >= this.#currentWeek : partialWeeks(this.#state, 'links').includes(week);
+    // Parsed again a row at a time: each lives only while the writer takes it.
+    await this.#writeRows({ stream: 'links', week }, async (write) => {
+      for (const line of lines) await write(storeRow(line));
+    });
+    this.#state = withPartitionTaken(this.#state, 'links', week, taken, partial);
+  }
+
+  /**
+   * Finishes the moves a stopped merge wrote down (LINKS_MOVING): each link stays only in the partition
+   * the index names, its old one or its new one, and leaves the other. Before anything else a run
+   * does, so no later run meets a link in two partitions, whatever weeks it fetches.
+   */
+  async #finishMoves(): Promise<void> {
+    const text = await this.#lake.read(LINKS_MOVING);
+    if (text === undefined) return;
+    const moves = parseMoving(text.toString('utf8'), `${this.#lake.where}/${LINKS_MOVING}`);
+    if (moves.size === 0) return;
+    const index = await this.#linksIndex();
+    const leaving = new Map<number, Set<string>>();
+    moves.forEach((weeks, key) => {
+      const kept = index.get(key) ?? weeks[0];
+      for (const week of weeks) {
+        if (week === kept) continue;
+        if (!leaving.has(week)) leaving.set(week, new Set());
+        leaving.get(week)!.add(key);
+      }
+    });
+    const taken = takenText(new Date());
+    for (const week of [...leaving.keys()].sort((a, b) => a - b)) await this.#rewriteLinks(week, undefined, leaving.get(week)!, taken);
+    await this.#saveState(true);
+    await this.#lake.write(LINKS_MOVING, [Buffer.from(NO_MOVES)]);
+  }
+
+  /**
    * Merges the links held into their partitions: each partition's rows so far (from the store) and the
    * new ones, one row a key, in key order, so the bytes do not depend on the order weeks were fetched.
    * Only then are the weeks that found them recorded.
+   *
+   * A link whose mentionDate now names another week moves: into its new partition, out of its old one,
+   * and its week in the index, files no single write makes whole. So a link is never taken out of a
+   * partition before it is in its new one and the index says so, and the moves are written down
+   * (LINKS_MOVING) before any partition changes: a run stopped anywhere in between (SIGKILL, a full
+   * disk) leaves each link in its old partition, its new one, or both, and the next run keeps only the
+   * one the index names (#finishMoves), whatever that run fetches. New links enter the index before
+   * their partitions, so a stopped merge never leaves a link in the lake that the index does not know.
    */
   async #mergeLinks(): Promise<void> {
     if (this.#linksWeeks.length === 0) return;
     const taken = takenText(new Date());
     const index = await this.#linksIndex();
-    // A link whose mentionDate now names another week leaves the partition it was in.
     const leaving = new Map<number, Set<string>>();
+    const moving = new Map<string, readonly [number, number]>();
     // forEach, not for-of over entries: no [key, week] array a link while the loop is not optimised.
     this.#linkWeeks.forEach((week, key) => {
       const before = index.get(key);
+      if (before === undefined) index.set(key, week);
       if (before === undefined || before === week) return;
       if (!leaving.has(before)) leaving.set(before, new Set());
       leaving.get(before)!.add(key);
+      moving.set(key, [before, week]);
     });
-    const weeks = [...new Set([...this.#links.keys(), ...leaving.keys()])].sort((a, b) => a - b);
-    for (const week of weeks) {
-      const storePath = linksStorePath(week);
-      const merged = new Map<string, Buffer>();
-      for (const line of storeLines(await this.#lake.read(storePath))) merged.set(linkKey(storeRow(line)), line);
-      for (const key of leaving.get(week) ?? []) merged.delete(key);
-      const held = this.#links.get(week);
-      const heldNumbers = Uint32Array.from(held?.values() ?? []).sort();
-      const heldLines = this.#heldLines(heldNumbers);
-      for (let index = 0; index < heldNumbers.length; index += 1) merged.set(this.#heldKeys[heldNumbers[index]!]!, heldLines[index]!);
-      const lines = [...merged.keys()].sort().map((key) => merged.get(key)!);
-      const chunks: Buffer[] = [];
-      for (const line of lines) chunks.push(line, NEWLINE);
-      await this.#lake.write(storePath, chunks);
-      // A partition only left by a link that moved keeps what it was: complete, or partial.
-      const partial = this.#links.has(week) ? week >= this.#currentWeek : partialWeeks(this.#state, 'links').includes(week);
-      // Parsed again a row at a time: each lives only while the writer takes it.
-      await this.#writeRows({ stream: 'links', week }, async (write) => {
-        for (const line of lines) await write(storeRow(line));
-      });
-      this.#state = withPartitionTaken(this.#state, 'links', week, taken, partial);
+    if (moving.size > 0) await this.#lake.write(LINKS_MOVING, [Buffer.from(movingText(moving))]);
+    await this.#lake.write(LINKS_INDEX, async (out) => writeIndexText(index, out));
+    // The moves and the index landed before any partition changes (writeState waits for both).
+    await this.#saveState(true);
+    const written = new Set<number>();
+    for (const week of [...this.#links.keys()].sort((a, b) => a - b)) {
+      await this.#rewriteLinks(week, this.#links.get(week)!, undefined, taken);
+      written.add(week);
+    }
+    if (moving.size > 0) {
+      moving.forEach(([, week], key) => index.set(key, week));
+      await this.#lake.write(LINKS_INDEX, async (out) => writeIndexText(index, out));
+      // Every link in its new partition, and the index saying so, before any leaves its old one.
+      await this.#saveState(true);
+      for (const week of [...leaving.keys()].sort((a, b) => a - b)) {
+        await this.#rewriteLinks(week, undefined, leaving.get(week)!, taken);
+        written.add(week);
+      }
+      await this.#saveState(true);
+      await this.#lake.write(LINKS_MOVING, [Buffer.from(NO_MOVES)]);
+    }
+    for (const week of [...written].sort((a, b) => a - b)) {
+      const partial = partialWeeks(this.#state, 'links').includes(week);
       this.#summary.written.push({ stream: 'links', week, ...(partial && { partial: true }) });
     }
-    // The index after the partitions: a run killed between them finds the old week in it, and moves
-    // the link again.
-    this.#linkWeeks.forEach((week, key) => index.set(key, week));
-    await this.#lake.write(LINKS_INDEX, async (out) => writeIndexText(index, out));
     for (const task of this.#linksWeeks) {
       if (!task.partial) this.#state = withPartialCleared(withWeekDone(this.#state, 'links', task.week!), 'links', task.week!);
     }
