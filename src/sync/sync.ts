@@ -466,7 +466,7 @@ class LakeRun {
       }
     });
     const taken = takenText(new Date());
-    for (const week of [...leaving.keys()].sort((a, b) => a - b)) await this.#rewriteLinks(week, undefined, leaving.get(week)!, taken);
+    for (const week of [...leaving.keys()].sort((a, b) => a - b)) await this.#rewriteLinks(week, undefined, leaving.get(week), taken);
     await this.#saveState(true);
     await this.#lake.write(LINKS_MOVING, [Buffer.from(NO_MOVES)]);
   }
@@ -505,7 +505,7 @@ class LakeRun {
     await this.#saveState(true);
     const written = new Set<number>();
     for (const week of [...this.#links.keys()].sort((a, b) => a - b)) {
-      await this.#rewriteLinks(week, this.#links.get(week)!, undefined, taken);
+      await this.#rewriteLinks(week, this.#links.get(week), undefined, taken);
       written.add(week);
     }
     if (moving.size > 0) {
@@ -514,7 +514,7 @@ class LakeRun {
       // Every link in its new partition, and the index saying so, before any leaves its old one.
       await this.#saveState(true);
       for (const week of [...leaving.keys()].sort((a, b) => a - b)) {
-        await this.#rewriteLinks(week, undefined, leaving.get(week)!, taken);
+        await this.#rewriteLinks(week, undefined, leaving.get(week), taken);
         written.add(week);
       }
       await this.#saveState(true);
