@@ -33,7 +33,8 @@ import { STREAMS, partitionRow, rowWeek, type StreamName } from './streams.js';
 import { NEWLINE, linkKey, storeLines, storeRow, writeIndexText } from './links-store.js';
 
 export interface SyncOptions extends PlanOptions, StreamQuery {
-  client: NewsStatsClient<'lossless'>;
+  /** The service; a plan, which sends nothing, needs none (`sync --plan` runs without a key). */
+  client: NewsStatsClient<'lossless'> | undefined;
   lake: Destination;
   /** The local clock, to tell whether a week may have been completed since the state was written. */
   now?: Date;
@@ -141,7 +142,7 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
 
 class LakeRun {
   readonly #lake: Destination;
-  readonly #reader: StreamReader;
+  #fetching: StreamReader | undefined;
   #state: SyncState;
   /**
    * Links rows fetched and not yet merged into the lake, by partition week, by key: each the number of
@@ -175,7 +176,6 @@ class LakeRun {
 
   constructor(private readonly options: SyncOptions) {
     this.#lake = options.lake;
-    this.#reader = new StreamReader(options.client, options, options.streams);
     this.#state = emptyState(queryRecord(options));
   }
 
@@ -221,12 +221,23 @@ class LakeRun {
     }
     await this.#mergeLinks();
     if (this.#unsaved) await this.#saveState(true);
-    summary.requests = this.#reader.requests;
+    summary.requests = this.requests;
     return summary;
   }
 
+  /** The service, for a run that fetches: a plan never gets here (runSync's options may have none). */
+  #client(): NewsStatsClient<'lossless'> {
+    if (this.options.client === undefined) throw new Error('a sync that fetches needs a client; only a plan runs without one');
+    return this.options.client;
+  }
+
+  /** What fetches the streams' answers, made at the first fetch. */
+  get #reader(): StreamReader {
+    return (this.#fetching ??= new StreamReader(this.#client(), this.options, this.options.streams));
+  }
+
   get requests(): number {
-    return this.#reader.requests;
+    return this.#fetching?.requests ?? 0;
   }
 
   dispose(): void {
@@ -249,7 +260,7 @@ class LakeRun {
     }
     if (!needsCurrentWeek(state, localWeek, this.options)) return trusted!;
     this.#reader.requests += 1;
-    const answer = Number(String((await this.options.client.weeks.current()).currentWeek));
+    const answer = Number(String((await this.#client().weeks.current()).currentWeek));
     const problem = serviceWeekProblem(answer, localWeek, trusted);
     if (problem !== undefined) {
       throw new ResponseShapeError({ status: 200, method: 'GET', url: '/api/data/weeks/current' }, `${problem}: not trusted, so nothing was fetched or recorded (check the local clock, or run again later)`);

@@ -159,6 +159,31 @@ describe('the lake', () => {
     expect(summary.requests).toBeGreaterThan(0);
   });
 
+  it('--plan needs no API key, and matches a country\'s name against the cached countries list only: nothing sent', async () => {
+    const dir = join(tempDir(), 'lake');
+    const cache = tempDir();
+    const env = { ...logged.env, XDG_CACHE_HOME: cache };
+    const before = (await readLog(logged.log)).length;
+    const plan = (...args: string[]) => runCli(['sync', dir, '--since', String(SINCE), '--streams', 'rankings', '--plan', ...args, ...OPTIONS], { env });
+    const keyless = await runCli(['sync', dir, '--since', String(SINCE), '--streams', 'rankings', '--plan', ...OPTIONS], { env: { ...env, NEWSSTATS_API_KEY: undefined, NEWSSTATS_BASE_URL: undefined } });
+    expect(keyless.code, keyless.stderr).toBe(0);
+    expect(keyless.stdout).toMatch(/^plan: 4 fetches, .*; nothing sent$/m);
+    expect((await plan('--country', '276')).code).toBe(0);
+    // A name is matched against the list `countries list` caches; with none cached the plan says so.
+    const uncached = await plan('--country', 'germany');
+    expect(uncached.code).toBe(2);
+    expect(uncached.stderr).toMatch(/^error: --plan sends nothing, and no countries list is cached to match the country's name against\nhint: .*newsstats countries list/);
+    expect((await readLog(logged.log)).length).toBe(before);
+    expect((await runCli(['countries', 'list'], { env })).code).toBe(0);
+    const cached = (await readLog(logged.log)).length;
+    const named = await plan('--country', 'germany');
+    expect(named.code, named.stderr).toBe(0);
+    expect(named.stdout).toBe(keyless.stdout);
+    expect((await plan('--country', 'narnia')).stderr).toMatch(/^error: --plan sends nothing, and the country named is not in the cached countries list$/m);
+    expect((await readLog(logged.log)).length).toBe(cached);
+    expect(existsSync(dir)).toBe(false);
+  });
+
   it('SIGTERM ends a run with one line saying what was kept, the lock removed, exit 143', async () => {
     const slow = await sandbox({ now: NOW, latencyMs: 150 });
     const dir = join(tempDir(), 'lake');

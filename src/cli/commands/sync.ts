@@ -13,6 +13,7 @@ import { rankingFlags, rankingParams, validateRanking, type RankingFlags } from 
 import { verb, type NounVerbs } from '../run/spec.js';
 import type { SyncSummary } from '../../sync/sync.js';
 import type { Destination } from '../../sync/destinations/destination.js';
+import type { CountrySource } from '../flags/country-match.js';
 
 const { limit: _limit, ...rankingFilters } = rankingFlags();
 
@@ -20,9 +21,21 @@ const { limit: _limit, ...rankingFilters } = rankingFlags();
 export const SYNC_DEFAULTS = { depth: 200, top: 50, linksLimit: 50 } as const;
 
 /** People top's filters for the engine: the query less its weeks and limit, countries resolved. */
-export async function syncFilters(ctx: Context, flags: RankingFlags) {
-  const { startWeek: _start, endWeek: _end, limit: _limit, ...filters } = await rankingParams(ctx, flags, undefined);
+export async function syncFilters(ctx: Context, flags: RankingFlags, countries?: CountrySource) {
+  const { startWeek: _start, endWeek: _end, limit: _limit, ...filters } = await rankingParams(ctx, flags, undefined, countries);
   return Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined));
+}
+
+/**
+ * Where `--plan` matches a country given by name: the countries list last cached, never the service (a
+ * plan sends nothing). An id needs no list.
+ */
+function plannedCountries(ctx: Context): CountrySource {
+  const way = 'give the country\'s id, or run `newsstats countries list` once: --plan matches names against the list it caches';
+  return {
+    countries: async () => (await ctx.deps.lastCachedCountries()) ?? Promise.reject(new UsageError('--plan sends nothing, and no countries list is cached to match the country\'s name against', way)),
+    client: () => Promise.reject(new UsageError('--plan sends nothing, and the country named is not in the cached countries list', way)),
+  };
 }
 
 /** The engine's own errors about the folder, its state or the plan are the user's to fix: exit 2. */
@@ -123,7 +136,8 @@ const sync = verb({
       lake = await destinationOf(dir, ctx.io.cwd);
       lakeName = lake.where;
       await ctx.lifecycle.tuneHeapForBulk();
-      const client = await ctx.deps.client({ concurrency: flags.concurrency, bulk: true });
+      // A plan sends nothing, so it needs no key (nor a base URL): no client is made for it.
+      const client = flags.plan ? undefined : await ctx.deps.client({ concurrency: flags.concurrency, bulk: true });
       let progress = { tick() {}, done() {} };
       summary = await runSync({
         client,
@@ -140,7 +154,7 @@ const sync = verb({
         concurrency: flags.concurrency,
         // The way back to asking each week's top for their links, should a service answer by week.
         linksEveryWeek: ctx.env.NEWSSTATS_SYNC_LINKS_EVERY_WEEK === '1',
-        filters: await syncFilters(ctx, flags),
+        filters: await syncFilters(ctx, flags, flags.plan ? plannedCountries(ctx) : undefined),
         onPlan: (tasks) => {
           if (tasks.length > 0 && !flags.plan) progress = ctx.report.progress('sync', tasks.length);
         },

@@ -6,6 +6,7 @@ import { AGE_BOUNDS, type PeopleTopParams } from '../../api/types.js';
 import type { WeekWindow } from '../../shared/weeks.js';
 import type { Context } from '../run/spec.js';
 import { countryFlagId } from './country-flag.js';
+import type { CountrySource } from './country-match.js';
 import { UsageError } from '../run/errors.js';
 import { choiceFlag, countryFlag, genderFlag, integerFlag, nonEmpty, parsedFlag, switchFlag } from './options.js';
 import type { FlagValues } from '../run/spec.js';
@@ -33,8 +34,8 @@ export function validateRanking(flags: RankingFlags): void {
 }
 
 /** The query for one ranking; countries are resolved once by the caller's context (and its cache). */
-export async function rankingParams(ctx: Context, flags: RankingFlags, window: WeekWindow | undefined): Promise<PeopleTopParams> {
-  const [countryId, fromCountryId] = await Promise.all([flags.country, flags.fromCountry].map((country) => countryFlagId(country, ctx.deps)));
+export async function rankingParams(ctx: Context, flags: RankingFlags, window: WeekWindow | undefined, countries: CountrySource = ctx.deps): Promise<PeopleTopParams> {
+  const [countryId, fromCountryId] = await Promise.all([flags.country, flags.fromCountry].map((country) => countryFlagId(country, countries)));
   return {
     ...window,
     limit: flags.limit,

@@ -244,14 +244,28 @@ export class Dependencies {
   countries(): Promise<Country[]> {
     this.#countries ??= (async () => {
       const client = await this.client();
-      const list = await this.cachedList('countries', () => client.countries.list());
-      const { answerId } = await import('../../api/answer-integers.js');
-      return (list as Array<Record<string, unknown>>).map((country) => ({
-        countryId: answerId(country.countryId, 'countryId', '/api/data/countries'),
-        countryName: String(country.countryName ?? ''),
-        countryIso: String(country.countryIso ?? ''),
-      }));
+      return countriesOf(await this.cachedList('countries', () => client.countries.list()));
     })();
     return this.#countries;
   }
+
+  /**
+   * The countries list last cached for this profile and base URL, however old, and never a request:
+   * undefined when none is (for `sync --plan`, which sends nothing).
+   */
+  async lastCachedCountries(): Promise<Country[] | undefined> {
+    const [{ lastCachedList }, settings] = await Promise.all([import('./cache.js'), this.settings()]);
+    const list = await lastCachedList(settings, this.env, 'countries').catch(() => undefined);
+    return list === undefined ? undefined : countriesOf(list);
+  }
+}
+
+/** A countries list's answer as the matching of country names needs it. */
+async function countriesOf(list: unknown): Promise<Country[]> {
+  const { answerId } = await import('../../api/answer-integers.js');
+  return (list as Array<Record<string, unknown>>).map((country) => ({
+    countryId: answerId(country.countryId, 'countryId', '/api/data/countries'),
+    countryName: String(country.countryName ?? ''),
+    countryIso: String(country.countryIso ?? ''),
+  }));
 }
