@@ -11,7 +11,7 @@
  *   _newsstats/links/week=202647.ndjson        the links rows by partition, to merge new ones by key
  *   _newsstats/links/index.json                each link's partition week, so a link that moves leaves
  *                                              its old partition
- *   _newsstats/links/moving.json               the links a merge is moving, until they have moved
+ *   _newsstats/links/merging.json              a merge under way: its partitions and the links it moves
  *
  * The destination (destinations/) publishes each file whole; the state is written only after the
  * files it records have landed. The partitions carry no time of writing and the same rows give the same
@@ -90,33 +90,43 @@ function linksStorePath(week: number): string {
 const LINKS_INDEX = `${STORE_FOLDER}/links/index.json`;
 
 /**
- * The links a merge moves from one partition to another, each with its old week and its new one
- * (`{"key":[old,new],...}`): written before the merge changes a partition and emptied once every move
- * has landed, so a run stopped in between leaves the next one what it needs to keep each link in one
- * partition (#finishMoves).
+ * A links merge under way (`{"weeks":[...],"moves":{"key":[old,new],...}}`): the partitions it writes
+ * again, and the links it moves from one partition to another with their old week and their new one.
+ * Written before the merge changes anything, emptied (`{}`) once all of it has landed, so a run stopped
+ * in between leaves the next one what it needs to finish it (#finishMerge): a partition written from
+ * its merge store again (the store is written first, and is what a partition is made from), and each
+ * moving link kept in one partition.
  */
-const LINKS_MOVING = `${STORE_FOLDER}/links/moving.json`;
-const NO_MOVES = '{}\n';
+const LINKS_MERGING = `${STORE_FOLDER}/links/merging.json`;
+const NO_MERGE = '{}\n';
 
-/** The moves as LINKS_MOVING holds them, keys sorted. */
-function movingText(moves: ReadonlyMap<string, readonly [number, number]>): string {
-  const keys = [...moves.keys()].sort();
-  return `{${keys.map((key) => `${JSON.stringify(key)}:[${moves.get(key)!.join(',')}]`).join(',')}}\n`;
+interface LinksMerge {
+  weeks: number[];
+  moves: Map<string, readonly [number, number]>;
 }
 
-/** LINKS_MOVING's text as the moves it holds; what is not such a file is a StateError naming it. */
-function parseMoving(text: string, where: string): Map<string, readonly [number, number]> {
+/** A merge as LINKS_MERGING holds it, the moves' keys sorted. */
+function mergingText(merge: LinksMerge): string {
+  const keys = [...merge.moves.keys()].sort();
+  const moves = keys.map((key) => `${JSON.stringify(key)}:[${merge.moves.get(key)!.join(',')}]`).join(',');
+  return `{"weeks":[${merge.weeks.join(',')}],"moves":{${moves}}}\n`;
+}
+
+/** LINKS_MERGING's text as the merge it holds; what is not such a file is a StateError naming it. */
+function parseMerging(text: string, where: string): LinksMerge {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     value = undefined;
   }
-  const isMove = (weeks: unknown) => Array.isArray(weeks) && weeks.length === 2 && weeks.every((week) => Number.isSafeInteger(week));
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || !Object.values(value).every(isMove)) {
-    throw new StateError(`${where} is not a list of links moving between partitions (key to two weeks): remove it, and check the links partitions for a link in two weeks`);
+  const isWeek = (week: unknown): week is number => Number.isSafeInteger(week);
+  const isMove = (weeks: unknown) => Array.isArray(weeks) && weeks.length === 2 && weeks.every(isWeek);
+  const { weeks = [], moves = {} } = (typeof value === 'object' && value !== null ? value : { weeks: undefined }) as { weeks?: unknown; moves?: unknown };
+  if (!Array.isArray(weeks) || !weeks.every(isWeek) || typeof moves !== 'object' || moves === null || Array.isArray(moves) || !Object.values(moves).every(isMove)) {
+    throw new StateError(`${where} is not a links merge (its weeks, and links moving between them): remove it, and check the links partitions against their merge stores`);
   }
-  return new Map(Object.entries(value as Record<string, [number, number]>));
+  return { weeks, moves: new Map(Object.entries(moves as Record<string, [number, number]>)) };
 }
 
 /** The scratch file of the links fetched and not yet merged, under a temporary name beside this one. */
@@ -205,7 +215,7 @@ class LakeRun {
       await this.#saveState(true);
     }
 
-    await this.#finishMoves();
+    await this.#finishMerge();
 
     for (const task of tasks) {
       try {
@@ -435,12 +445,12 @@ class LakeRun {
    */
   async #rewriteLinks(week: number, gains: ReadonlyMap<string, number> | undefined, losses: ReadonlySet<string> | undefined, taken: string): Promise<void> {
     const storePath = linksStorePath(week);
+    const stored = await this.#lake.read(storePath);
+    // Nothing to add to a partition that never landed (a stopped merge's new one): nothing to write.
+    if (stored === undefined && gains === undefined) return;
     const merged = new Map<string, Buffer>();
-    for (const line of storeLines(await this.#lake.read(storePath))) merged.set(linkKey(storeRow(line)), line);
-    let left = 0;
-    for (const key of losses ?? []) if (merged.delete(key)) left += 1;
-    // Links to take out of a partition that does not hold them (a stopped merge's new one, never landed).
-    if (gains === undefined && left === 0) return;
+    for (const line of storeLines(stored)) merged.set(linkKey(storeRow(line)), line);
+    for (const key of losses ?? []) merged.delete(key);
     const heldNumbers = Uint32Array.from(gains?.values() ?? []).sort();
     const heldLines = this.#heldLines(heldNumbers);
     for (let index = 0; index < heldNumbers.length; index += 1) merged.set(this.#heldKeys[heldNumbers[index]!]!, heldLines[index]!);
@@ -457,18 +467,19 @@ class LakeRun {
   }
 
   /**
-   * Finishes the moves a stopped merge wrote down (LINKS_MOVING): each link stays only in the partition
-   * the index names, its old one or its new one, and leaves the other. Before anything else a run
-   * does, so no later run meets a link in two partitions, whatever weeks it fetches.
+   * Finishes a merge a stopped run left (LINKS_MERGING): each partition it was writing is written again
+   * from its merge store, and each link it was moving stays only in the partition the index names (its
+   * old one or its new one). Before anything else a run does, so no later run meets a link in two
+   * partitions or a partition behind its store, whatever weeks it fetches.
    */
-  async #finishMoves(): Promise<void> {
-    const text = await this.#lake.read(LINKS_MOVING);
+  async #finishMerge(): Promise<void> {
+    const text = await this.#lake.read(LINKS_MERGING);
     if (text === undefined) return;
-    const moves = parseMoving(text.toString('utf8'), `${this.#lake.where}/${LINKS_MOVING}`);
-    if (moves.size === 0) return;
+    const merge = parseMerging(text.toString('utf8'), `${this.#lake.where}/${LINKS_MERGING}`);
+    if (merge.weeks.length === 0 && merge.moves.size === 0) return;
     const index = await this.#linksIndex();
-    const leaving = new Map<number, Set<string>>();
-    moves.forEach((weeks, key) => {
+    const leaving = new Map<number, Set<string>>(merge.weeks.map((week) => [week, new Set<string>()]));
+    merge.moves.forEach((weeks, key) => {
       const kept = index.get(key) ?? weeks[0];
       for (const week of weeks) {
         if (week === kept) continue;
@@ -479,7 +490,7 @@ class LakeRun {
     const taken = takenText(new Date());
     for (const week of [...leaving.keys()].sort((a, b) => a - b)) await this.#rewriteLinks(week, undefined, leaving.get(week), taken);
     await this.#saveState(true);
-    await this.#lake.write(LINKS_MOVING, [Buffer.from(NO_MOVES)]);
+    await this.#lake.write(LINKS_MERGING, [Buffer.from(NO_MERGE)]);
   }
 
   /**
@@ -488,12 +499,14 @@ class LakeRun {
    * Only then are the weeks that found them recorded.
    *
    * A link whose mentionDate now names another week moves: into its new partition, out of its old one,
-   * and its week in the index, files no single write makes whole. So a link is never taken out of a
-   * partition before it is in its new one and the index says so, and the moves are written down
-   * (LINKS_MOVING) before any partition changes: a run stopped anywhere in between (SIGKILL, a full
-   * disk) leaves each link in its old partition, its new one, or both, and the next run keeps only the
-   * one the index names (#finishMoves), whatever that run fetches. New links enter the index before
-   * their partitions, so a stopped merge never leaves a link in the lake that the index does not know.
+   * and its week in the index, files no single write makes whole; and each partition is two files, its
+   * merge store and the Parquet made from it. So a link is never taken out of a partition before it is
+   * in its new one and the index says so, and the merge is written down (LINKS_MERGING) before any
+   * partition changes: a run stopped anywhere in between (SIGKILL, a full disk) leaves each link in its
+   * old partition, its new one, or both, and the next run, whatever it fetches, first writes the
+   * merge's partitions again from their stores and keeps each moving link only in the partition the
+   * index names (#finishMerge). New links enter the index before their partitions, so a stopped merge
+   * never leaves a link in the lake that the index does not know.
    */
   async #mergeLinks(): Promise<void> {
     if (this.#linksWeeks.length === 0) return;
@@ -510,9 +523,10 @@ class LakeRun {
       leaving.get(before)!.add(key);
       moving.set(key, [before, week]);
     });
-    if (moving.size > 0) await this.#lake.write(LINKS_MOVING, [Buffer.from(movingText(moving))]);
+    const weeks = [...new Set([...this.#links.keys(), ...leaving.keys()])].sort((a, b) => a - b);
+    await this.#lake.write(LINKS_MERGING, [Buffer.from(mergingText({ weeks, moves: moving }))]);
     await this.#lake.write(LINKS_INDEX, async (out) => writeIndexText(index, out));
-    // The moves and the index landed before any partition changes (writeState waits for both).
+    // The merge written down and the index landed before any partition changes (writeState waits for both).
     await this.#saveState(true);
     const written = new Set<number>();
     for (const week of [...this.#links.keys()].sort((a, b) => a - b)) {
@@ -528,9 +542,10 @@ class LakeRun {
         await this.#rewriteLinks(week, undefined, leaving.get(week), taken);
         written.add(week);
       }
-      await this.#saveState(true);
-      await this.#lake.write(LINKS_MOVING, [Buffer.from(NO_MOVES)]);
     }
+    // Every partition landed before the merge is marked done.
+    await this.#saveState(true);
+    await this.#lake.write(LINKS_MERGING, [Buffer.from(NO_MERGE)]);
     for (const week of [...written].sort((a, b) => a - b)) {
       const partial = partialWeeks(this.#state, 'links').includes(week);
       this.#summary.written.push({ stream: 'links', week, ...(partial && { partial: true }) });

@@ -1,0 +1,117 @@
+/**
+ * A sync stopped at any of its writes (SIGKILL, a full disk), then run again against a service whose
+ * answers have changed meanwhile (#33: one row in one place, kills at random moments). The sandbox
+ * dates its data from its clock, so each later clock is a service that dates the same links a week
+ * later and ranks other people: the run after a stopped one may fetch none of what the stopped one
+ * was writing. Whatever it fetches, the lake it leaves must hold every link once, in the partition of
+ * its mentionDate's week, each links partition as its merge store says, every link the lake held
+ * before, and no merge or temporary file left over.
+ */
+import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NewsStatsClient } from '../../src/api/client.js';
+import type { RunningSandbox } from '../../src/sandbox/server.js';
+import type { Chunks, Produce } from '../../src/sync/destinations/destination.js';
+import { LocalLake } from '../../src/sync/destinations/local.js';
+import { runSync, type SyncOptions } from '../../src/sync/sync.js';
+import { addWeeks, isoWeekOf } from '../../src/shared/weeks.js';
+import { duckRows, sqlText } from '../duckdb.js';
+import { sandbox, tempDir } from './harness.js';
+
+const DAY = 24 * 3600 * 1000;
+/** Three clocks a week apart: three services, each dating the same links a week later. */
+const CLOCKS = [new Date(Date.now() - 21 * DAY), new Date(Date.now() - 14 * DAY), new Date(Date.now() - 7 * DAY)];
+const SINCE = addWeeks(isoWeekOf(CLOCKS[0]!), -4);
+
+/** A folder lake counting its writes (files and the state), which stop, as a disk that filled up, at the nth. */
+class StoppingLake extends LocalLake {
+  writes = 0;
+  constructor(where: string, private readonly stopAt = Number.POSITIVE_INFINITY) {
+    super(where);
+  }
+
+  #count(): void {
+    if (++this.writes === this.stopAt) throw new Error('ENOSPC: no space left on device');
+  }
+
+  override async write(path: string, content: Produce | Chunks): Promise<void> {
+    this.#count();
+    return super.write(path, content);
+  }
+
+  override async writeState(text: string): Promise<void> {
+    this.#count();
+    return super.writeState(text);
+  }
+}
+
+let services: RunningSandbox[] = [];
+beforeAll(async () => {
+  services = await Promise.all(CLOCKS.map((now) => sandbox({ now })));
+});
+afterAll(async () => {
+  await Promise.all(services.map((server) => server.close()));
+});
+
+async function sync(clock: number, lake: LocalLake, options: Partial<SyncOptions> = {}) {
+  const server = services[clock]!;
+  const client = new NewsStatsClient({ baseUrl: server.url, apiKey: server.key, numbers: 'lossless' });
+  await runSync({ client, lake, streams: ['rankings', 'country_stats', 'links', 'people'], since: SINCE, depth: 5, top: 3, linksLimit: 10, concurrency: 2, filters: {}, now: CLOCKS[clock], ...options });
+}
+
+const linksGlob = (dir: string) => sqlText(join(dir, 'links', '*', '*.parquet'));
+
+async function linkKeys(dir: string): Promise<Set<string>> {
+  return new Set((await duckRows(`SELECT personHash || '/' || articleHash AS link FROM read_parquet(${linksGlob(dir)})`)).map((row) => String(row.link)));
+}
+
+/** What is wrong with a lake: links twice, out of their week, a partition behind its store, leftovers. */
+async function lakeProblems(dir: string, held: ReadonlySet<string>): Promise<string[]> {
+  const problems: string[] = [];
+  const repeated = await duckRows(`SELECT personHash, articleHash, list(week ORDER BY week) AS weeks FROM read_parquet(${linksGlob(dir)}, hive_partitioning = true) GROUP BY ALL HAVING count(*) > 1`);
+  if (repeated.length > 0) problems.push(`${repeated.length} links in two partitions, e.g. ${JSON.stringify(repeated[0])}`);
+  const elsewhere = await duckRows(`SELECT count(*) AS n FROM read_parquet(${linksGlob(dir)}, hive_partitioning = true) WHERE mentionDate IS NOT NULL AND week <> yearweek(mentionDate)::BIGINT`);
+  if (Number(elsewhere[0]!.n) > 0) problems.push(`${elsewhere[0]!.n} links outside their mentionDate's week`);
+  for (const { week, n } of await duckRows(`SELECT week, count(*) AS n FROM read_parquet(${linksGlob(dir)}, hive_partitioning = true) GROUP BY ALL`)) {
+    const store = join(dir, '_newsstats', 'links', `week=${String(week)}.ndjson`);
+    const lines = existsSync(store) ? readFileSync(store, 'utf8').split('\n').filter(Boolean).length : 0;
+    if (lines !== Number(n)) problems.push(`links week ${String(week)}: ${String(n)} rows, its merge store ${lines}`);
+  }
+  const now = await linkKeys(dir);
+  const lost = [...held].filter((link) => !now.has(link));
+  if (lost.length > 0) problems.push(`${lost.length} links lost`);
+  const leftovers = readdirSync(dir, { recursive: true }).map(String).filter((name) => name.endsWith('.tmp') || name.endsWith('.lock'));
+  if (leftovers.length > 0) problems.push(`left over: ${leftovers.join(', ')}`);
+  const merging = join(dir, '_newsstats', 'links', 'merging.json');
+  if (existsSync(merging) && readFileSync(merging, 'utf8') !== '{}\n') problems.push('a merge left unfinished');
+  return problems;
+}
+
+describe('a sync stopped at any of its writes, then run against a service that changed', () => {
+  it.each([
+    ['a run of new weeks', {}],
+    ['a --refresh of a merged week, with the current week', { refresh: addWeeks(SINCE, 2), includeCurrent: true }],
+  ])('%s: every link once, in its week, as its store says, none lost', async (_name, options: Partial<SyncOptions>) => {
+    const first = join(tempDir(), 'lake');
+    await sync(0, new LocalLake(first));
+    const held = await linkKeys(first);
+    // How many writes the run makes unstopped: each is a place to stop it.
+    const counting = new StoppingLake(join(tempDir(), 'lake'));
+    cpSync(first, counting.where, { recursive: true });
+    await sync(1, counting, options);
+    await sync(2, new LocalLake(counting.where));
+    expect(await lakeProblems(counting.where, held)).toEqual([]);
+    expect(counting.writes).toBeGreaterThan(15);
+
+    const problems: string[] = [];
+    for (let stopAt = 1; stopAt <= counting.writes; stopAt += 1) {
+      const dir = join(tempDir(), 'lake');
+      cpSync(first, dir, { recursive: true });
+      await expect(sync(1, new StoppingLake(dir, stopAt), options)).rejects.toThrow(/ENOSPC/);
+      await sync(2, new LocalLake(dir));
+      for (const problem of await lakeProblems(dir, held)) problems.push(`stopped at write ${stopAt}: ${problem}`);
+    }
+    expect(problems).toEqual([]);
+  });
+});
