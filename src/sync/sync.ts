@@ -325,6 +325,12 @@ class LakeRun {
   async #writePartition(task: Task): Promise<void> {
     const weekly = task.week !== undefined;
     const partition: Partition = { stream: task.stream, week: task.week ?? this.#currentWeek, ...(task.partial && { partial: true }) };
+    if (task.partial) {
+      // Recorded as partial before it lands: a run stopped once it has landed, before the state says
+      // so, must not leave a partial week in the lake that no later run knows to replace.
+      this.#state = withPartitionTaken(this.#state, task.stream, partition.week, takenText(new Date()), true);
+      await this.#saveState(true);
+    }
     await this.#writeRows(partition, (write) => (weekly ? this.#reader.weekly(task.stream, task.week!, write) : this.#reader.reference(task.stream, write)));
     let state = withPartitionTaken(this.#state, task.stream, partition.week, takenText(new Date()), task.partial === true);
     if (!weekly) state = withSnapshotDone(state, task.stream);
@@ -524,6 +530,8 @@ class LakeRun {
       moving.set(key, [before, week]);
     });
     const weeks = [...new Set([...this.#links.keys(), ...leaving.keys()])].sort((a, b) => a - b);
+    // Partitions of weeks not yet complete are recorded as partial before they change (#writePartition).
+    for (const week of this.#links.keys()) if (week >= this.#currentWeek) this.#state = withPartitionTaken(this.#state, 'links', week, taken, true);
     await this.#lake.write(LINKS_MERGING, [Buffer.from(mergingText({ weeks, moves: moving }))]);
     await this.#lake.write(LINKS_INDEX, async (out) => writeIndexText(index, out));
     // The merge written down and the index landed before any partition changes (writeState waits for both).

@@ -20,8 +20,8 @@ import { duckRows, sqlText } from '../duckdb.js';
 import { sandbox, tempDir } from './harness.js';
 
 const DAY = 24 * 3600 * 1000;
-/** Three clocks a week apart: three services, each dating the same links a week later. */
-const CLOCKS = [new Date(Date.now() - 21 * DAY), new Date(Date.now() - 14 * DAY), new Date(Date.now() - 7 * DAY)];
+/** Clocks a week apart: services, each dating the same links a week later and ranking other people. */
+const CLOCKS = [new Date(Date.now() - 21 * DAY), new Date(Date.now() - 14 * DAY), new Date(Date.now() - 7 * DAY), new Date()];
 const SINCE = addWeeks(isoWeekOf(CLOCKS[0]!), -4);
 
 /** A folder lake counting its writes (files and the state), which stop, as a disk that filled up, at the nth. */
@@ -111,6 +111,36 @@ describe('a sync stopped at any of its writes, then run against a service that c
       await expect(sync(1, new StoppingLake(dir, stopAt), options)).rejects.toThrow(/ENOSPC/);
       await sync(2, new LocalLake(dir));
       for (const problem of await lakeProblems(dir, held)) problems.push(`stopped at write ${stopAt}: ${problem}`);
+    }
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('a sync of the current week stopped at any of its writes, then run after that week', () => {
+  it('leaves no partial week in the lake that the next run does not replace, whatever its --since', async () => {
+    const partialWeek = isoWeekOf(CLOCKS[1]!);
+    const first = join(tempDir(), 'lake');
+    await sync(0, new LocalLake(first));
+    // The partial week, taken whole by the first run two weeks later, although its --since is after it.
+    const counting = new StoppingLake(join(tempDir(), 'lake'));
+    cpSync(first, counting.where, { recursive: true });
+    await sync(1, counting, { includeCurrent: true });
+    await sync(3, new LocalLake(counting.where), { since: addWeeks(partialWeek, 1) });
+    const whole = (dir: string, stream: string) => join(dir, stream, `week=${partialWeek}`, 'part-0.parquet');
+    expect(existsSync(whole(counting.where, 'rankings'))).toBe(true);
+
+    const problems: string[] = [];
+    for (let stopAt = 1; stopAt <= counting.writes; stopAt += 1) {
+      const dir = join(tempDir(), 'lake');
+      cpSync(first, dir, { recursive: true });
+      await expect(sync(1, new StoppingLake(dir, stopAt), { includeCurrent: true })).rejects.toThrow(/ENOSPC/);
+      await sync(3, new LocalLake(dir), { since: addWeeks(partialWeek, 1) });
+      for (const stream of ['rankings', 'country_stats']) {
+        const file = whole(dir, stream);
+        if (existsSync(file) && !readFileSync(file).equals(readFileSync(whole(counting.where, stream)))) problems.push(`stopped at write ${stopAt}: ${stream} week ${partialWeek} is still the partial one`);
+      }
+      const state = JSON.parse(readFileSync(join(dir, '_newsstats_sync.json'), 'utf8')) as { streams: Record<string, { partial?: number[] }> };
+      for (const [stream, entry] of Object.entries(state.streams)) if (entry.partial?.includes(partialWeek)) problems.push(`stopped at write ${stopAt}: ${stream} week ${partialWeek} still listed as partial`);
     }
     expect(problems).toEqual([]);
   });
