@@ -447,13 +447,13 @@ class LakeRun {
   /**
    * One links partition written again from its merge store: with the held links of `gains` (key to
    * held line number) in, the keys of `losses` out. A partition only left by links keeps what it was:
-   * complete, or partial.
+   * complete, or partial. False when there was nothing to write: no store, and nothing to add.
    */
-  async #rewriteLinks(week: number, gains: ReadonlyMap<string, number> | undefined, losses: ReadonlySet<string> | undefined, taken: string): Promise<void> {
+  async #rewriteLinks(week: number, gains: ReadonlyMap<string, number> | undefined, losses: ReadonlySet<string> | undefined, taken: string): Promise<boolean> {
     const storePath = linksStorePath(week);
     const stored = await this.#lake.read(storePath);
     // Nothing to add to a partition that never landed (a stopped merge's new one): nothing to write.
-    if (stored === undefined && gains === undefined) return;
+    if (stored === undefined && gains === undefined) return false;
     const merged = new Map<string, Buffer>();
     for (const line of storeLines(stored)) merged.set(linkKey(storeRow(line)), line);
     for (const key of losses ?? []) merged.delete(key);
@@ -470,6 +470,7 @@ class LakeRun {
       for (const line of lines) await write(storeRow(line));
     });
     this.#state = withPartitionTaken(this.#state, 'links', week, taken, partial);
+    return true;
   }
 
   /**
@@ -494,7 +495,11 @@ class LakeRun {
       }
     });
     const taken = takenText(new Date());
-    for (const week of [...leaving.keys()].sort((a, b) => a - b)) await this.#rewriteLinks(week, undefined, leaving.get(week), taken);
+    for (const week of [...leaving.keys()].sort((a, b) => a - b)) {
+      if (!(await this.#rewriteLinks(week, undefined, leaving.get(week), taken))) continue;
+      const partial = partialWeeks(this.#state, 'links').includes(week);
+      this.#summary.written.push({ stream: 'links', week, ...(partial && { partial: true }) });
+    }
     await this.#saveState(true);
     await this.#lake.write(LINKS_MERGING, [Buffer.from(NO_MERGE)]);
   }
