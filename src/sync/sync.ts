@@ -476,8 +476,9 @@ class LakeRun {
   /**
    * Finishes a merge a stopped run left (LINKS_MERGING): each partition it was writing is written again
    * from its merge store, and each link it was moving stays only in the partition the index names (its
-   * old one or its new one). Before anything else a run does, so no later run meets a link in two
-   * partitions or a partition behind its store, whatever weeks it fetches.
+   * old one or its new one), or, when that partition never received it, in the one that did. Before
+   * anything else a run does, so no later run meets a link in two partitions or a partition behind its
+   * store, whatever weeks it fetches.
    */
   async #finishMerge(): Promise<void> {
     const text = await this.#lake.read(LINKS_MERGING);
@@ -485,15 +486,42 @@ class LakeRun {
     const merge = parseMerging(text.toString('utf8'), `${this.#lake.where}/${LINKS_MERGING}`);
     if (merge.weeks.length === 0 && merge.moves.size === 0) return;
     const index = await this.#linksIndex();
+    const storeKeys = new Map<number, Set<string>>();
+    const holds = async (week: number, key: string): Promise<boolean> => {
+      let keys = storeKeys.get(week);
+      if (!keys) {
+        keys = new Set();
+        for (const line of storeLines(await this.#lake.read(linksStorePath(week)))) keys.add(linkKey(storeRow(line)));
+        storeKeys.set(week, keys);
+      }
+      return keys.has(key);
+    };
     const leaving = new Map<number, Set<string>>(merge.weeks.map((week) => [week, new Set<string>()]));
-    merge.moves.forEach((weeks, key) => {
-      const kept = index.get(key) ?? weeks[0];
+    let reindexed = false;
+    for (const [key, weeks] of merge.moves) {
+      const named = index.get(key) ?? weeks[0];
+      // The index may name a week whose partition never received the link: a new link enters the index
+      // before its partition, and a run stopped in between leaves it there; a later run that moved it
+      // from that week and stopped before the index said so has it only in its new partition. Taken
+      // out of that one, it would be in none.
+      const holding: number[] = [];
+      for (const week of weeks) if (await holds(week, key)) holding.push(week);
+      const kept = holding.length === 0 || holding.includes(named) ? named : holding.at(-1)!;
+      if (kept !== named) {
+        index.set(key, kept);
+        reindexed = true;
+      }
       for (const week of weeks) {
         if (week === kept) continue;
         if (!leaving.has(week)) leaving.set(week, new Set());
         leaving.get(week)!.add(key);
       }
-    });
+    }
+    if (reindexed) {
+      await this.#lake.write(LINKS_INDEX, async (out) => writeIndexText(index, out));
+      // The index names each link's partition before any link leaves one (writeState waits for it).
+      await this.#saveState(true);
+    }
     const taken = takenText(new Date());
     for (const week of [...leaving.keys()].sort((a, b) => a - b)) {
       if (!(await this.#rewriteLinks(week, undefined, leaving.get(week), taken))) continue;

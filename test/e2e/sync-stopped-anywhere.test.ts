@@ -14,6 +14,7 @@ import { NewsStatsClient } from '../../src/api/client.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import type { Chunks, Produce } from '../../src/sync/destinations/destination.js';
 import { LocalLake } from '../../src/sync/destinations/local.js';
+import { STATE_FILE } from '../../src/sync/state.js';
 import { runSync, type SyncOptions } from '../../src/sync/sync.js';
 import { addWeeks, isoWeekOf } from '../../src/shared/weeks.js';
 import { duckRows, sqlText } from '../duckdb.js';
@@ -24,24 +25,30 @@ const DAY = 24 * 3600 * 1000;
 const CLOCKS = [new Date(Date.now() - 21 * DAY), new Date(Date.now() - 14 * DAY), new Date(Date.now() - 7 * DAY), new Date()];
 const SINCE = addWeeks(isoWeekOf(CLOCKS[0]!), -4);
 
-/** A folder lake counting its writes (files and the state), which stop, as a disk that filled up, at the nth. */
+/**
+ * A folder lake counting its writes (files and the state), which stop, as a disk that filled up, at the
+ * nth, or at the first whose path `stopAt` picks, told the paths written before it (the state's as STATE_FILE).
+ */
 class StoppingLake extends LocalLake {
   writes = 0;
-  constructor(where: string, private readonly stopAt = Number.POSITIVE_INFINITY) {
+  readonly #written: string[] = [];
+  constructor(where: string, private readonly stopAt: number | ((path: string, earlier: readonly string[]) => boolean) = Number.POSITIVE_INFINITY) {
     super(where);
   }
 
-  #count(): void {
-    if (++this.writes === this.stopAt) throw new Error('ENOSPC: no space left on device');
+  #count(path: string): void {
+    this.writes += 1;
+    if (typeof this.stopAt === 'number' ? this.writes === this.stopAt : this.stopAt(path, this.#written)) throw new Error('ENOSPC: no space left on device');
+    this.#written.push(path);
   }
 
   override async write(path: string, content: Produce | Chunks): Promise<void> {
-    this.#count();
+    this.#count(path);
     return super.write(path, content);
   }
 
   override async writeState(text: string): Promise<void> {
-    this.#count();
+    this.#count(STATE_FILE);
     return super.writeState(text);
   }
 }
@@ -143,5 +150,27 @@ describe('a sync of the current week stopped at any of its writes, then run afte
       for (const [stream, entry] of Object.entries(state.streams)) if (entry.partial?.includes(partialWeek)) problems.push(`stopped at write ${stopAt}: ${stream} week ${partialWeek} still listed as partial`);
     }
     expect(problems).toEqual([]);
+  });
+});
+
+describe('two syncs stopped in a row, each against a service that dated the links anew', () => {
+  it('keeps a link the second moved into the lake, though the first never landed it in the week the index names', async () => {
+    const index = '_newsstats/links/index.json';
+    const merging = '_newsstats/links/merging.json';
+    const dir = join(tempDir(), 'lake');
+    // The first, into a new lake, stops at its first links partition: its links are in the index,
+    // under this service's weeks, and in no partition.
+    await expect(sync(1, new StoppingLake(dir, (path, earlier) => earlier.includes(index) && path.startsWith('_newsstats/links/week=')))).rejects.toThrow(/ENOSPC/);
+    // The second, a week later, moves those links to the weeks it gives them, and stops once they have
+    // landed there, before the index says so (its merge's second index write).
+    await expect(sync(2, new StoppingLake(dir, (path, earlier) => path === index && earlier.lastIndexOf(index) > earlier.lastIndexOf(merging)))).rejects.toThrow(/ENOSPC/);
+    const held = await linkKeys(dir);
+    // A run that fetches no links finishes the stopped merge.
+    await sync(2, new LocalLake(dir), { streams: ['people'] });
+    expect(await lakeProblems(dir, held)).toEqual([]);
+    // And the index says where they are now: the next service dates them anew once more, and each
+    // leaves the partition it is in (an index still naming the week they never reached left them twice).
+    await sync(3, new LocalLake(dir));
+    expect(await lakeProblems(dir, held)).toEqual([]);
   });
 });
