@@ -165,12 +165,24 @@ describe('two syncs stopped in a row, each against a service that dated the link
     // landed there, before the index says so (its merge's second index write).
     await expect(sync(2, new StoppingLake(dir, (path, earlier) => path === index && earlier.lastIndexOf(index) > earlier.lastIndexOf(merging)))).rejects.toThrow(/ENOSPC/);
     const held = await linkKeys(dir);
-    // A run that fetches no links finishes the stopped merge.
-    await sync(2, new LocalLake(dir), { streams: ['people'] });
-    expect(await lakeProblems(dir, held)).toEqual([]);
-    // And the index says where they are now: the next service dates them anew once more, and each
-    // leaves the partition it is in (an index still naming the week they never reached left them twice).
-    await sync(3, new LocalLake(dir));
-    expect(await lakeProblems(dir, held)).toEqual([]);
+    // A run that fetches no links finishes the stopped merge: unstopped, and stopped at each of its
+    // writes and run again. The index must then say where the links are: the next service dates them
+    // anew once more, and each must leave the partition it is in (an index still naming the week they
+    // never reached left them twice).
+    const counting = new StoppingLake(join(tempDir(), 'lake'));
+    cpSync(dir, counting.where, { recursive: true });
+    await sync(2, counting, { streams: ['people'] });
+    const problems: string[] = [];
+    for (let stopAt = 0; stopAt <= counting.writes; stopAt += 1) {
+      const copy = join(tempDir(), 'lake');
+      cpSync(dir, copy, { recursive: true });
+      if (stopAt > 0) await expect(sync(2, new StoppingLake(copy, stopAt), { streams: ['people'] })).rejects.toThrow(/ENOSPC/);
+      await sync(2, new LocalLake(copy), { streams: ['people'] });
+      for (const problem of await lakeProblems(copy, held)) problems.push(`finishing stopped at write ${stopAt}: ${problem}`);
+      await sync(3, new LocalLake(copy));
+      for (const problem of await lakeProblems(copy, held)) problems.push(`finishing stopped at write ${stopAt}, then a run a week later: ${problem}`);
+    }
+    expect(counting.writes).toBeGreaterThan(2);
+    expect(problems).toEqual([]);
   });
 });
