@@ -204,6 +204,24 @@ export function withPartitionTaken(state: SyncState, stream: StreamName, week: n
 }
 
 /**
+ * Lists a partition as partial before it is written; when it was taken is recorded once it has landed
+ * (withPartitionTaken). A run stopped after it landed, before the state said so, leaves a partial week
+ * that a later run still knows to replace; one stopped before it landed records no partition the lake
+ * does not hold.
+ */
+export function withPartialListed(state: SyncState, stream: StreamName, week: number): SyncState {
+  if ((state.streams[stream]?.partial ?? []).includes(week)) return state;
+  return withStream(state, stream, (old) => ({ ...old, partial: [...(old.partial ?? []), week].sort((a, b) => a - b) }));
+}
+
+/** Forgets a partition that is not in the lake: listed as partial by a merge stopped before it landed. */
+export function withPartitionAbsent(state: SyncState, stream: StreamName, week: number): SyncState {
+  const old = state.streams[stream];
+  if (old === undefined || (old.taken?.[String(week)] === undefined && !(old.partial ?? []).includes(week))) return state;
+  return withStream(state, stream, ({ taken: { [String(week)]: _absent, ...taken } = {}, ...rest }) => ({ ...rest, taken, partial: (rest.partial ?? []).filter((item) => item !== week) }));
+}
+
+/**
  * Records that a partial partition's week has since been read whole: for links, whose partition W
  * holds every link seen with a mentionDate in W, once the people of W's complete ranking have been
  * read, even when none of their links fell in W (the partition then stays as it was, and is complete).

@@ -28,7 +28,7 @@ import { STORE_FOLDER, type Destination, type Scratch } from './destinations/des
 import { isPartitionFailure } from './failures.js';
 import { MAX_WEEKS_AHEAD, needsCurrentWeek, plannedRequests, planTasks, serviceWeekProblem, type PlanOptions, type Task } from './plan.js';
 import { StreamReader, queryRecord, type StreamQuery } from './read.js';
-import { STATE_FILE, StateError, checkQuery, emptyState, parseState, partialWeeks, stateText, takenText, withPartialCleared, withPartitionTaken, withSnapshotDone, withWeekDone, withWeekUndone, weeksDone, type SyncState } from './state.js';
+import { STATE_FILE, StateError, checkQuery, emptyState, parseState, partialWeeks, stateText, takenText, withPartialCleared, withPartialListed, withPartitionAbsent, withPartitionTaken, withSnapshotDone, withWeekDone, withWeekUndone, weeksDone, type SyncState } from './state.js';
 import { STREAMS, partitionRow, rowWeek, type StreamName } from './streams.js';
 import { NEWLINE, linkKey, storeLines, storeRow, writeIndexText } from './links-store.js';
 
@@ -328,7 +328,7 @@ class LakeRun {
     if (task.partial) {
       // Recorded as partial before it lands: a run stopped once it has landed, before the state says
       // so, must not leave a partial week in the lake that no later run knows to replace.
-      this.#state = withPartitionTaken(this.#state, task.stream, partition.week, takenText(new Date()), true);
+      this.#state = withPartialListed(this.#state, task.stream, partition.week);
       await this.#saveState(true);
     }
     await this.#writeRows(partition, (write) => (weekly ? this.#reader.weekly(task.stream, task.week!, write) : this.#reader.reference(task.stream, write)));
@@ -524,7 +524,11 @@ class LakeRun {
     }
     const taken = takenText(new Date());
     for (const week of [...leaving.keys()].sort((a, b) => a - b)) {
-      if (!(await this.#rewriteLinks(week, undefined, leaving.get(week), taken))) continue;
+      if (!(await this.#rewriteLinks(week, undefined, leaving.get(week), taken))) {
+        // A partition the stopped merge never wrote (no store): listed as partial before it was to land.
+        this.#state = withPartitionAbsent(this.#state, 'links', week);
+        continue;
+      }
       const partial = partialWeeks(this.#state, 'links').includes(week);
       this.#summary.written.push({ stream: 'links', week, ...(partial && { partial: true }) });
     }
@@ -564,7 +568,7 @@ class LakeRun {
     });
     const weeks = [...new Set([...this.#links.keys(), ...leaving.keys()])].sort((a, b) => a - b);
     // Partitions of weeks not yet complete are recorded as partial before they change (#writePartition).
-    for (const week of this.#links.keys()) if (week >= this.#currentWeek) this.#state = withPartitionTaken(this.#state, 'links', week, taken, true);
+    for (const week of this.#links.keys()) if (week >= this.#currentWeek) this.#state = withPartialListed(this.#state, 'links', week);
     await this.#lake.write(LINKS_MERGING, [Buffer.from(mergingText({ weeks, moves: moving }))]);
     await this.#lake.write(LINKS_INDEX, async (out) => writeIndexText(index, out));
     // The merge written down and the index landed before any partition changes (writeState waits for both).
