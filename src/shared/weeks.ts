@@ -105,7 +105,8 @@ export function describeWeeks(weeks: readonly number[]): string {
   const runs: Array<[number, number]> = [];
   for (const week of sorted) {
     const last = runs.at(-1);
-    if (last && weeksBetween(last[1], week) === 1) last[1] = week;
+    // Only real weeks make a range: the links partition of rows without a mentionDate is week 0.
+    if (last && isValidWeek(last[1]) && isValidWeek(week) && weeksBetween(last[1], week) === 1) last[1] = week;
     else runs.push([week, week]);
   }
   const listed = runs.map(([first, last]) => (first === last ? String(first) : `${first}..${last}`)).join(', ');

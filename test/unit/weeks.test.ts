@@ -185,6 +185,8 @@ describe('describeWeeks (the weeks a sync wrote, #31)', () => {
     [[202640, 202643, 202644], '3 weeks 202640, 202643..202644'],
     // Adjacent across a year of 53 weeks.
     [[202053, 202101], '2 weeks 202053..202101'],
+    // Week 0 (the links partition of rows without a mentionDate) is no neighbour of 190001.
+    [[0, 190001, 190002], '3 weeks 0, 190001..190002'],
   ])('%j: %s', (weeks, described) => {
     expect(describeWeeks(weeks)).toBe(described);
   });
