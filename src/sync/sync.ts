@@ -129,6 +129,13 @@ function parseMerging(text: string, where: string): LinksMerge {
   return { weeks, moves: new Map(Object.entries(moves as Record<string, [number, number]>)) };
 }
 
+/** Records that a link leaves a links partition (by week, the keys leaving it). */
+function leave(leaving: Map<number, Set<string>>, week: number, key: string): void {
+  let keys = leaving.get(week);
+  if (!keys) leaving.set(week, (keys = new Set()));
+  keys.add(key);
+}
+
 /** The scratch file of the links fetched and not yet merged, under a temporary name beside this one. */
 const LINKS_HELD = `${STORE_FOLDER}/links/held.ndjson`;
 
@@ -513,8 +520,7 @@ class LakeRun {
       }
       for (const week of weeks) {
         if (week === kept) continue;
-        if (!leaving.has(week)) leaving.set(week, new Set());
-        leaving.get(week)!.add(key);
+        leave(leaving, week, key);
       }
     }
     if (reindexed) {
@@ -562,8 +568,7 @@ class LakeRun {
       const before = index.get(key);
       if (before === undefined) index.set(key, week);
       if (before === undefined || before === week) return;
-      if (!leaving.has(before)) leaving.set(before, new Set());
-      leaving.get(before)!.add(key);
+      leave(leaving, before, key);
       moving.set(key, [before, week]);
     });
     const weeks = [...new Set([...this.#links.keys(), ...leaving.keys()])].sort((a, b) => a - b);
