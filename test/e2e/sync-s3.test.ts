@@ -6,6 +6,8 @@
  */
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
@@ -112,6 +114,23 @@ describe('sync to object storage', () => {
       await one.close();
     } finally {
       for (const key of Object.keys(s3.env)) if (saved[key] === undefined) delete process.env[key];
+    }
+  });
+
+  it('a store that stops answering ends the run in one line (exit 6) after --timeout, never hangs a cron job', async () => {
+    // Accepts the connection and every request, answers none: a stalled endpoint or a half-open socket.
+    const held: Socket[] = [];
+    const stalled = createServer(() => undefined);
+    stalled.on('connection', (socket) => held.push(socket));
+    await new Promise<void>((resolve) => stalled.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(stalled.address() as AddressInfo).port}`;
+      const result = await spawnCli(['sync', 's3://lake/stalled', ...SMALL, '--streams', 'rankings', '--timeout', '1'], { env: { ...env, AWS_ENDPOINT_URL_S3: url, AWS_MAX_ATTEMPTS: '1' } });
+      expect(result.code, result.stderr).toBe(6);
+      expect(result.stderr.trim()).toBe('error: cannot write to s3://lake/stalled/_newsstats_sync.lock: TimeoutError: the store sent nothing for 1 s (--timeout)');
+    } finally {
+      for (const socket of held) socket.destroy();
+      await new Promise<void>((resolve) => stalled.close(() => resolve()));
     }
   });
 

@@ -152,7 +152,8 @@ const sync = verb({
       // A place the account cannot go is refused before any request, as --output's is (exit 6).
       if (flags.summary !== undefined) checkOutputPath(flags.summary, ctx.io.cwd, '--summary');
       const streams = parseStreamList(flags.streams ?? STREAM_NAMES.join(','));
-      lake = await destinationOf(dir, ctx.io.cwd);
+      // An object store's requests are bounded by the same --timeout as the API's.
+      lake = await destinationOf(dir, ctx.io.cwd, { timeoutMs: (await ctx.deps.settings()).timeout * 1000 });
       lakeName = lake.where;
       await ctx.lifecycle.tuneHeapForBulk();
       // A plan sends nothing, so it needs no key (nor a base URL): no client is made for it.

@@ -11,6 +11,7 @@
  * the run renews, so a lock left by a crashed run is taken over (conditionally) once its lease is out.
  */
 import { hostname } from 'node:os';
+import { HTTP_DEFAULTS } from '../../api/options.js';
 import { OutputWriteError } from '../../output/write-error.js';
 import { MAX_STATE_BYTES, STATE_FILE } from '../state.js';
 import { LOCK_FILE, LakeError, MemoryScratch, produceBytes, type Chunks, type Destination, type Produce, type Scratch } from './destination.js';
@@ -74,9 +75,10 @@ export class S3Lake implements Destination {
   #lockTag: string | undefined;
   #renew: NodeJS.Timeout | undefined;
 
-  private constructor(readonly where: string, readonly bucket: string, readonly prefix: string) {}
+  private constructor(readonly where: string, readonly bucket: string, readonly prefix: string, readonly timeoutMs: number) {}
 
-  static fromAddress(address: string): S3Lake {
+  /** `timeoutMs`: how long a request may go without a byte either way (the CLI's `--timeout`). */
+  static fromAddress(address: string, { timeoutMs = HTTP_DEFAULTS.timeoutMs }: { timeoutMs?: number } = {}): S3Lake {
     const match = /^s3:\/\/([^/]+)\/?(.*)$/i.exec(address);
     if (!match || match[1] === '') throw new LakeError(`${address} is not s3://bucket/prefix`);
     const prefix = match[2]!.replace(/\/+$/, '');
@@ -86,7 +88,7 @@ export class S3Lake implements Destination {
     if (prefix !== '' && prefix.split('/').some((part) => part === '' || part === '.' || part === '..')) {
       throw new LakeError(`${address}: the prefix has an empty, "." or ".." part, which object stores keep as it is and readers resolve each their own way; name it without`);
     }
-    return new S3Lake(`s3://${match[1]}${prefix === '' ? '' : `/${prefix}`}`, match[1]!, prefix);
+    return new S3Lake(`s3://${match[1]}${prefix === '' ? '' : `/${prefix}`}`, match[1]!, prefix, timeoutMs);
   }
 
   #key(path: string): string {
@@ -101,14 +103,24 @@ export class S3Lake implements Destination {
   /** An SDK failure as one line naming the object (exit 6), or the error as it is when it is ours. */
   #failure(path: string, error: unknown): unknown {
     if (error instanceof LakeError || error instanceof OutputWriteError) return error;
-    const detail = (error as SdkError | undefined)?.message ?? String(error);
+    const detail = (error as SdkError | undefined)?.name === 'TimeoutError'
+      ? `the store sent nothing for ${this.timeoutMs / 1000} s (--timeout)`
+      : (error as SdkError | undefined)?.message ?? String(error);
     return new OutputWriteError(`${this.where}/${path}`, undefined, `${(error as SdkError | undefined)?.name ?? 'S3'}: ${detail.split('\n')[0]}`);
   }
 
-  async open(): Promise<void> {
+  async #connect(): Promise<void> {
     this.#sdk = await loadSdk();
-    // Region, endpoint, credentials and retries as AWS's own tools read them: nothing of ours.
-    this.#client = new this.#sdk.S3Client({});
+    // Region, endpoint, credentials and retries as AWS's own tools read them: nothing of ours. The SDK
+    // sets no timeout of its own, so a store that stops answering (a stalled endpoint, a half-open
+    // socket) held a cron job and its lock forever: a connection or a request that goes this long
+    // without a byte is a failed attempt, retried as the SDK retries (AWS_MAX_ATTEMPTS), as the AWS
+    // CLI's read and connect timeouts do. Idle time, not a deadline: a large upload that moves is never cut.
+    this.#client = new this.#sdk.S3Client({ requestHandler: { connectionTimeout: this.timeoutMs, socketTimeout: this.timeoutMs } });
+  }
+
+  async open(): Promise<void> {
+    await this.#connect();
     await this.#lock();
   }
 
@@ -185,8 +197,7 @@ export class S3Lake implements Destination {
   }
 
   async peekState(): Promise<string | undefined> {
-    this.#sdk = await loadSdk();
-    this.#client = new this.#sdk.S3Client({});
+    await this.#connect();
     return this.readState();
   }
 
