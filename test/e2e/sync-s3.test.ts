@@ -134,6 +134,25 @@ describe('sync to object storage', () => {
     }
   });
 
+  it('finds its region as the AWS CLI does: AWS_REGION, else AWS_DEFAULT_REGION, else the profile, else us-east-1', async () => {
+    const { AWS_REGION: _region, ...noRegion } = env;
+    const config = join(tempDir(), 'config');
+    writeFileSync(config, '[default]\nregion = ap-south-1\n');
+    const cases: [string, Record<string, string>, string][] = [
+      ['both', { ...env, AWS_DEFAULT_REGION: 'eu-west-3' }, 'us-east-1'],
+      ['default-region', { ...noRegion, AWS_DEFAULT_REGION: 'eu-west-3', AWS_CONFIG_FILE: config }, 'eu-west-3'],
+      ['profile-region', { ...noRegion, AWS_CONFIG_FILE: config }, 'ap-south-1'],
+      // A MinIO endpoint with keys and no region anywhere, as MinIO's guides set it up.
+      ['no-region', noRegion, 'us-east-1'],
+    ];
+    for (const [name, caseEnv, region] of cases) {
+      const from = s3.regions.length;
+      const result = await spawnCli(['sync', `s3://lake/${name}`, ...SMALL, '--streams', 'countries'], { env: caseEnv });
+      expect(result.code, `${name}: ${result.stderr}`).toBe(0);
+      expect(new Set(s3.regions.slice(from)), name).toEqual(new Set([region]));
+    }
+  });
+
   it('unknown schemes are refused in one line, and nothing named after them is created', async () => {
     const cwd = tempDir();
     for (const address of ['gs://bucket/lake', 'abfs://container@account.dfs.core.windows.net/lake', 'file:///tmp/lake']) {

@@ -48,6 +48,26 @@ async function loadSdk(): Promise<S3Module> {
   }
 }
 
+/**
+ * The region as the AWS CLI reads it: AWS_REGION, else AWS_DEFAULT_REGION, else the profile's
+ * `region` (or the instance's, where there is one: the SDK's own chain), else us-east-1, which the AWS
+ * CLI and boto3 take for S3. The JS SDK alone reads no AWS_DEFAULT_REGION and, with no region,
+ * stops every request with "Region is missing": a cron job set up for the AWS CLI, or a MinIO
+ * endpoint with keys and no region (as MinIO's own guides set it up), failed on its first object.
+ */
+async function regionOf(sdk: S3Module): Promise<string> {
+  const named = process.env.AWS_REGION || process.env.AWS_DEFAULT_REGION;
+  if (named) return named;
+  const probe = new sdk.S3Client({});
+  try {
+    return await probe.config.region();
+  } catch {
+    return 'us-east-1';
+  } finally {
+    probe.destroy();
+  }
+}
+
 interface SdkError {
   name?: string;
   $metadata?: { httpStatusCode?: number };
@@ -116,7 +136,12 @@ export class S3Lake implements Destination {
     // socket) held a cron job and its lock forever: a connection or a request that goes this long
     // without a byte is a failed attempt, retried as the SDK retries (AWS_MAX_ATTEMPTS), as the AWS
     // CLI's read and connect timeouts do. Idle time, not a deadline: a large upload that moves is never cut.
-    this.#client = new this.#sdk.S3Client({ requestHandler: { connectionTimeout: this.timeoutMs, socketTimeout: this.timeoutMs } });
+    this.#client = new this.#sdk.S3Client({
+      region: await regionOf(this.#sdk),
+      // A bucket in another region than the one named is found as the AWS CLI finds it, by S3's redirect.
+      followRegionRedirects: true,
+      requestHandler: { connectionTimeout: this.timeoutMs, socketTimeout: this.timeoutMs },
+    });
   }
 
   async open(): Promise<void> {
