@@ -159,6 +159,16 @@ describe('the lake', () => {
     expect(summary.requests).toBeGreaterThan(0);
   });
 
+  it('--summary into a folder that does not exist is refused before any request (exit 6), as --output is', async () => {
+    const dir = join(tempDir(), 'lake');
+    const before = (await readLog(logged.log)).length;
+    const result = await runCli(['sync', dir, '--since', String(SINCE), '--streams', 'rankings', '--summary', join(tempDir(), 'missing', 'summary.json'), ...OPTIONS], { env: logged.env });
+    expect(result.code, result.stderr).toBe(6);
+    expect(result.stderr).toMatch(/^error: cannot write to .*summary\.json: the directory .*missing does not exist \(ENOENT\)$/m);
+    expect((await readLog(logged.log)).length).toBe(before);
+    expect(existsSync(dir)).toBe(false);
+  });
+
   it('--plan needs no API key, and matches a country\'s name against the cached countries list only: nothing sent', async () => {
     const dir = join(tempDir(), 'lake');
     const cache = tempDir();

@@ -11,6 +11,9 @@ import { IncompleteRunError, UsageError } from '../run/errors.js';
 import { configured, integerFlag, parsedFlag, switchFlag, textFlag, weekArgument, withDefault } from '../flags/options.js';
 import { rankingFlags, rankingParams, validateRanking, type RankingFlags } from '../flags/ranking.js';
 import { verb, type NounVerbs } from '../run/spec.js';
+import { checkOutputPath } from '../run/output-plan.js';
+import { OutputWriteError } from '../../output/write-error.js';
+import { isSystemError } from '../../shared/system-error.js';
 import type { SyncSummary } from '../../sync/sync.js';
 import type { Destination } from '../../sync/destinations/destination.js';
 import type { CountrySource } from '../flags/country-match.js';
@@ -125,12 +128,16 @@ const sync = verb({
       const [{ openAtomicFile }, path] = await Promise.all([import('../../output/atomic.js'), import('node:path')]);
       // Whole or not at all (a temporary file renamed over it): a full disk never leaves half an
       // account for an orchestrator to parse.
-      const file = await openAtomicFile(path.resolve(ctx.io.cwd, flags.summary));
       try {
-        file.stream.write(summaryJson(lakeName, outcome, summary, Number(seconds().toFixed(1)), error));
-        await file.commit();
-      } finally {
-        await file.abort();
+        const file = await openAtomicFile(path.resolve(ctx.io.cwd, flags.summary));
+        try {
+          file.stream.write(summaryJson(lakeName, outcome, summary, Number(seconds().toFixed(1)), error));
+          await file.commit();
+        } finally {
+          await file.abort();
+        }
+      } catch (failure) {
+        throw isSystemError(failure) ? new OutputWriteError(flags.summary, failure) : failure;
       }
     };
     // A signal ends the run through the lifecycle's clean-ups: one line says what the lake kept.
@@ -142,6 +149,8 @@ const sync = verb({
       await writeSummary('interrupted').catch(() => undefined);
     });
     try {
+      // A place the account cannot go is refused before any request, as --output's is (exit 6).
+      if (flags.summary !== undefined) checkOutputPath(flags.summary, ctx.io.cwd, '--summary');
       const streams = parseStreamList(flags.streams ?? STREAM_NAMES.join(','));
       // An object store's requests are bounded by the same --timeout as the API's.
       lake = await destinationOf(dir, ctx.io.cwd, { timeoutMs: (await ctx.deps.settings()).timeout * 1000 });
