@@ -153,6 +153,25 @@ describe('sync to object storage', () => {
     }
   });
 
+  it('an endpoint named by host (localhost, a compose service) is addressed path-style, as the AWS CLI does', async () => {
+    const byName = s3.url.replace('127.0.0.1', 'localhost');
+    const config = join(tempDir(), 'config');
+    writeFileSync(config, `[default]\nservices = local\n\n[services local]\ns3 =\n  endpoint_url = ${byName}\n`);
+    const { AWS_ENDPOINT_URL_S3: _endpoint, ...noEndpoint } = env;
+    const cases: [string, Record<string, string>][] = [
+      ['named-by-env', { ...env, AWS_ENDPOINT_URL_S3: byName }],
+      ['named-by-config', { ...noEndpoint, AWS_CONFIG_FILE: config }],
+    ];
+    for (const [name, caseEnv] of cases) {
+      const from = s3.requests.length;
+      const result = await spawnCli(['sync', `s3://lake/${name}`, ...SMALL, '--streams', 'countries'], { env: caseEnv });
+      expect(result.code, `${name}: ${result.stderr}`).toBe(0);
+      const paths = s3.requests.slice(from).map((request) => request.split(' ')[1]!);
+      expect(paths.length, name).toBeGreaterThan(0);
+      for (const path of paths) expect(path, name).toMatch(new RegExp(`^/lake/${name}/`));
+    }
+  });
+
   it('unknown schemes are refused in one line, and nothing named after them is created', async () => {
     const cwd = tempDir();
     for (const address of ['gs://bucket/lake', 'abfs://container@account.dfs.core.windows.net/lake', 'file:///tmp/lake']) {

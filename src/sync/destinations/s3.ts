@@ -49,20 +49,29 @@ async function loadSdk(): Promise<S3Module> {
 }
 
 /**
- * The region as the AWS CLI reads it: AWS_REGION, else AWS_DEFAULT_REGION, else the profile's
- * `region` (or the instance's, where there is one: the SDK's own chain), else us-east-1, which the AWS
- * CLI and boto3 take for S3. The JS SDK alone reads no AWS_DEFAULT_REGION and, with no region,
- * stops every request with "Region is missing": a cron job set up for the AWS CLI, or a MinIO
- * endpoint with keys and no region (as MinIO's own guides set it up), failed on its first object.
+ * What AWS's configuration names, read as the AWS CLI reads it where the JS SDK differs.
+ *
+ * The region: AWS_REGION, else AWS_DEFAULT_REGION, else the profile's `region` (or the instance's,
+ * where there is one: the SDK's own chain), else us-east-1, which the AWS CLI and boto3 take for S3.
+ * The JS SDK alone reads no AWS_DEFAULT_REGION and, with no region, stops every request with "Region
+ * is missing": a cron job set up for the AWS CLI, or a MinIO endpoint with keys and no region (as
+ * MinIO's own guides set it up), failed on its first object.
+ *
+ * Path-style addressing whenever an endpoint is configured (AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, the
+ * profile's `endpoint_url` or its `services` section), as the AWS CLI and boto3 do. The JS SDK does so
+ * only for an IP address and otherwise asks `bucket.host`, which no resolver knows for `localhost` or a
+ * compose service named `minio` (`getaddrinfo ENOTFOUND lake.minio`, exit 6).
  */
-async function regionOf(sdk: S3Module): Promise<string> {
-  const named = process.env.AWS_REGION || process.env.AWS_DEFAULT_REGION;
-  if (named) return named;
+async function configuredFor(sdk: S3Module): Promise<{ region: string; forcePathStyle: boolean }> {
   const probe = new sdk.S3Client({});
   try {
-    return await probe.config.region();
-  } catch {
-    return 'us-east-1';
+    const region = process.env.AWS_REGION || process.env.AWS_DEFAULT_REGION || (await probe.config.region().catch(() => 'us-east-1'));
+    // The SDK's own reading of the configured endpoint (undefined for none, or under
+    // AWS_IGNORE_CONFIGURED_ENDPOINT_URLS), on its resolved config though not in its types: where a
+    // version lacks it, addressing stays the SDK's.
+    const configured = (probe.config as { serviceConfiguredEndpoint?: () => Promise<string | undefined> }).serviceConfiguredEndpoint;
+    const endpoint = await configured?.().catch(() => undefined);
+    return { region, forcePathStyle: endpoint !== undefined && endpoint !== '' };
   } finally {
     probe.destroy();
   }
@@ -137,7 +146,7 @@ export class S3Lake implements Destination {
     // without a byte is a failed attempt, retried as the SDK retries (AWS_MAX_ATTEMPTS), as the AWS
     // CLI's read and connect timeouts do. Idle time, not a deadline: a large upload that moves is never cut.
     this.#client = new this.#sdk.S3Client({
-      region: await regionOf(this.#sdk),
+      ...(await configuredFor(this.#sdk)),
       // A bucket in another region than the one named is found as the AWS CLI finds it, by S3's redirect.
       followRegionRedirects: true,
       requestHandler: { connectionTimeout: this.timeoutMs, socketTimeout: this.timeoutMs },
