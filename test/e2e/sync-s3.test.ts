@@ -183,6 +183,28 @@ describe('sync to object storage', () => {
     expect(readdirSync(cwd)).toEqual([]);
   });
 
+  it('an address no reader could glob, with a line break, a password or an endpoint in it, is refused in one line before anything is sent', async () => {
+    const refusals: [string, RegExp][] = [
+      ['s3://lake/q?x=1', /the prefix has "\?", which readers take as a glob or a URL's query or fragment/],
+      ['s3://lake/a#b', /the prefix has "#"/],
+      ['s3://lake/runs/*', /the prefix has "\*"/],
+      ['s3://lake/[x]', /the prefix has "\["/],
+      ['s3://lake/{a,b}', /the prefix has "\{"/],
+      ['s3://lake/one\ntwo', /^error: "s3:\/\/lake\/one\\ntwo": an s3:\/\/ address holds no control character/],
+      ['s3://lake:9000/x', /"lake:9000" is no bucket name .*; an endpoint goes in AWS_ENDPOINT_URL_S3/],
+      ['s3://analyst:hunter2secret@lake/x', /^error: s3:\/\/…@lake: an s3:\/\/ address names no user or password/],
+    ];
+    const before = s3.requests.length;
+    for (const [address, message] of refusals) {
+      const result = await runCli(['sync', address, ...SMALL], { env });
+      expect(result.code, address).toBe(2);
+      expect(result.stderr.trim().split('\n'), address).toHaveLength(1);
+      expect(result.stderr, address).toMatch(message);
+      expect(result.stderr + result.stdout, address).not.toContain('hunter2secret');
+    }
+    expect(s3.requests.length).toBe(before);
+  });
+
   it('a prefix with an empty, "." or ".." part is refused in one line before anything is sent', async () => {
     for (const address of ['s3://lake//b', 's3://lake/c/../d', 's3://lake/./e', 's3://lake/f/..']) {
       const result = await runCli(['sync', address, ...SMALL], { env });

@@ -108,8 +108,18 @@ export class S3Lake implements Destination {
 
   /** `timeoutMs`: how long a request may go without a byte either way (the CLI's `--timeout`). */
   static fromAddress(address: string, { timeoutMs = HTTP_DEFAULTS.timeoutMs }: { timeoutMs?: number } = {}): S3Lake {
+    // Every refusal quotes the address: one with a line break or another control character is shown
+    // escaped, so the refusal stays one line.
+    // eslint-disable-next-line no-control-regex
+    if (/[\x00-\x1f\x7f]/.test(address)) throw new LakeError(`${JSON.stringify(address)}: an s3:// address holds no control character (a line break, a tab)`);
     const match = /^s3:\/\/([^/]+)\/?(.*)$/i.exec(address);
     if (!match || match[1] === '') throw new LakeError(`${address} is not s3://bucket/prefix`);
+    const bucket = match[1]!;
+    // `s3://user:secret@bucket`: never echoed, as what precedes the @ may be a secret.
+    if (bucket.includes('@')) throw new LakeError(`s3://…@${bucket.slice(bucket.lastIndexOf('@') + 1)}: an s3:// address names no user or password; credentials come from AWS's variables and files (docs/sync.md, "Object storage")`);
+    // Letters (legacy us-east-1 buckets have capitals), digits, ".", "-" and "_" (GCS), nothing else
+    // anywhere: `lake:9000` is an endpoint, which goes in AWS_ENDPOINT_URL_S3.
+    if (!/^[A-Za-z0-9._-]+$/.test(bucket)) throw new LakeError(`${address}: "${bucket}" is no bucket name (letters, digits, ".", "-", "_"); an endpoint goes in AWS_ENDPOINT_URL_S3`);
     const prefix = match[2]!.replace(/\/+$/, '');
     // A store keeps `a//b`, `./` and `../` in a key as they are, where Spark, Athena or DuckDB's glob
     // each resolve them their own way (s3rver moved `c/../d` to `d/`; `lake//b` failed with an XML
@@ -117,7 +127,12 @@ export class S3Lake implements Destination {
     if (prefix !== '' && prefix.split('/').some((part) => part === '' || part === '.' || part === '..')) {
       throw new LakeError(`${address}: the prefix has an empty, "." or ".." part, which object stores keep as it is and readers resolve each their own way; name it without`);
     }
-    return new S3Lake(`s3://${match[1]}${prefix === '' ? '' : `/${prefix}`}`, match[1]!, prefix, timeoutMs);
+    // The lake is read back through its address with a glob after it (`s3://lake/x/**/*.parquet`):
+    // DuckDB takes `?` as a glob or the start of a URL's query, `#` ends a URL, and `*`, `[ ]`, `{ }`
+    // are glob syntax to DuckDB or Spark, so a lake named with them would be written and never read.
+    const glob = /[?#*[\]{}]/.exec(prefix)?.[0];
+    if (glob !== undefined) throw new LakeError(`${address}: the prefix has "${glob}", which readers take as a glob or a URL's query or fragment (DuckDB, Spark); name it without`);
+    return new S3Lake(`s3://${bucket}${prefix === '' ? '' : `/${prefix}`}`, bucket, prefix, timeoutMs);
   }
 
   #key(path: string): string {
