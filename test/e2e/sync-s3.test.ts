@@ -6,7 +6,7 @@
  */
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -114,6 +114,41 @@ describe('sync to object storage', () => {
       await one.close();
     } finally {
       for (const key of Object.keys(s3.env)) if (saved[key] === undefined) delete process.env[key];
+    }
+  });
+
+  it('a lock or state PUT that landed while its answer was lost (sent again by the SDK) is taken as this run\'s own', async () => {
+    // In front of the store: the first PUT of the lock and of the state reach it, and the connection
+    // is reset before their answers, as a flaky network does; the SDK sends them again.
+    const upstream = new URL(s3.url);
+    const lost = new Set<string>();
+    const front = createServer((request, response) => {
+      const key = request.url!.split('?')[0]!;
+      const loseAnswer = request.method === 'PUT' && /_newsstats_sync\.(lock|json)$/.test(key) && !lost.has(key);
+      const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method: request.method, path: request.url, headers: request.headers }, (answer) => {
+        if (loseAnswer) {
+          lost.add(key);
+          answer.resume();
+          answer.on('end', () => request.socket.destroy());
+          return;
+        }
+        response.writeHead(answer.statusCode!, answer.headers);
+        answer.pipe(response);
+      });
+      forward.on('error', () => response.destroy());
+      request.pipe(forward);
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
+      const result = await spawnCli(['sync', 's3://lake/answer-lost', ...SMALL, '--streams', 'rankings'], { env: { ...env, AWS_ENDPOINT_URL_S3: url } });
+      expect(result.code, result.stderr).toBe(0);
+      expect([...lost].sort()).toEqual(['/lake/answer-lost/_newsstats_sync.json', '/lake/answer-lost/_newsstats_sync.lock']);
+      const state = await client.send(new GetObjectCommand({ Bucket: 'lake', Key: 'answer-lost/_newsstats_sync.json' }));
+      expect(JSON.parse(await state.Body!.transformToString()).streams.rankings.weeks.length).toBeGreaterThan(0);
+    } finally {
+      front.closeAllConnections();
+      await new Promise<void>((resolve) => front.close(() => resolve()));
     }
   });
 

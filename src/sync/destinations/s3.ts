@@ -10,6 +10,7 @@
  * other's state; and one writer per lake: a lock object created with If-None-Match: *, holding a lease
  * the run renews, so a lock left by a crashed run is taken over (conditionally) once its lease is out.
  */
+import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { HTTP_DEFAULTS } from '../../api/options.js';
 import { OutputWriteError } from '../../output/write-error.js';
@@ -175,8 +176,11 @@ export class S3Lake implements Destination {
 
   #start: string | undefined;
 
+  /** This opening of the lake, in its lock: a lock that names it is this run's own. */
+  readonly #run = randomUUID();
+
   #lockBody(): string {
-    return JSON.stringify({ pid: process.pid, ...(this.#start !== undefined && { start: this.#start }), host: hostname(), since: new Date().toISOString(), until: new Date(Date.now() + LEASE_MS).toISOString() }) + '\n';
+    return JSON.stringify({ run: this.#run, pid: process.pid, ...(this.#start !== undefined && { start: this.#start }), host: hostname(), since: new Date().toISOString(), until: new Date(Date.now() + LEASE_MS).toISOString() }) + '\n';
   }
 
   async #lock(): Promise<void> {
@@ -191,8 +195,10 @@ export class S3Lake implements Destination {
       const held = await client.send(new sdk.GetObjectCommand({ Bucket: this.bucket, Key })).catch((failure: unknown) => Promise.reject(this.#failure(LOCK_FILE, failure)));
       const text = await held.Body!.transformToString();
       const holder = parseHolder(text);
-      // A run killed on this host (its process gone) is not waited for; one elsewhere, until its lease ends.
-      if (holder !== undefined && Date.parse(holder.until) > Date.now() && (await holdsLock(holder))) {
+      // A run killed on this host (its process gone) is not waited for; one elsewhere, until its lease
+      // ends. A lock this run holds already is its own PUT that landed while its answer was lost (a
+      // reset connection), which the SDK then sent again: this run refused itself, exit 6.
+      if (holder !== undefined && holder.run !== this.#run && Date.parse(holder.until) > Date.now() && (await holdsLock(holder))) {
         throw new OutputWriteError(this.where, undefined, `it is being synced by process ${holder.pid} on ${holder.host} since ${holder.since}; wait for it to end, or delete ${this.where}/${LOCK_FILE} if no sync is running (its lease ends ${holder.until})`);
       }
       // A lease run out, or a holder gone: a crashed run's. Taken over only if nobody else took it first.
@@ -268,8 +274,14 @@ export class S3Lake implements Destination {
       }));
       this.#stateTag = put.ETag;
     } catch (error) {
-      if (isPreconditionFailed(error)) throw new OutputWriteError(`${this.where}/${STATE_FILE}`, undefined, 'another sync changed it meanwhile, so this run stops without overwriting it; run again');
-      throw this.#failure(STATE_FILE, error);
+      if (!isPreconditionFailed(error)) throw this.#failure(STATE_FILE, error);
+      // The state as this run wrote it is this run's own PUT that landed while its answer was lost (a
+      // reset connection), which the SDK then sent again, conditional on the ETag it replaced.
+      const found = await this.#get(STATE_FILE, MAX_STATE_BYTES);
+      if (found === undefined || found.bytes.toString('utf8') !== text) {
+        throw new OutputWriteError(`${this.where}/${STATE_FILE}`, undefined, 'another sync changed it meanwhile, so this run stops without overwriting it; run again');
+      }
+      this.#stateTag = found.tag;
     }
   }
 
@@ -294,6 +306,7 @@ export class S3Lake implements Destination {
 }
 
 interface Holder extends ProcessHolder {
+  run?: string;
   since: string;
   until: string;
 }
@@ -301,7 +314,7 @@ interface Holder extends ProcessHolder {
 function parseHolder(text: string): Holder | undefined {
   try {
     const value = JSON.parse(text) as Partial<Holder>;
-    return typeof value.until === 'string' ? { pid: Number(value.pid), ...(typeof value.start === 'string' && { start: value.start }), host: String(value.host), since: String(value.since), until: value.until } : undefined;
+    return typeof value.until === 'string' ? { ...(typeof value.run === 'string' && { run: value.run }), pid: Number(value.pid), ...(typeof value.start === 'string' && { start: value.start }), host: String(value.host), since: String(value.since), until: value.until } : undefined;
   } catch {
     return undefined;
   }
