@@ -78,6 +78,17 @@ async function configuredFor(sdk: S3Module): Promise<{ region: string; forcePath
   }
 }
 
+/**
+ * A read from the store that failed (the state, the lock, the merge store): exit 6 as a write's
+ * failure, said as what it was. `--plan` only reads, and said "cannot write to".
+ */
+class StoreReadError extends OutputWriteError {
+  constructor(target: string, detail: string) {
+    super(target, undefined, detail);
+    this.message = `cannot read ${target}: ${detail}`;
+  }
+}
+
 interface SdkError {
   name?: string;
   $metadata?: { httpStatusCode?: number };
@@ -146,12 +157,13 @@ export class S3Lake implements Destination {
   }
 
   /** An SDK failure as one line naming the object (exit 6), or the error as it is when it is ours. */
-  #failure(path: string, error: unknown): unknown {
+  #failure(path: string, error: unknown, reading = false): unknown {
     if (error instanceof LakeError || error instanceof OutputWriteError) return error;
     const detail = (error as SdkError | undefined)?.name === 'TimeoutError'
       ? `the store sent nothing for ${this.timeoutMs / 1000} s (--timeout)`
       : (error as SdkError | undefined)?.message ?? String(error);
-    return new OutputWriteError(`${this.where}/${path}`, undefined, `${(error as SdkError | undefined)?.name ?? 'S3'}: ${detail.split('\n')[0]}`);
+    const line = `${(error as SdkError | undefined)?.name ?? 'S3'}: ${detail.split('\n')[0]}`;
+    return reading ? new StoreReadError(`${this.where}/${path}`, line) : new OutputWriteError(`${this.where}/${path}`, undefined, line);
   }
 
   async #connect(): Promise<void> {
@@ -192,7 +204,7 @@ export class S3Lake implements Destination {
       this.#lockTag = put.ETag;
     } catch (error) {
       if (!isPreconditionFailed(error)) throw this.#failure(LOCK_FILE, error);
-      const held = await client.send(new sdk.GetObjectCommand({ Bucket: this.bucket, Key })).catch((failure: unknown) => Promise.reject(this.#failure(LOCK_FILE, failure)));
+      const held = await client.send(new sdk.GetObjectCommand({ Bucket: this.bucket, Key })).catch((failure: unknown) => Promise.reject(this.#failure(LOCK_FILE, failure, true)));
       const text = await held.Body!.transformToString();
       const holder = parseHolder(text);
       // A run killed on this host (its process gone) is not waited for; one elsewhere, until its lease
@@ -247,7 +259,7 @@ export class S3Lake implements Destination {
       return { bytes: Buffer.from(await answer.Body!.transformToByteArray()), tag: answer.ETag };
     } catch (error) {
       if (isMissing(error)) return undefined;
-      throw this.#failure(path, error);
+      throw this.#failure(path, error, true);
     }
   }
 
