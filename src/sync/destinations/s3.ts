@@ -10,6 +10,7 @@
  * other's state; and one writer per lake: a lock object created with If-None-Match: *, holding a lease
  * the run renews, so a lock left by a crashed run is taken over (conditionally) once its lease is out.
  */
+import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { HTTP_DEFAULTS } from '../../api/options.js';
 import { OutputWriteError } from '../../output/write-error.js';
@@ -48,6 +49,46 @@ async function loadSdk(): Promise<S3Module> {
   }
 }
 
+/**
+ * What AWS's configuration names, read as the AWS CLI reads it where the JS SDK differs.
+ *
+ * The region: AWS_REGION, else AWS_DEFAULT_REGION, else the profile's `region` (or the instance's,
+ * where there is one: the SDK's own chain), else us-east-1, which the AWS CLI and boto3 take for S3.
+ * The JS SDK alone reads no AWS_DEFAULT_REGION and, with no region, stops every request with "Region
+ * is missing": a cron job set up for the AWS CLI, or a MinIO endpoint with keys and no region (as
+ * MinIO's own guides set it up), failed on its first object.
+ *
+ * Path-style addressing whenever an endpoint is configured (AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, the
+ * profile's `endpoint_url` or its `services` section), as the AWS CLI and boto3 do. The JS SDK does so
+ * only for an IP address and otherwise asks `bucket.host`, which no resolver knows for `localhost` or a
+ * compose service named `minio` (`getaddrinfo ENOTFOUND lake.minio`, exit 6).
+ */
+async function configuredFor(sdk: S3Module): Promise<{ region: string; forcePathStyle: boolean }> {
+  const probe = new sdk.S3Client({});
+  try {
+    const region = process.env.AWS_REGION || process.env.AWS_DEFAULT_REGION || (await probe.config.region().catch(() => 'us-east-1'));
+    // The SDK's own reading of the configured endpoint (undefined for none, or under
+    // AWS_IGNORE_CONFIGURED_ENDPOINT_URLS), on its resolved config though not in its types: where a
+    // version lacks it, addressing stays the SDK's.
+    const configured = (probe.config as { serviceConfiguredEndpoint?: () => Promise<string | undefined> }).serviceConfiguredEndpoint;
+    const endpoint = await configured?.().catch(() => undefined);
+    return { region, forcePathStyle: endpoint !== undefined && endpoint !== '' };
+  } finally {
+    probe.destroy();
+  }
+}
+
+/**
+ * A read from the store that failed (the state, the lock, the merge store): exit 6 as a write's
+ * failure, said as what it was. `--plan` only reads, and said "cannot write to".
+ */
+class StoreReadError extends OutputWriteError {
+  constructor(target: string, detail: string) {
+    super(target, undefined, detail);
+    this.message = `cannot read ${target}: ${detail}`;
+  }
+}
+
 interface SdkError {
   name?: string;
   $metadata?: { httpStatusCode?: number };
@@ -79,8 +120,18 @@ export class S3Lake implements Destination {
 
   /** `timeoutMs`: how long a request may go without a byte either way (the CLI's `--timeout`). */
   static fromAddress(address: string, { timeoutMs = HTTP_DEFAULTS.timeoutMs }: { timeoutMs?: number } = {}): S3Lake {
+    // Every refusal quotes the address: one with a line break or another control character is shown
+    // escaped, so the refusal stays one line.
+    // eslint-disable-next-line no-control-regex
+    if (/[\x00-\x1f\x7f]/.test(address)) throw new LakeError(`${JSON.stringify(address)}: an s3:// address holds no control character (a line break, a tab)`);
     const match = /^s3:\/\/([^/]+)\/?(.*)$/i.exec(address);
     if (!match || match[1] === '') throw new LakeError(`${address} is not s3://bucket/prefix`);
+    const bucket = match[1]!;
+    // `s3://user:secret@bucket`: never echoed, as what precedes the @ may be a secret.
+    if (bucket.includes('@')) throw new LakeError(`s3://…@${bucket.slice(bucket.lastIndexOf('@') + 1)}: an s3:// address names no user or password; credentials come from AWS's variables and files (docs/sync.md, "Object storage")`);
+    // Letters (legacy us-east-1 buckets have capitals), digits, ".", "-" and "_" (GCS), nothing else
+    // anywhere: `lake:9000` is an endpoint, which goes in AWS_ENDPOINT_URL_S3.
+    if (!/^[A-Za-z0-9._-]+$/.test(bucket)) throw new LakeError(`${address}: "${bucket}" is no bucket name (letters, digits, ".", "-", "_"); an endpoint goes in AWS_ENDPOINT_URL_S3`);
     const prefix = match[2]!.replace(/\/+$/, '');
     // A store keeps `a//b`, `./` and `../` in a key as they are, where Spark, Athena or DuckDB's glob
     // each resolve them their own way (s3rver moved `c/../d` to `d/`; `lake//b` failed with an XML
@@ -88,7 +139,12 @@ export class S3Lake implements Destination {
     if (prefix !== '' && prefix.split('/').some((part) => part === '' || part === '.' || part === '..')) {
       throw new LakeError(`${address}: the prefix has an empty, "." or ".." part, which object stores keep as it is and readers resolve each their own way; name it without`);
     }
-    return new S3Lake(`s3://${match[1]}${prefix === '' ? '' : `/${prefix}`}`, match[1]!, prefix, timeoutMs);
+    // The lake is read back through its address with a glob after it (`s3://lake/x/**/*.parquet`):
+    // DuckDB takes `?` as a glob or the start of a URL's query, `#` ends a URL, and `*`, `[ ]`, `{ }`
+    // are glob syntax to DuckDB or Spark, so a lake named with them would be written and never read.
+    const glob = /[?#*[\]{}]/.exec(prefix)?.[0];
+    if (glob !== undefined) throw new LakeError(`${address}: the prefix has "${glob}", which readers take as a glob or a URL's query or fragment (DuckDB, Spark); name it without`);
+    return new S3Lake(`s3://${bucket}${prefix === '' ? '' : `/${prefix}`}`, bucket, prefix, timeoutMs);
   }
 
   #key(path: string): string {
@@ -101,12 +157,13 @@ export class S3Lake implements Destination {
   }
 
   /** An SDK failure as one line naming the object (exit 6), or the error as it is when it is ours. */
-  #failure(path: string, error: unknown): unknown {
+  #failure(path: string, error: unknown, reading = false): unknown {
     if (error instanceof LakeError || error instanceof OutputWriteError) return error;
     const detail = (error as SdkError | undefined)?.name === 'TimeoutError'
       ? `the store sent nothing for ${this.timeoutMs / 1000} s (--timeout)`
       : (error as SdkError | undefined)?.message ?? String(error);
-    return new OutputWriteError(`${this.where}/${path}`, undefined, `${(error as SdkError | undefined)?.name ?? 'S3'}: ${detail.split('\n')[0]}`);
+    const line = `${(error as SdkError | undefined)?.name ?? 'S3'}: ${detail.split('\n')[0]}`;
+    return reading ? new StoreReadError(`${this.where}/${path}`, line) : new OutputWriteError(`${this.where}/${path}`, undefined, line);
   }
 
   async #connect(): Promise<void> {
@@ -116,7 +173,12 @@ export class S3Lake implements Destination {
     // socket) held a cron job and its lock forever: a connection or a request that goes this long
     // without a byte is a failed attempt, retried as the SDK retries (AWS_MAX_ATTEMPTS), as the AWS
     // CLI's read and connect timeouts do. Idle time, not a deadline: a large upload that moves is never cut.
-    this.#client = new this.#sdk.S3Client({ requestHandler: { connectionTimeout: this.timeoutMs, socketTimeout: this.timeoutMs } });
+    this.#client = new this.#sdk.S3Client({
+      ...(await configuredFor(this.#sdk)),
+      // A bucket in another region than the one named is found as the AWS CLI finds it, by S3's redirect.
+      followRegionRedirects: true,
+      requestHandler: { connectionTimeout: this.timeoutMs, socketTimeout: this.timeoutMs },
+    });
   }
 
   async open(): Promise<void> {
@@ -126,8 +188,11 @@ export class S3Lake implements Destination {
 
   #start: string | undefined;
 
+  /** This opening of the lake, in its lock: a lock that names it is this run's own. */
+  readonly #run = randomUUID();
+
   #lockBody(): string {
-    return JSON.stringify({ pid: process.pid, ...(this.#start !== undefined && { start: this.#start }), host: hostname(), since: new Date().toISOString(), until: new Date(Date.now() + LEASE_MS).toISOString() }) + '\n';
+    return JSON.stringify({ run: this.#run, pid: process.pid, ...(this.#start !== undefined && { start: this.#start }), host: hostname(), since: new Date().toISOString(), until: new Date(Date.now() + LEASE_MS).toISOString() }) + '\n';
   }
 
   async #lock(): Promise<void> {
@@ -139,11 +204,13 @@ export class S3Lake implements Destination {
       this.#lockTag = put.ETag;
     } catch (error) {
       if (!isPreconditionFailed(error)) throw this.#failure(LOCK_FILE, error);
-      const held = await client.send(new sdk.GetObjectCommand({ Bucket: this.bucket, Key })).catch((failure: unknown) => Promise.reject(this.#failure(LOCK_FILE, failure)));
+      const held = await client.send(new sdk.GetObjectCommand({ Bucket: this.bucket, Key })).catch((failure: unknown) => Promise.reject(this.#failure(LOCK_FILE, failure, true)));
       const text = await held.Body!.transformToString();
       const holder = parseHolder(text);
-      // A run killed on this host (its process gone) is not waited for; one elsewhere, until its lease ends.
-      if (holder !== undefined && Date.parse(holder.until) > Date.now() && (await holdsLock(holder))) {
+      // A run killed on this host (its process gone) is not waited for; one elsewhere, until its lease
+      // ends. A lock this run holds already is its own PUT that landed while its answer was lost (a
+      // reset connection), which the SDK then sent again: this run refused itself, exit 6.
+      if (holder !== undefined && holder.run !== this.#run && Date.parse(holder.until) > Date.now() && (await holdsLock(holder))) {
         throw new OutputWriteError(this.where, undefined, `it is being synced by process ${holder.pid} on ${holder.host} since ${holder.since}; wait for it to end, or delete ${this.where}/${LOCK_FILE} if no sync is running (its lease ends ${holder.until})`);
       }
       // A lease run out, or a holder gone: a crashed run's. Taken over only if nobody else took it first.
@@ -192,7 +259,7 @@ export class S3Lake implements Destination {
       return { bytes: Buffer.from(await answer.Body!.transformToByteArray()), tag: answer.ETag };
     } catch (error) {
       if (isMissing(error)) return undefined;
-      throw this.#failure(path, error);
+      throw this.#failure(path, error, true);
     }
   }
 
@@ -219,8 +286,14 @@ export class S3Lake implements Destination {
       }));
       this.#stateTag = put.ETag;
     } catch (error) {
-      if (isPreconditionFailed(error)) throw new OutputWriteError(`${this.where}/${STATE_FILE}`, undefined, 'another sync changed it meanwhile, so this run stops without overwriting it; run again');
-      throw this.#failure(STATE_FILE, error);
+      if (!isPreconditionFailed(error)) throw this.#failure(STATE_FILE, error);
+      // The state as this run wrote it is this run's own PUT that landed while its answer was lost (a
+      // reset connection), which the SDK then sent again, conditional on the ETag it replaced.
+      const found = await this.#get(STATE_FILE, MAX_STATE_BYTES);
+      if (found === undefined || found.bytes.toString('utf8') !== text) {
+        throw new OutputWriteError(`${this.where}/${STATE_FILE}`, undefined, 'another sync changed it meanwhile, so this run stops without overwriting it; run again');
+      }
+      this.#stateTag = found.tag;
     }
   }
 
@@ -245,6 +318,7 @@ export class S3Lake implements Destination {
 }
 
 interface Holder extends ProcessHolder {
+  run?: string;
   since: string;
   until: string;
 }
@@ -252,7 +326,7 @@ interface Holder extends ProcessHolder {
 function parseHolder(text: string): Holder | undefined {
   try {
     const value = JSON.parse(text) as Partial<Holder>;
-    return typeof value.until === 'string' ? { pid: Number(value.pid), ...(typeof value.start === 'string' && { start: value.start }), host: String(value.host), since: String(value.since), until: value.until } : undefined;
+    return typeof value.until === 'string' ? { ...(typeof value.run === 'string' && { run: value.run }), pid: Number(value.pid), ...(typeof value.start === 'string' && { start: value.start }), host: String(value.host), since: String(value.since), until: value.until } : undefined;
   } catch {
     return undefined;
   }
