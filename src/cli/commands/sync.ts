@@ -133,7 +133,8 @@ const sync = verb({
     });
     try {
       const streams = parseStreamList(flags.streams ?? STREAM_NAMES.join(','));
-      lake = await destinationOf(dir, ctx.io.cwd);
+      // --timeout bounds the store's requests as it does the service's: a store that stops answering ends the run.
+      lake = await destinationOf(dir, ctx.io.cwd, { timeoutMs: (await ctx.deps.settings()).timeout * 1000 });
       lakeName = lake.where;
       await ctx.lifecycle.tuneHeapForBulk();
       // A plan sends nothing, so it needs no key (nor a base URL): no client is made for it.

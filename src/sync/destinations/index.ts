@@ -7,14 +7,15 @@ import { resolve } from 'node:path';
 import { LakeError, type Destination } from './destination.js';
 import { LocalLake } from './local.js';
 
-export async function destinationOf(target: string, cwd: string): Promise<Destination> {
+/** `timeoutMs`: how long a request to an object store may go without a byte (the run's --timeout). */
+export async function destinationOf(target: string, cwd: string, options: { timeoutMs?: number } = {}): Promise<Destination> {
   if (target.trim() === '') throw new LakeError('sync needs a folder (or s3://bucket/prefix); an empty name is not one');
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(target)?.[1];
   if (scheme !== undefined) {
     if (scheme.toLowerCase() === 's3') {
       // The S3 client is loaded only for an s3:// lake (destinations/s3.ts).
       const { S3Lake } = await import('./s3.js');
-      return S3Lake.fromAddress(target);
+      return S3Lake.fromAddress(target, options);
     }
     throw new LakeError(`${target}: ${scheme}:// is not a destination sync writes to; give a local folder or s3://bucket/prefix (S3-compatible stores through AWS_ENDPOINT_URL_S3)`);
   }

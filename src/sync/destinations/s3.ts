@@ -9,8 +9,13 @@
  * (If-Match on the ETag read, If-None-Match: * when there was none), so two syncs never clobber each
  * other's state; and one writer per lake: a lock object created with If-None-Match: *, holding a lease
  * the run renews, so a lock left by a crashed run is taken over (conditionally) once its lease is out.
+ *
+ * A store that stops answering is given up on after the run's --timeout without a byte, and the SDK
+ * retries; a conditional PUT whose first attempt landed but whose answer was lost is found to be ours
+ * when its retry is refused (412), rather than taken for another sync's.
  */
 import { hostname } from 'node:os';
+import { HTTP_DEFAULTS } from '../../api/options.js';
 import { OutputWriteError } from '../../output/write-error.js';
 import { MAX_STATE_BYTES, STATE_FILE } from '../state.js';
 import { LOCK_FILE, LakeError, MemoryScratch, produceBytes, type Chunks, type Destination, type Produce, type Scratch } from './destination.js';
@@ -74,9 +79,10 @@ export class S3Lake implements Destination {
   #lockTag: string | undefined;
   #renew: NodeJS.Timeout | undefined;
 
-  private constructor(readonly where: string, readonly bucket: string, readonly prefix: string) {}
+  private constructor(readonly where: string, readonly bucket: string, readonly prefix: string, readonly timeoutMs: number) {}
 
-  static fromAddress(address: string): S3Lake {
+  /** `timeoutMs`: how long a request to the store may go without a byte, connecting included (the run's --timeout). */
+  static fromAddress(address: string, { timeoutMs = HTTP_DEFAULTS.timeoutMs }: { timeoutMs?: number } = {}): S3Lake {
     const match = /^s3:\/\/([^/]+)\/?(.*)$/i.exec(address);
     if (!match || match[1] === '') throw new LakeError(`${address} is not s3://bucket/prefix`);
     const prefix = match[2]!.replace(/\/+$/, '');
@@ -86,7 +92,7 @@ export class S3Lake implements Destination {
     if (prefix !== '' && prefix.split('/').some((part) => part === '' || part === '.' || part === '..')) {
       throw new LakeError(`${address}: the prefix has an empty, "." or ".." part, which object stores keep as it is and readers resolve each their own way; name it without`);
     }
-    return new S3Lake(`s3://${match[1]}${prefix === '' ? '' : `/${prefix}`}`, match[1]!, prefix);
+    return new S3Lake(`s3://${match[1]}${prefix === '' ? '' : `/${prefix}`}`, match[1]!, prefix, timeoutMs);
   }
 
   #key(path: string): string {
@@ -102,14 +108,50 @@ export class S3Lake implements Destination {
   #failure(path: string, error: unknown): unknown {
     if (error instanceof LakeError || error instanceof OutputWriteError) return error;
     const detail = (error as SdkError | undefined)?.message ?? String(error);
+    if (/timed out after \d+ ms of inactivity|connection timeout/i.test(detail)) {
+      return new OutputWriteError(`${this.where}/${path}`, undefined, `the store sent nothing for ${this.timeoutMs / 1000} s (--timeout), on every attempt`);
+    }
     return new OutputWriteError(`${this.where}/${path}`, undefined, `${(error as SdkError | undefined)?.name ?? 'S3'}: ${detail.split('\n')[0]}`);
   }
 
   async open(): Promise<void> {
-    this.#sdk = await loadSdk();
-    // Region, endpoint, credentials and retries as AWS's own tools read them: nothing of ours.
-    this.#client = new this.#sdk.S3Client({});
+    await this.#connect();
     await this.#lock();
+  }
+
+  async #connect(): Promise<void> {
+    this.#sdk = await loadSdk();
+    // Region, endpoint, credentials and retries as AWS's own tools read them: nothing of ours. But the
+    // SDK waits for an answer forever: a store or network that stops answering (a half-open connection,
+    // a stalled balancer) hung the run, and SIGTERM with it, while its lease was renewed. So a request
+    // that goes the run's --timeout without a byte is dropped, and retried by the SDK as a timeout.
+    this.#client = new this.#sdk.S3Client({ requestHandler: { connectionTimeout: this.timeoutMs, socketTimeout: this.timeoutMs } });
+  }
+
+  /**
+   * A conditional PUT. 409 (ConditionalRequestConflict: another conditional write to the key under way)
+   * is retried, as S3 asks; the SDK does not. A 412 is returned as it is, for the caller to tell.
+   */
+  async #putConditionally(input: import('@aws-sdk/client-s3').PutObjectCommandInput): Promise<string | undefined> {
+    const { sdk, client } = this.#s3;
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return (await client.send(new sdk.PutObjectCommand(input))).ETag;
+      } catch (error) {
+        if (status(error) !== 409 || attempt === 3) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+      }
+    }
+  }
+
+  /**
+   * After a conditional PUT refused with 412: the object's ETag when it holds exactly `body`. The
+   * SDK retries a PUT whose answer was lost (a reset, a timeout), and when the first attempt had
+   * landed, the retry's condition no longer holds: that write was this run's own, not a competitor's.
+   */
+  async #landedAnyway(path: string, body: string): Promise<string | undefined> {
+    const found = await this.#get(path, MAX_STATE_BYTES);
+    return found !== undefined && found.bytes.toString('utf8') === body ? found.tag : undefined;
   }
 
   #start: string | undefined;
@@ -119,41 +161,55 @@ export class S3Lake implements Destination {
   }
 
   async #lock(): Promise<void> {
-    const { sdk, client } = this.#s3;
     const Key = this.#key(LOCK_FILE);
     this.#start = await processStart('self');
-    try {
-      const put = await client.send(new sdk.PutObjectCommand({ Bucket: this.bucket, Key, Body: this.#lockBody(), IfNoneMatch: '*' }));
-      this.#lockTag = put.ETag;
-    } catch (error) {
-      if (!isPreconditionFailed(error)) throw this.#failure(LOCK_FILE, error);
-      const held = await client.send(new sdk.GetObjectCommand({ Bucket: this.bucket, Key })).catch((failure: unknown) => Promise.reject(this.#failure(LOCK_FILE, failure)));
-      const text = await held.Body!.transformToString();
+    this.#lockTag = await this.#takeLock(Key);
+    this.#renew = setInterval(() => void this.#renewLease(), RENEW_MS);
+    this.#renew.unref();
+  }
+
+  /** Creates the lock, or takes over a crashed run's; its ETag. */
+  async #takeLock(Key: string): Promise<string | undefined> {
+    // Three tries: a lock found gone after a 412 was released by a run that ended just then.
+    for (let attempt = 1; ; attempt += 1) {
+      const body = this.#lockBody();
+      try {
+        return await this.#putConditionally({ Bucket: this.bucket, Key, Body: body, IfNoneMatch: '*' });
+      } catch (error) {
+        if (!isPreconditionFailed(error)) throw this.#failure(LOCK_FILE, error);
+      }
+      const held = await this.#get(LOCK_FILE, MAX_STATE_BYTES);
+      if (held === undefined) {
+        if (attempt < 3) continue;
+        throw new OutputWriteError(this.where, undefined, 'other syncs took and released its lock while this one tried to take it; run again');
+      }
+      const text = held.bytes.toString('utf8');
+      if (text === body) return held.tag;
       const holder = parseHolder(text);
       // A run killed on this host (its process gone) is not waited for; one elsewhere, until its lease ends.
       if (holder !== undefined && Date.parse(holder.until) > Date.now() && (await holdsLock(holder))) {
         throw new OutputWriteError(this.where, undefined, `it is being synced by process ${holder.pid} on ${holder.host} since ${holder.since}; wait for it to end, or delete ${this.where}/${LOCK_FILE} if no sync is running (its lease ends ${holder.until})`);
       }
       // A lease run out, or a holder gone: a crashed run's. Taken over only if nobody else took it first.
+      const takeover = this.#lockBody();
       try {
-        const put = await client.send(new sdk.PutObjectCommand({ Bucket: this.bucket, Key, Body: this.#lockBody(), IfMatch: held.ETag }));
-        this.#lockTag = put.ETag;
+        return await this.#putConditionally({ Bucket: this.bucket, Key, Body: takeover, IfMatch: held.tag });
       } catch (failure) {
-        if (isPreconditionFailed(failure)) throw new OutputWriteError(this.where, undefined, 'another sync took its lock just now; wait for it to end');
-        throw this.#failure(LOCK_FILE, failure);
+        if (!isPreconditionFailed(failure)) throw this.#failure(LOCK_FILE, failure);
+        const tag = await this.#landedAnyway(LOCK_FILE, takeover);
+        if (tag !== undefined) return tag;
+        throw new OutputWriteError(this.where, undefined, 'another sync took its lock just now; wait for it to end');
       }
     }
-    this.#renew = setInterval(() => void this.#renewLease(), RENEW_MS);
-    this.#renew.unref();
   }
 
   async #renewLease(): Promise<void> {
-    const { sdk, client } = this.#s3;
+    const body = this.#lockBody();
     try {
-      const put = await client.send(new sdk.PutObjectCommand({ Bucket: this.bucket, Key: this.#key(LOCK_FILE), Body: this.#lockBody(), IfMatch: this.#lockTag }));
-      this.#lockTag = put.ETag;
-    } catch {
+      this.#lockTag = await this.#putConditionally({ Bucket: this.bucket, Key: this.#key(LOCK_FILE), Body: body, IfMatch: this.#lockTag });
+    } catch (error) {
       // Lost the lock (taken over after a stall): the state's conditional write still guards it.
+      if (isPreconditionFailed(error)) this.#lockTag = (await this.#landedAnyway(LOCK_FILE, body).catch(() => undefined)) ?? this.#lockTag;
     }
   }
 
@@ -163,9 +219,12 @@ export class S3Lake implements Destination {
     if (this.#lockTag === undefined || !this.#client) return;
     const { sdk, client } = this.#s3;
     const Key = this.#key(LOCK_FILE);
+    // One attempt's time for both, not the SDK's retries: a run ending on SIGTERM must end, and a lock
+    // left behind is taken over by the next run (at once on this host, else once its lease is out).
+    const abortSignal = AbortSignal.timeout(this.timeoutMs);
     try {
-      const head = await client.send(new sdk.HeadObjectCommand({ Bucket: this.bucket, Key }));
-      if (head.ETag === this.#lockTag) await client.send(new sdk.DeleteObjectCommand({ Bucket: this.bucket, Key }));
+      const head = await client.send(new sdk.HeadObjectCommand({ Bucket: this.bucket, Key }), { abortSignal });
+      if (head.ETag === this.#lockTag) await client.send(new sdk.DeleteObjectCommand({ Bucket: this.bucket, Key }), { abortSignal });
     } catch {
       // Gone already, or unreachable: its lease runs out.
     }
@@ -185,8 +244,7 @@ export class S3Lake implements Destination {
   }
 
   async peekState(): Promise<string | undefined> {
-    this.#sdk = await loadSdk();
-    this.#client = new this.#sdk.S3Client({});
+    await this.#connect();
     return this.readState();
   }
 
@@ -197,17 +255,20 @@ export class S3Lake implements Destination {
   }
 
   async writeState(text: string): Promise<void> {
-    const { sdk, client } = this.#s3;
     try {
-      const put = await client.send(new sdk.PutObjectCommand({
+      this.#stateTag = await this.#putConditionally({
         Bucket: this.bucket,
         Key: this.#key(STATE_FILE),
         Body: text,
         ContentType: 'application/json',
         ...(this.#stateTag === undefined ? { IfNoneMatch: '*' } : { IfMatch: this.#stateTag }),
-      }));
-      this.#stateTag = put.ETag;
+      });
     } catch (error) {
+      const tag = isPreconditionFailed(error) ? await this.#landedAnyway(STATE_FILE, text) : undefined;
+      if (tag !== undefined) {
+        this.#stateTag = tag;
+        return;
+      }
       if (isPreconditionFailed(error)) throw new OutputWriteError(`${this.where}/${STATE_FILE}`, undefined, 'another sync changed it meanwhile, so this run stops without overwriting it; run again');
       throw this.#failure(STATE_FILE, error);
     }
