@@ -48,6 +48,12 @@ export interface SyncOptions extends PlanOptions, StreamQuery {
   /** Told before the first partition (how many fetches) and as each lands or fails. */
   onPlan?: (tasks: readonly Task[]) => void;
   onTask?: (task: Task, error?: unknown) => void;
+  /**
+   * The account to fill in as the run goes (emptySyncSummary()), the caller's: a run stopped by a
+   * signal or an error still says what it planned, wrote and sent (`sync --summary`), not only one
+   * that returns.
+   */
+  summary?: SyncSummary;
 }
 
 /** A file of the lake: a stream's partition. */
@@ -71,6 +77,11 @@ export interface SyncSummary {
   currentWeek?: number;
   /** With plan: the current week is the local clock's (or the state's), not asked. */
   assumedCurrentWeek?: boolean;
+}
+
+/** An account of a run before it has planned anything. */
+export function emptySyncSummary(): SyncSummary {
+  return { planned: [], plannedRequests: 0, written: [], failed: [], requests: 0 };
 }
 
 /** The file of a partition, relative to the lake. */
@@ -189,10 +200,13 @@ class LakeRun {
   /** The weeks whose links are in #links: recorded as done once merged. */
   #linksWeeks: Task[] = [];
   #currentWeek = 0;
-  readonly #summary: SyncSummary = { planned: [], plannedRequests: 0, written: [], failed: [], requests: 0 };
+  readonly #summary: SyncSummary;
 
   constructor(private readonly options: SyncOptions) {
     this.#lake = options.lake;
+    this.#summary = options.summary ?? emptySyncSummary();
+    // Read when the account is: a run stopped mid-partition counts the requests it has sent.
+    Object.defineProperty(this.#summary, 'requests', { enumerable: true, configurable: true, get: () => this.requests });
     this.#state = emptyState(queryRecord(options));
   }
 
@@ -238,7 +252,6 @@ class LakeRun {
     }
     await this.#mergeLinks();
     if (this.#unsaved) await this.#saveState(true);
-    summary.requests = this.requests;
     return summary;
   }
 
@@ -339,12 +352,13 @@ class LakeRun {
       await this.#saveState(true);
     }
     await this.#writeRows(partition, (write) => (weekly ? this.#reader.weekly(task.stream, task.week!, write) : this.#reader.reference(task.stream, write)));
+    // Counted as soon as it has landed: a signal during the state's write below still reports it.
+    this.#summary.written.push(partition);
     let state = withPartitionTaken(this.#state, task.stream, partition.week, takenText(new Date()), task.partial === true);
     if (!weekly) state = withSnapshotDone(state, task.stream);
     else if (!task.partial) state = withWeekDone(state, task.stream, task.week!);
     this.#state = state;
     await this.#saveState();
-    this.#summary.written.push(partition);
   }
 
   /** One week's people's links, held by the partition week they belong to until merged. */

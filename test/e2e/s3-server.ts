@@ -17,6 +17,8 @@ export interface LocalS3 {
   env: Record<string, string>;
   /** Every request's method and path, in arrival order. */
   requests: string[];
+  /** The region each request was signed for (its Authorization's credential scope), in arrival order. */
+  regions: string[];
   close(): Promise<void>;
 }
 
@@ -52,9 +54,11 @@ export async function localS3(bucket: string): Promise<LocalS3> {
       head.end();
     });
   const requests: string[] = [];
+  const regions: string[] = [];
   let puts = Promise.resolve();
   const front = createServer((request, response) => {
     requests.push(`${request.method} ${request.url}`);
+    regions.push(/Credential=[^/]+\/\d{8}\/([^/]+)\/s3\//.exec(request.headers.authorization ?? '')?.[1] ?? '');
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
@@ -93,6 +97,7 @@ export async function localS3(bucket: string): Promise<LocalS3> {
       AWS_SHARED_CREDENTIALS_FILE: '/nonexistent/aws-credentials',
     },
     requests,
+    regions,
     close: async () => {
       front.closeAllConnections();
       await new Promise<void>((resolve) => front.close(() => resolve()));

@@ -159,6 +159,16 @@ describe('the lake', () => {
     expect(summary.requests).toBeGreaterThan(0);
   });
 
+  it('--summary into a folder that does not exist is refused before any request (exit 6), as --output is', async () => {
+    const dir = join(tempDir(), 'lake');
+    const before = (await readLog(logged.log)).length;
+    const result = await runCli(['sync', dir, '--since', String(SINCE), '--streams', 'rankings', '--summary', join(tempDir(), 'missing', 'summary.json'), ...OPTIONS], { env: logged.env });
+    expect(result.code, result.stderr).toBe(6);
+    expect(result.stderr).toMatch(/^error: cannot write to .*summary\.json: the directory .*missing does not exist \(ENOENT\)$/m);
+    expect((await readLog(logged.log)).length).toBe(before);
+    expect(existsSync(dir)).toBe(false);
+  });
+
   it('--plan needs no API key, and matches a country\'s name against the cached countries list only: nothing sent', async () => {
     const dir = join(tempDir(), 'lake');
     const cache = tempDir();
@@ -184,16 +194,18 @@ describe('the lake', () => {
     expect(existsSync(dir)).toBe(false);
   });
 
-  it('SIGTERM ends a run with one line saying what was kept, the lock removed, exit 143', async () => {
+  it('SIGTERM ends a run with one line saying what was kept, the lock removed, exit 143; --summary lists the same partitions', async () => {
     const slow = await sandbox({ now: NOW, latencyMs: 150 });
     const dir = join(tempDir(), 'lake');
+    const summaryFile = join(tempDir(), 'summary.json');
     try {
       // A process of its own: the signal is the point.
-      const result = await spawnCli(['sync', dir, '--since', String(addWeeks(LAST, -11)), '--streams', 'rankings', '--depth', '3', '--concurrency', '1'], {
+      const result = await spawnCli(['sync', dir, '--since', String(addWeeks(LAST, -11)), '--streams', 'rankings', '--depth', '3', '--concurrency', '1', '--summary', summaryFile], {
         env: sandboxEnv(slow),
         onSpawn: (child) => {
           const poll = setInterval(() => {
-            if (existsSync(join(dir, 'rankings')) && readdirSync(join(dir, 'rankings')).length > 0) {
+            // A partition has landed (its file renamed into place), not merely its folder been made.
+            if (existsSync(join(dir, 'rankings')) && readdirSync(join(dir, 'rankings')).some((week) => existsSync(join(dir, 'rankings', week, 'part-0.parquet')))) {
               clearInterval(poll);
               child.kill('SIGTERM');
             }
@@ -202,8 +214,18 @@ describe('the lake', () => {
         },
       });
       expect(result.code, result.stderr).toBe(143);
-      expect(result.stderr.trim()).toMatch(/^sync: interrupted: \d+ partitions written this run are kept in .*; the next run fetches what is missing$/);
+      const line = /^sync: interrupted: (\d+) partitions? written this run (?:are|is) kept in .*; the next run fetches what is missing$/.exec(result.stderr.trim());
+      expect(line, result.stderr).not.toBeNull();
       expect(existsSync(join(dir, '_newsstats_sync.lock'))).toBe(false);
+      // The account an orchestrator reads says what the line says, and what the lake holds.
+      const summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as { outcome: string; currentWeek: number; requests: number; planned: unknown[]; written: Array<{ stream: string; week: number }> };
+      expect(summary).toMatchObject({ outcome: 'interrupted', currentWeek: CURRENT });
+      expect(summary.planned).toHaveLength(12);
+      expect(summary.requests).toBeGreaterThan(0);
+      expect(summary.written).toHaveLength(Number(line![1]));
+      // The signal came after a partition had landed; each one the account names is in the lake.
+      expect(summary.written.length).toBeGreaterThan(0);
+      for (const { stream, week } of summary.written) expect(existsSync(join(dir, stream, `week=${week}`, 'part-0.parquet')), `${stream} ${week}`).toBe(true);
     } finally {
       await slow.close();
     }

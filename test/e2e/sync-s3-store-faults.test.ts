@@ -1,8 +1,10 @@
 /**
  * A lake in object storage when the store misbehaves (#33 item 1): between the CLI and the local
  * S3-compatible store (s3-server.ts) a front that, for the requests a test names, never answers,
- * answers 409 to a conditional write (ConditionalRequestConflict), or stores a PUT and then drops the
- * connection, so the SDK retries a write that has landed. Real HTTP on 127.0.0.1 port 0 throughout.
+ * answers 409 to a conditional write (ConditionalRequestConflict), drops the connection, cuts it
+ * halfway through an object's bytes, or stores a PUT and then drops the connection, so the SDK
+ * retries a write that has landed. Real HTTP on
+ * 127.0.0.1 port 0 throughout.
  */
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
@@ -16,7 +18,7 @@ import { localS3, type LocalS3 } from './s3-server.js';
 const LAST = addWeeks(isoWeekOf(new Date()), -1);
 const SMALL = ['--since', String(LAST), '--streams', 'rankings,people', '--depth', '3'];
 
-type Fault = 'hang' | 'conflict' | 'store-then-reset';
+type Fault = 'hang' | 'conflict' | 'store-then-reset' | 'reset' | 'cut-download';
 /** A fault for the next request that matches, used once. */
 interface Rule {
   method: string;
@@ -61,6 +63,10 @@ beforeAll(async () => {
       }
       // Never answered: the connection stays open, silent, until the client gives up on it.
       if (rule?.fault === 'hang') return;
+      if (rule?.fault === 'reset') {
+        request.socket.destroy();
+        return;
+      }
       if (rule?.fault === 'conflict') {
         response.writeHead(409, { 'content-type': 'application/xml' });
         response.end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>ConditionalRequestConflict</Code><Message>A conflicting operation occurred. If using PutObject you can retry the request.</Message></Error>');
@@ -70,6 +76,12 @@ beforeAll(async () => {
         // Stored, and the answer lost on the way back.
         if (rule?.fault === 'store-then-reset') {
           request.socket.destroy();
+          return;
+        }
+        if (rule?.fault === 'cut-download') {
+          response.writeHead(answer.status, answer.headers);
+          response.write(answer.body.subarray(0, answer.body.length >> 1));
+          setTimeout(() => request.socket.destroy(), 10);
           return;
         }
         response.writeHead(answer.status, answer.headers);
@@ -88,8 +100,8 @@ afterAll(async () => {
   await server?.close();
 });
 
-function syncThroughFront(prefix: string, extra: string[] = []) {
-  return spawnCli(['sync', `s3://lake/${prefix}`, ...SMALL, ...extra], { env: { ...sandboxEnv(server), ...s3.env, AWS_ENDPOINT_URL_S3: frontUrl }, timeoutMs: 30_000 });
+function syncThroughFront(prefix: string, extra: string[] = [], env: Record<string, string> = {}) {
+  return spawnCli(['sync', `s3://lake/${prefix}`, ...SMALL, ...extra], { env: { ...sandboxEnv(server), ...s3.env, AWS_ENDPOINT_URL_S3: frontUrl, ...env }, timeoutMs: 30_000 });
 }
 
 async function keys(prefix: string): Promise<string[]> {
@@ -98,7 +110,7 @@ async function keys(prefix: string): Promise<string[]> {
 }
 
 describe('sync to object storage when the store misbehaves', () => {
-  it('a conditional write that landed but whose answer was lost is the run\'s own on the retry, not another sync\'s', async () => {
+  it('a conditional write that landed but whose answer was lost is the run\'s own on the retry, not another sync\'s; a download cut halfway is asked again', async () => {
     // The SDK retries each of these; the retry's condition (If-None-Match: *, If-Match on the old
     // ETag) no longer holds, because the first attempt landed. Before, the run stopped with exit 6,
     // naming its own process as the lake's holder, or "another sync changed it meanwhile".
@@ -115,17 +127,20 @@ describe('sync to object storage when the store misbehaves', () => {
     const state = JSON.parse(await (await client.send(new GetObjectCommand({ Bucket: 'lake', Key: 'lost-answer/_newsstats_sync.json' }))).Body!.transformToString()) as { streams: Record<string, { weeks?: number[] }> };
     expect(state.streams.rankings!.weeks).toEqual([LAST]);
 
-    // A later run's If-Match write, its answer lost too.
-    rules = [{ method: 'PUT', key: /^\/lake\/lost-answer\/_newsstats_sync\.json$/, fault: 'store-then-reset' }];
+    // A later run's If-Match write, its answer lost too; and the state it reads, cut halfway (the SDK
+    // retries only until the headers: that run stopped with `Error: aborted`, exit 6).
+    rules = [
+      { method: 'GET', key: /^\/lake\/lost-answer\/_newsstats_sync\.json$/, fault: 'cut-download' },
+      { method: 'PUT', key: /^\/lake\/lost-answer\/_newsstats_sync\.json$/, fault: 'store-then-reset' },
+    ];
     faulted.length = 0;
     const again = await syncThroughFront('lost-answer', ['--refresh', String(LAST)]);
     expect(again.code, again.stderr).toBe(0);
-    expect(faulted).toHaveLength(1);
+    expect(faulted).toHaveLength(2);
     expect(await keys('lost-answer')).not.toContain('_newsstats_sync.lock');
   });
 
-  it('a request the store never answers is given up on after --timeout and retried; one that never succeeds ends the run in one line', async () => {
-    // Before, the SDK waited forever: the run hung, holding (and renewing) the lake's lock.
+  it('a request the store leaves unanswered is dropped after --timeout and retried; a reset is named as one, not as a silence', async () => {
     rules = [{ method: 'PUT', key: /^\/lake\/silent\/rankings\//, fault: 'hang' }];
     faulted.length = 0;
     const once = await syncThroughFront('silent', ['--timeout', '2']);
@@ -133,9 +148,10 @@ describe('sync to object storage when the store misbehaves', () => {
     expect(faulted).toHaveLength(1);
     expect(await keys('silent')).toContain(`rankings/week=${LAST}/part-0.parquet`);
 
-    rules = Array.from({ length: 10 }, () => ({ method: 'PUT', key: /^\/lake\/mute\/_newsstats_sync\.lock$/, fault: 'hang' as const }));
-    const never = await syncThroughFront('mute', ['--timeout', '1']);
-    expect(never.code).toBe(6);
-    expect(never.stderr.trim().split('\n')).toEqual(['error: cannot write to s3://lake/mute/_newsstats_sync.lock: the store sent nothing for 1 s (--timeout), on every attempt']);
+    // The SDK names a reset a TimeoutError too: it said "the store sent nothing for 30 s (--timeout)".
+    rules = [{ method: 'PUT', key: /^\/lake\/reset\/_newsstats_sync\.lock$/, fault: 'reset' }];
+    const reset = await syncThroughFront('reset', [], { AWS_MAX_ATTEMPTS: '1' });
+    expect(reset.code).toBe(6);
+    expect(reset.stderr.trim().split('\n')).toEqual(['error: cannot write to s3://lake/reset/_newsstats_sync.lock: TimeoutError: socket hang up']);
   });
 });

@@ -6,6 +6,8 @@
  */
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
@@ -112,6 +114,61 @@ describe('sync to object storage', () => {
       await one.close();
     } finally {
       for (const key of Object.keys(s3.env)) if (saved[key] === undefined) delete process.env[key];
+    }
+  });
+
+  it('a store that stops answering ends the run in one line (exit 6) after --timeout, never hangs a cron job', async () => {
+    // Accepts the connection and every request, answers none: a stalled endpoint or a half-open socket.
+    const held: Socket[] = [];
+    const stalled = createServer(() => undefined);
+    stalled.on('connection', (socket) => held.push(socket));
+    await new Promise<void>((resolve) => stalled.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(stalled.address() as AddressInfo).port}`;
+      const result = await spawnCli(['sync', 's3://lake/stalled', ...SMALL, '--streams', 'rankings', '--timeout', '1'], { env: { ...env, AWS_ENDPOINT_URL_S3: url, AWS_MAX_ATTEMPTS: '1' } });
+      expect(result.code, result.stderr).toBe(6);
+      expect(result.stderr.trim()).toBe('error: cannot write to s3://lake/stalled/_newsstats_sync.lock: TimeoutError: the store sent nothing for 1 s (--timeout)');
+    } finally {
+      for (const socket of held) socket.destroy();
+      await new Promise<void>((resolve) => stalled.close(() => resolve()));
+    }
+  });
+
+  it('finds its region as the AWS CLI does: AWS_REGION, else AWS_DEFAULT_REGION, else the profile, else us-east-1', async () => {
+    const { AWS_REGION: _region, ...noRegion } = env;
+    const config = join(tempDir(), 'config');
+    writeFileSync(config, '[default]\nregion = ap-south-1\n');
+    const cases: [string, Record<string, string>, string][] = [
+      ['both', { ...env, AWS_DEFAULT_REGION: 'eu-west-3' }, 'us-east-1'],
+      ['default-region', { ...noRegion, AWS_DEFAULT_REGION: 'eu-west-3', AWS_CONFIG_FILE: config }, 'eu-west-3'],
+      ['profile-region', { ...noRegion, AWS_CONFIG_FILE: config }, 'ap-south-1'],
+      // A MinIO endpoint with keys and no region anywhere, as MinIO's guides set it up.
+      ['no-region', noRegion, 'us-east-1'],
+    ];
+    for (const [name, caseEnv, region] of cases) {
+      const from = s3.regions.length;
+      const result = await spawnCli(['sync', `s3://lake/${name}`, ...SMALL, '--streams', 'countries'], { env: caseEnv });
+      expect(result.code, `${name}: ${result.stderr}`).toBe(0);
+      expect(new Set(s3.regions.slice(from)), name).toEqual(new Set([region]));
+    }
+  });
+
+  it('an endpoint named by host (localhost, a compose service) is addressed path-style, as the AWS CLI does', async () => {
+    const byName = s3.url.replace('127.0.0.1', 'localhost');
+    const config = join(tempDir(), 'config');
+    writeFileSync(config, `[default]\nservices = local\n\n[services local]\ns3 =\n  endpoint_url = ${byName}\n`);
+    const { AWS_ENDPOINT_URL_S3: _endpoint, ...noEndpoint } = env;
+    const cases: [string, Record<string, string>][] = [
+      ['named-by-env', { ...env, AWS_ENDPOINT_URL_S3: byName }],
+      ['named-by-config', { ...noEndpoint, AWS_CONFIG_FILE: config }],
+    ];
+    for (const [name, caseEnv] of cases) {
+      const from = s3.requests.length;
+      const result = await spawnCli(['sync', `s3://lake/${name}`, ...SMALL, '--streams', 'countries'], { env: caseEnv });
+      expect(result.code, `${name}: ${result.stderr}`).toBe(0);
+      const paths = s3.requests.slice(from).map((request) => request.split(' ')[1]!);
+      expect(paths.length, name).toBeGreaterThan(0);
+      for (const path of paths) expect(path, name).toMatch(new RegExp(`^/lake/${name}/`));
     }
   });
 

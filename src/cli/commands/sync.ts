@@ -11,6 +11,9 @@ import { IncompleteRunError, UsageError } from '../run/errors.js';
 import { configured, integerFlag, parsedFlag, switchFlag, textFlag, weekArgument, withDefault } from '../flags/options.js';
 import { rankingFlags, rankingParams, validateRanking, type RankingFlags } from '../flags/ranking.js';
 import { verb, type NounVerbs } from '../run/spec.js';
+import { checkOutputPath } from '../run/output-plan.js';
+import { OutputWriteError } from '../../output/write-error.js';
+import { isSystemError } from '../../shared/system-error.js';
 import type { SyncSummary } from '../../sync/sync.js';
 import type { Destination } from '../../sync/destinations/destination.js';
 import type { CountrySource } from '../flags/country-match.js';
@@ -64,16 +67,16 @@ function planText(summary: SyncSummary, where: string, top: number): string {
 }
 
 /** The machine-readable account of a run (`--summary FILE`), written whatever the outcome. */
-function summaryJson(where: string, outcome: string, summary: SyncSummary | undefined, seconds: number, error?: unknown): string {
+function summaryJson(where: string, outcome: string, summary: SyncSummary, seconds: number, error?: unknown): string {
   return JSON.stringify({
     lake: where,
     outcome,
-    currentWeek: summary?.currentWeek ?? null,
-    requests: summary?.requests ?? null,
+    currentWeek: summary.currentWeek ?? null,
+    requests: summary.requests,
     seconds,
-    planned: summary?.planned.map((task) => ({ stream: task.stream, week: task.week ?? null, partial: task.partial === true })) ?? [],
-    written: summary?.written.map((partition) => ({ stream: partition.stream, week: partition.week, partial: partition.partial === true })) ?? [],
-    failed: summary?.failed.map(({ task, error: failure }) => ({ stream: task.stream, week: task.week ?? null, error: failure instanceof Error ? failure.message : String(failure) })) ?? [],
+    planned: summary.planned.map((task) => ({ stream: task.stream, week: task.week ?? null, partial: task.partial === true })),
+    written: summary.written.map((partition) => ({ stream: partition.stream, week: partition.week, partial: partition.partial === true })),
+    failed: summary.failed.map(({ task, error: failure }) => ({ stream: task.stream, week: task.week ?? null, error: failure instanceof Error ? failure.message : String(failure) })),
     ...(error !== undefined && { error: error instanceof Error ? error.message : String(error) }),
   }, null, 2) + '\n';
 }
@@ -112,35 +115,52 @@ const sync = verb({
     return { dir, flags: { ...flags, plan: flags.plan === true || flags.dryRun === true } };
   },
   async run(ctx: Context, { dir, flags }) {
-    const [{ runSync }, { parseStreamList, STREAM_NAMES }, { destinationOf }] = await Promise.all([import('../../sync/sync.js'), import('../../sync/streams.js'), import('../../sync/destinations/index.js')]);
+    const [{ emptySyncSummary, runSync }, { parseStreamList, STREAM_NAMES }, { destinationOf }] = await Promise.all([import('../../sync/sync.js'), import('../../sync/streams.js'), import('../../sync/destinations/index.js')]);
     const started = performance.now();
     const seconds = () => (performance.now() - started) / 1000;
     let lakeName = dir;
-    let summary: SyncSummary | undefined;
-    let written = 0;
+    // Filled in by the engine as the run goes: a run a signal or an error stops still accounts for
+    // what it planned, wrote and sent, in its one line and in --summary.
+    const summary = emptySyncSummary();
     let lake: Destination | undefined;
     const writeSummary = async (outcome: string, error?: unknown) => {
       if (flags.summary === undefined) return;
-      const [fs, path] = await Promise.all([import('node:fs/promises'), import('node:path')]);
-      await fs.writeFile(path.resolve(ctx.io.cwd, flags.summary), summaryJson(lakeName, outcome, summary, Number(seconds().toFixed(1)), error));
+      const [{ openAtomicFile }, path] = await Promise.all([import('../../output/atomic.js'), import('node:path')]);
+      // Whole or not at all (a temporary file renamed over it): a full disk never leaves half an
+      // account for an orchestrator to parse.
+      try {
+        const file = await openAtomicFile(path.resolve(ctx.io.cwd, flags.summary));
+        try {
+          file.stream.write(summaryJson(lakeName, outcome, summary, Number(seconds().toFixed(1)), error));
+          await file.commit();
+        } finally {
+          await file.abort();
+        }
+      } catch (failure) {
+        throw isSystemError(failure) ? new OutputWriteError(flags.summary, failure) : failure;
+      }
     };
     // A signal ends the run through the lifecycle's clean-ups: one line says what the lake kept.
     ctx.lifecycle.onCleanup(async (reason) => {
       if (reason !== 'interrupted') return;
       await lake?.close().catch(() => undefined);
-      ctx.report.note(`sync: interrupted: ${written} partitions written this run are kept in ${lakeName}; the next run fetches what is missing`, { evenQuiet: true });
+      const kept = summary.written.length;
+      ctx.report.note(`sync: interrupted: ${kept} ${kept === 1 ? 'partition' : 'partitions'} written this run ${kept === 1 ? 'is' : 'are'} kept in ${lakeName}; the next run fetches what is missing`, { evenQuiet: true });
       await writeSummary('interrupted').catch(() => undefined);
     });
     try {
+      // A place the account cannot go is refused before any request, as --output's is (exit 6).
+      if (flags.summary !== undefined) checkOutputPath(flags.summary, ctx.io.cwd, '--summary');
       const streams = parseStreamList(flags.streams ?? STREAM_NAMES.join(','));
-      // --timeout bounds the store's requests as it does the service's: a store that stops answering ends the run.
+      // An object store's requests are bounded by the same --timeout as the API's.
       lake = await destinationOf(dir, ctx.io.cwd, { timeoutMs: (await ctx.deps.settings()).timeout * 1000 });
       lakeName = lake.where;
       await ctx.lifecycle.tuneHeapForBulk();
       // A plan sends nothing, so it needs no key (nor a base URL): no client is made for it.
       const client = flags.plan ? undefined : await ctx.deps.client({ concurrency: flags.concurrency, bulk: true });
       let progress = { tick() {}, done() {} };
-      summary = await runSync({
+      await runSync({
+        summary,
         client,
         lake,
         streams,
@@ -162,7 +182,6 @@ const sync = verb({
         onTask: (task, error) => {
           progress.tick();
           if (error) ctx.report.note(`sync: ${describeTask(task)} failed: ${error instanceof Error ? error.message : String(error)}`);
-          else written += 1;
         },
       });
       progress.done();

@@ -46,13 +46,14 @@ export function chooseFormat(
 }
 
 /**
- * Refuses an --output path that cannot be written before any request is made: a run that would
- * fetch everything and then fail to save it wastes the user's time and quota.
+ * Refuses an --output path (or another file a run writes at its end, `flag` naming it) that cannot be
+ * written before any request is made: a run that would fetch everything and then fail to save it
+ * wastes the user's time and quota.
  */
-export function checkOutputPath(path: string, cwd = '.'): void {
+export function checkOutputPath(path: string, cwd = '.', flag = '--output'): void {
   // resolve() drops a trailing slash: `-o out/` would otherwise write a file named `out`.
   if (/[/\\]$/.test(path)) {
-    throw new UsageError(`cannot write --output ${path}: it names a folder (it ends with /)`, 'give a file name, e.g. --output out/top.csv');
+    throw new UsageError(`cannot write ${flag} ${path}: it names a folder (it ends with /)`, `give a file name, e.g. ${flag} out/${flag === '--output' ? 'top.csv' : 'summary.json'}`);
   }
   const target = resolve(cwd, path);
   const directory = dirname(target);
@@ -62,7 +63,7 @@ export function checkOutputPath(path: string, cwd = '.'): void {
   if (!directoryStat) throw unwritable(path, 'ENOENT', `the directory ${directory} does not exist`);
   if (!directoryStat.isDirectory()) throw unwritable(path, 'ENOTDIR', `${directory} is not a directory`);
   if (statSync(target, { throwIfNoEntry: false })?.isDirectory()) {
-    throw new UsageError(`cannot write --output ${path}: it is a directory`, 'give a file name, e.g. --output top.csv');
+    throw new UsageError(`cannot write ${flag} ${path}: it is a directory`, `give a file name, e.g. ${flag} ${flag === '--output' ? 'top.csv' : 'summary.json'}`);
   }
   if (isSpecialTarget(target)) {
     // Written into, not replaced: only the special file itself must be writable, not /dev.

@@ -9,10 +9,8 @@
  * (If-Match on the ETag read, If-None-Match: * when there was none), so two syncs never clobber each
  * other's state; and one writer per lake: a lock object created with If-None-Match: *, holding a lease
  * the run renews, so a lock left by a crashed run is taken over (conditionally) once its lease is out.
- *
- * A store that stops answering is given up on after the run's --timeout without a byte, and the SDK
- * retries; a conditional PUT whose first attempt landed but whose answer was lost is found to be ours
- * when its retry is refused (412), rather than taken for another sync's.
+ * A conditional PUT whose first attempt landed but whose answer was lost (a reset, a timeout) is found
+ * to be the run's own when the SDK's retry is refused (412), rather than taken for another sync's.
  */
 import { hostname } from 'node:os';
 import { HTTP_DEFAULTS } from '../../api/options.js';
@@ -52,6 +50,35 @@ async function loadSdk(): Promise<S3Module> {
   }
 }
 
+/**
+ * What AWS's configuration names, read as the AWS CLI reads it where the JS SDK differs.
+ *
+ * The region: AWS_REGION, else AWS_DEFAULT_REGION, else the profile's `region` (or the instance's,
+ * where there is one: the SDK's own chain), else us-east-1, which the AWS CLI and boto3 take for S3.
+ * The JS SDK alone reads no AWS_DEFAULT_REGION and, with no region, stops every request with "Region
+ * is missing": a cron job set up for the AWS CLI, or a MinIO endpoint with keys and no region (as
+ * MinIO's own guides set it up), failed on its first object.
+ *
+ * Path-style addressing whenever an endpoint is configured (AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, the
+ * profile's `endpoint_url` or its `services` section), as the AWS CLI and boto3 do. The JS SDK does so
+ * only for an IP address and otherwise asks `bucket.host`, which no resolver knows for `localhost` or a
+ * compose service named `minio` (`getaddrinfo ENOTFOUND lake.minio`, exit 6).
+ */
+async function configuredFor(sdk: S3Module): Promise<{ region: string; forcePathStyle: boolean }> {
+  const probe = new sdk.S3Client({});
+  try {
+    const region = process.env.AWS_REGION || process.env.AWS_DEFAULT_REGION || (await probe.config.region().catch(() => 'us-east-1'));
+    // The SDK's own reading of the configured endpoint (undefined for none, or under
+    // AWS_IGNORE_CONFIGURED_ENDPOINT_URLS), on its resolved config though not in its types: where a
+    // version lacks it, addressing stays the SDK's.
+    const configured = (probe.config as { serviceConfiguredEndpoint?: () => Promise<string | undefined> }).serviceConfiguredEndpoint;
+    const endpoint = await configured?.().catch(() => undefined);
+    return { region, forcePathStyle: endpoint !== undefined && endpoint !== '' };
+  } finally {
+    probe.destroy();
+  }
+}
+
 interface SdkError {
   name?: string;
   $metadata?: { httpStatusCode?: number };
@@ -81,7 +108,7 @@ export class S3Lake implements Destination {
 
   private constructor(readonly where: string, readonly bucket: string, readonly prefix: string, readonly timeoutMs: number) {}
 
-  /** `timeoutMs`: how long a request to the store may go without a byte, connecting included (the run's --timeout). */
+  /** `timeoutMs`: how long a request may go without a byte either way (the CLI's `--timeout`). */
   static fromAddress(address: string, { timeoutMs = HTTP_DEFAULTS.timeoutMs }: { timeoutMs?: number } = {}): S3Lake {
     const match = /^s3:\/\/([^/]+)\/?(.*)$/i.exec(address);
     if (!match || match[1] === '') throw new LakeError(`${address} is not s3://bucket/prefix`);
@@ -107,11 +134,27 @@ export class S3Lake implements Destination {
   /** An SDK failure as one line naming the object (exit 6), or the error as it is when it is ours. */
   #failure(path: string, error: unknown): unknown {
     if (error instanceof LakeError || error instanceof OutputWriteError) return error;
-    const detail = (error as SdkError | undefined)?.message ?? String(error);
-    if (/timed out after \d+ ms of inactivity|connection timeout/i.test(detail)) {
-      return new OutputWriteError(`${this.where}/${path}`, undefined, `the store sent nothing for ${this.timeoutMs / 1000} s (--timeout), on every attempt`);
-    }
+    // The SDK names a reset (ECONNRESET, "socket hang up") a TimeoutError too: only its own timers' say so.
+    const message = (error as SdkError | undefined)?.message ?? String(error);
+    const detail = (error as SdkError | undefined)?.name === 'TimeoutError' && /timed out after \d+ ms of inactivity|connection timeout/i.test(message)
+      ? `the store sent nothing for ${this.timeoutMs / 1000} s (--timeout)`
+      : message;
     return new OutputWriteError(`${this.where}/${path}`, undefined, `${(error as SdkError | undefined)?.name ?? 'S3'}: ${detail.split('\n')[0]}`);
+  }
+
+  async #connect(): Promise<void> {
+    this.#sdk = await loadSdk();
+    // Region, endpoint, credentials and retries as AWS's own tools read them: nothing of ours. The SDK
+    // sets no timeout of its own, so a store that stops answering (a stalled endpoint, a half-open
+    // socket) held a cron job and its lock forever: a connection or a request that goes this long
+    // without a byte is a failed attempt, retried as the SDK retries (AWS_MAX_ATTEMPTS), as the AWS
+    // CLI's read and connect timeouts do. Idle time, not a deadline: a large upload that moves is never cut.
+    this.#client = new this.#sdk.S3Client({
+      ...(await configuredFor(this.#sdk)),
+      // A bucket in another region than the one named is found as the AWS CLI finds it, by S3's redirect.
+      followRegionRedirects: true,
+      requestHandler: { connectionTimeout: this.timeoutMs, socketTimeout: this.timeoutMs },
+    });
   }
 
   async open(): Promise<void> {
@@ -119,18 +162,9 @@ export class S3Lake implements Destination {
     await this.#lock();
   }
 
-  async #connect(): Promise<void> {
-    this.#sdk = await loadSdk();
-    // Region, endpoint, credentials and retries as AWS's own tools read them: nothing of ours. But the
-    // SDK waits for an answer forever: a store or network that stops answering (a half-open connection,
-    // a stalled balancer) hung the run, and SIGTERM with it, while its lease was renewed. So a request
-    // that goes the run's --timeout without a byte is dropped, and retried by the SDK as a timeout.
-    this.#client = new this.#sdk.S3Client({ requestHandler: { connectionTimeout: this.timeoutMs, socketTimeout: this.timeoutMs } });
-  }
-
   /**
    * A conditional PUT. 409 (ConditionalRequestConflict: another conditional write to the key under way)
-   * is retried, as S3 asks; the SDK does not. A 412 is returned as it is, for the caller to tell.
+   * is tried again, as S3 asks; the SDK does not. A 412 is returned as it is, for the caller to tell.
    */
   async #putConditionally(input: import('@aws-sdk/client-s3').PutObjectCommandInput): Promise<string | undefined> {
     const { sdk, client } = this.#s3;
@@ -161,9 +195,8 @@ export class S3Lake implements Destination {
   }
 
   async #lock(): Promise<void> {
-    const Key = this.#key(LOCK_FILE);
     this.#start = await processStart('self');
-    this.#lockTag = await this.#takeLock(Key);
+    this.#lockTag = await this.#takeLock(this.#key(LOCK_FILE));
     this.#renew = setInterval(() => void this.#renewLease(), RENEW_MS);
     this.#renew.unref();
   }
@@ -219,8 +252,8 @@ export class S3Lake implements Destination {
     if (this.#lockTag === undefined || !this.#client) return;
     const { sdk, client } = this.#s3;
     const Key = this.#key(LOCK_FILE);
-    // One attempt's time for both, not the SDK's retries: a run ending on SIGTERM must end, and a lock
-    // left behind is taken over by the next run (at once on this host, else once its lease is out).
+    // One --timeout for both, not the SDK's retries of each: a run ending on SIGTERM must end, and a
+    // lock left behind is taken over by the next run (at once on this host, else once its lease is out).
     const abortSignal = AbortSignal.timeout(this.timeoutMs);
     try {
       const head = await client.send(new sdk.HeadObjectCommand({ Bucket: this.bucket, Key }), { abortSignal });
@@ -231,15 +264,28 @@ export class S3Lake implements Destination {
     this.#lockTag = undefined;
   }
 
+  /**
+   * An object's bytes and ETag, or undefined when it is absent. The SDK retries a GET only until its
+   * answer's headers: a connection cut while the body comes (`Error: aborted`) stopped the run at
+   * once, so the GET is sent again, as many times as the SDK's attempts (AWS_MAX_ATTEMPTS).
+   */
   async #get(path: string, limit: number): Promise<{ bytes: Buffer; tag: string | undefined } | undefined> {
     const { sdk, client } = this.#s3;
-    try {
-      const answer = await client.send(new sdk.GetObjectCommand({ Bucket: this.bucket, Key: this.#key(path) }));
+    const attempts = await client.config.maxAttempts().catch(() => 3);
+    for (let attempt = 1; ; attempt += 1) {
+      let answer: import('@aws-sdk/client-s3').GetObjectCommandOutput;
+      try {
+        answer = await client.send(new sdk.GetObjectCommand({ Bucket: this.bucket, Key: this.#key(path) }));
+      } catch (error) {
+        if (isMissing(error)) return undefined;
+        throw this.#failure(path, error);
+      }
       if ((answer.ContentLength ?? 0) > limit) throw new LakeError(`${this.where}/${path} is ${answer.ContentLength} bytes, more than a newsstats file there can be (${limit}): remove it`);
-      return { bytes: Buffer.from(await answer.Body!.transformToByteArray()), tag: answer.ETag };
-    } catch (error) {
-      if (isMissing(error)) return undefined;
-      throw this.#failure(path, error);
+      try {
+        return { bytes: Buffer.from(await answer.Body!.transformToByteArray()), tag: answer.ETag };
+      } catch (error) {
+        if (attempt >= attempts) throw this.#failure(path, error);
+      }
     }
   }
 
