@@ -6,7 +6,7 @@
  */
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -117,6 +117,41 @@ describe('sync to object storage', () => {
     }
   });
 
+  it('a lock or state PUT that landed while its answer was lost (sent again by the SDK) is taken as this run\'s own', async () => {
+    // In front of the store: the first PUT of the lock and of the state reach it, and the connection
+    // is reset before their answers, as a flaky network does; the SDK sends them again.
+    const upstream = new URL(s3.url);
+    const lost = new Set<string>();
+    const front = createServer((request, response) => {
+      const key = request.url!.split('?')[0]!;
+      const loseAnswer = request.method === 'PUT' && /_newsstats_sync\.(lock|json)$/.test(key) && !lost.has(key);
+      const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method: request.method, path: request.url, headers: request.headers }, (answer) => {
+        if (loseAnswer) {
+          lost.add(key);
+          answer.resume();
+          answer.on('end', () => request.socket.destroy());
+          return;
+        }
+        response.writeHead(answer.statusCode!, answer.headers);
+        answer.pipe(response);
+      });
+      forward.on('error', () => response.destroy());
+      request.pipe(forward);
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
+      const result = await spawnCli(['sync', 's3://lake/answer-lost', ...SMALL, '--streams', 'rankings'], { env: { ...env, AWS_ENDPOINT_URL_S3: url } });
+      expect(result.code, result.stderr).toBe(0);
+      expect([...lost].sort()).toEqual(['/lake/answer-lost/_newsstats_sync.json', '/lake/answer-lost/_newsstats_sync.lock']);
+      const state = await client.send(new GetObjectCommand({ Bucket: 'lake', Key: 'answer-lost/_newsstats_sync.json' }));
+      expect(JSON.parse(await state.Body!.transformToString()).streams.rankings.weeks.length).toBeGreaterThan(0);
+    } finally {
+      front.closeAllConnections();
+      await new Promise<void>((resolve) => front.close(() => resolve()));
+    }
+  });
+
   it('a store that stops answering ends the run in one line (exit 6) after --timeout, never hangs a cron job', async () => {
     // Accepts the connection and every request, answers none: a stalled endpoint or a half-open socket.
     const held: Socket[] = [];
@@ -181,6 +216,28 @@ describe('sync to object storage', () => {
       expect(result.stderr).toMatch(/is not a destination sync writes to; give a local folder or s3:\/\/bucket\/prefix/);
     }
     expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it('an address no reader could glob, with a line break, a password or an endpoint in it, is refused in one line before anything is sent', async () => {
+    const refusals: [string, RegExp][] = [
+      ['s3://lake/q?x=1', /the prefix has "\?", which readers take as a glob or a URL's query or fragment/],
+      ['s3://lake/a#b', /the prefix has "#"/],
+      ['s3://lake/runs/*', /the prefix has "\*"/],
+      ['s3://lake/[x]', /the prefix has "\["/],
+      ['s3://lake/{a,b}', /the prefix has "\{"/],
+      ['s3://lake/one\ntwo', /^error: "s3:\/\/lake\/one\\ntwo": an s3:\/\/ address holds no control character/],
+      ['s3://lake:9000/x', /"lake:9000" is no bucket name .*; an endpoint goes in AWS_ENDPOINT_URL_S3/],
+      ['s3://analyst:hunter2secret@lake/x', /^error: s3:\/\/…@lake: an s3:\/\/ address names no user or password/],
+    ];
+    const before = s3.requests.length;
+    for (const [address, message] of refusals) {
+      const result = await runCli(['sync', address, ...SMALL], { env });
+      expect(result.code, address).toBe(2);
+      expect(result.stderr.trim().split('\n'), address).toHaveLength(1);
+      expect(result.stderr, address).toMatch(message);
+      expect(result.stderr + result.stdout, address).not.toContain('hunter2secret');
+    }
+    expect(s3.requests.length).toBe(before);
   });
 
   it('a prefix with an empty, "." or ".." part is refused in one line before anything is sent', async () => {

@@ -9,9 +9,8 @@
  * (If-Match on the ETag read, If-None-Match: * when there was none), so two syncs never clobber each
  * other's state; and one writer per lake: a lock object created with If-None-Match: *, holding a lease
  * the run renews, so a lock left by a crashed run is taken over (conditionally) once its lease is out.
- * A conditional PUT whose first attempt landed but whose answer was lost (a reset, a timeout) is found
- * to be the run's own when the SDK's retry is refused (412), rather than taken for another sync's.
  */
+import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { HTTP_DEFAULTS } from '../../api/options.js';
 import { OutputWriteError } from '../../output/write-error.js';
@@ -110,8 +109,18 @@ export class S3Lake implements Destination {
 
   /** `timeoutMs`: how long a request may go without a byte either way (the CLI's `--timeout`). */
   static fromAddress(address: string, { timeoutMs = HTTP_DEFAULTS.timeoutMs }: { timeoutMs?: number } = {}): S3Lake {
+    // Every refusal quotes the address: one with a line break or another control character is shown
+    // escaped, so the refusal stays one line.
+    // eslint-disable-next-line no-control-regex
+    if (/[\x00-\x1f\x7f]/.test(address)) throw new LakeError(`${JSON.stringify(address)}: an s3:// address holds no control character (a line break, a tab)`);
     const match = /^s3:\/\/([^/]+)\/?(.*)$/i.exec(address);
     if (!match || match[1] === '') throw new LakeError(`${address} is not s3://bucket/prefix`);
+    const bucket = match[1]!;
+    // `s3://user:secret@bucket`: never echoed, as what precedes the @ may be a secret.
+    if (bucket.includes('@')) throw new LakeError(`s3://…@${bucket.slice(bucket.lastIndexOf('@') + 1)}: an s3:// address names no user or password; credentials come from AWS's variables and files (docs/sync.md, "Object storage")`);
+    // Letters (legacy us-east-1 buckets have capitals), digits, ".", "-" and "_" (GCS), nothing else
+    // anywhere: `lake:9000` is an endpoint, which goes in AWS_ENDPOINT_URL_S3.
+    if (!/^[A-Za-z0-9._-]+$/.test(bucket)) throw new LakeError(`${address}: "${bucket}" is no bucket name (letters, digits, ".", "-", "_"); an endpoint goes in AWS_ENDPOINT_URL_S3`);
     const prefix = match[2]!.replace(/\/+$/, '');
     // A store keeps `a//b`, `./` and `../` in a key as they are, where Spark, Athena or DuckDB's glob
     // each resolve them their own way (s3rver moved `c/../d` to `d/`; `lake//b` failed with an XML
@@ -119,7 +128,12 @@ export class S3Lake implements Destination {
     if (prefix !== '' && prefix.split('/').some((part) => part === '' || part === '.' || part === '..')) {
       throw new LakeError(`${address}: the prefix has an empty, "." or ".." part, which object stores keep as it is and readers resolve each their own way; name it without`);
     }
-    return new S3Lake(`s3://${match[1]}${prefix === '' ? '' : `/${prefix}`}`, match[1]!, prefix, timeoutMs);
+    // The lake is read back through its address with a glob after it (`s3://lake/x/**/*.parquet`):
+    // DuckDB takes `?` as a glob or the start of a URL's query, `#` ends a URL, and `*`, `[ ]`, `{ }`
+    // are glob syntax to DuckDB or Spark, so a lake named with them would be written and never read.
+    const glob = /[?#*[\]{}]/.exec(prefix)?.[0];
+    if (glob !== undefined) throw new LakeError(`${address}: the prefix has "${glob}", which readers take as a glob or a URL's query or fragment (DuckDB, Spark); name it without`);
+    return new S3Lake(`s3://${bucket}${prefix === '' ? '' : `/${prefix}`}`, bucket, prefix, timeoutMs);
   }
 
   #key(path: string): string {
@@ -162,9 +176,18 @@ export class S3Lake implements Destination {
     await this.#lock();
   }
 
+  #start: string | undefined;
+
+  /** This opening of the lake, in its lock: a lock that names it is this run's own. */
+  readonly #run = randomUUID();
+
+  #lockBody(): string {
+    return JSON.stringify({ run: this.#run, pid: process.pid, ...(this.#start !== undefined && { start: this.#start }), host: hostname(), since: new Date().toISOString(), until: new Date(Date.now() + LEASE_MS).toISOString() }) + '\n';
+  }
+
   /**
-   * A conditional PUT. 409 (ConditionalRequestConflict: another conditional write to the key under way)
-   * is tried again, as S3 asks; the SDK does not. A 412 is returned as it is, for the caller to tell.
+   * A conditional PUT's ETag. 409 (ConditionalRequestConflict: another conditional write to the key
+   * under way) is tried again, as S3 asks; the SDK does not. A 412 is thrown as it is, for the caller.
    */
   async #putConditionally(input: import('@aws-sdk/client-s3').PutObjectCommandInput): Promise<string | undefined> {
     const { sdk, client } = this.#s3;
@@ -178,22 +201,6 @@ export class S3Lake implements Destination {
     }
   }
 
-  /**
-   * After a conditional PUT refused with 412: the object's ETag when it holds exactly `body`. The
-   * SDK retries a PUT whose answer was lost (a reset, a timeout), and when the first attempt had
-   * landed, the retry's condition no longer holds: that write was this run's own, not a competitor's.
-   */
-  async #landedAnyway(path: string, body: string): Promise<string | undefined> {
-    const found = await this.#get(path, MAX_STATE_BYTES);
-    return found !== undefined && found.bytes.toString('utf8') === body ? found.tag : undefined;
-  }
-
-  #start: string | undefined;
-
-  #lockBody(): string {
-    return JSON.stringify({ pid: process.pid, ...(this.#start !== undefined && { start: this.#start }), host: hostname(), since: new Date().toISOString(), until: new Date(Date.now() + LEASE_MS).toISOString() }) + '\n';
-  }
-
   async #lock(): Promise<void> {
     this.#start = await processStart('self');
     this.#lockTag = await this.#takeLock(this.#key(LOCK_FILE));
@@ -201,48 +208,48 @@ export class S3Lake implements Destination {
     this.#renew.unref();
   }
 
-  /** Creates the lock, or takes over a crashed run's; its ETag. */
+  /** Creates the lock, or takes over a crashed run's: its ETag. */
   async #takeLock(Key: string): Promise<string | undefined> {
-    // Three tries: a lock found gone after a 412 was released by a run that ended just then.
     for (let attempt = 1; ; attempt += 1) {
-      const body = this.#lockBody();
       try {
-        return await this.#putConditionally({ Bucket: this.bucket, Key, Body: body, IfNoneMatch: '*' });
+        return await this.#putConditionally({ Bucket: this.bucket, Key, Body: this.#lockBody(), IfNoneMatch: '*' });
       } catch (error) {
         if (!isPreconditionFailed(error)) throw this.#failure(LOCK_FILE, error);
       }
       const held = await this.#get(LOCK_FILE, MAX_STATE_BYTES);
+      // Gone between the refusal and the read: released by a run that ended just then (it said NoSuchKey).
       if (held === undefined) {
         if (attempt < 3) continue;
         throw new OutputWriteError(this.where, undefined, 'other syncs took and released its lock while this one tried to take it; run again');
       }
-      const text = held.bytes.toString('utf8');
-      if (text === body) return held.tag;
-      const holder = parseHolder(text);
+      const holder = parseHolder(held.bytes.toString('utf8'));
+      // A lock this run holds already is its own PUT that landed while its answer was lost (a reset
+      // connection, a timeout), which the SDK then sent again: this run refused itself, exit 6.
+      if (holder?.run === this.#run) return held.tag;
       // A run killed on this host (its process gone) is not waited for; one elsewhere, until its lease ends.
       if (holder !== undefined && Date.parse(holder.until) > Date.now() && (await holdsLock(holder))) {
         throw new OutputWriteError(this.where, undefined, `it is being synced by process ${holder.pid} on ${holder.host} since ${holder.since}; wait for it to end, or delete ${this.where}/${LOCK_FILE} if no sync is running (its lease ends ${holder.until})`);
       }
       // A lease run out, or a holder gone: a crashed run's. Taken over only if nobody else took it first.
-      const takeover = this.#lockBody();
       try {
-        return await this.#putConditionally({ Bucket: this.bucket, Key, Body: takeover, IfMatch: held.tag });
+        return await this.#putConditionally({ Bucket: this.bucket, Key, Body: this.#lockBody(), IfMatch: held.tag });
       } catch (failure) {
         if (!isPreconditionFailed(failure)) throw this.#failure(LOCK_FILE, failure);
-        const tag = await this.#landedAnyway(LOCK_FILE, takeover);
-        if (tag !== undefined) return tag;
-        throw new OutputWriteError(this.where, undefined, 'another sync took its lock just now; wait for it to end');
+        // Another sync's takeover, or this run's own that landed with its answer lost: read again, the lock tells.
+        if (attempt === 3) throw new OutputWriteError(this.where, undefined, 'another sync took its lock just now; wait for it to end');
       }
     }
   }
 
   async #renewLease(): Promise<void> {
-    const body = this.#lockBody();
     try {
-      this.#lockTag = await this.#putConditionally({ Bucket: this.bucket, Key: this.#key(LOCK_FILE), Body: body, IfMatch: this.#lockTag });
+      this.#lockTag = await this.#putConditionally({ Bucket: this.bucket, Key: this.#key(LOCK_FILE), Body: this.#lockBody(), IfMatch: this.#lockTag });
     } catch (error) {
-      // Lost the lock (taken over after a stall): the state's conditional write still guards it.
-      if (isPreconditionFailed(error)) this.#lockTag = (await this.#landedAnyway(LOCK_FILE, body).catch(() => undefined)) ?? this.#lockTag;
+      // Lost the lock (taken over after a stall): the state's conditional write still guards it. Unless
+      // the renewal landed with its answer lost: then the lock is still this run's, to remove at its end.
+      if (!isPreconditionFailed(error)) return;
+      const held = await this.#get(LOCK_FILE, MAX_STATE_BYTES).catch(() => undefined);
+      if (held !== undefined && parseHolder(held.bytes.toString('utf8'))?.run === this.#run) this.#lockTag = held.tag;
     }
   }
 
@@ -266,7 +273,7 @@ export class S3Lake implements Destination {
 
   /**
    * An object's bytes and ETag, or undefined when it is absent. The SDK retries a GET only until its
-   * answer's headers: a connection cut while the body comes (`Error: aborted`) stopped the run at
+   * answer's headers: a connection cut while the body came (`Error: aborted`) stopped the run at
    * once, so the GET is sent again, as many times as the SDK's attempts (AWS_MAX_ATTEMPTS).
    */
   async #get(path: string, limit: number): Promise<{ bytes: Buffer; tag: string | undefined } | undefined> {
@@ -310,13 +317,14 @@ export class S3Lake implements Destination {
         ...(this.#stateTag === undefined ? { IfNoneMatch: '*' } : { IfMatch: this.#stateTag }),
       });
     } catch (error) {
-      const tag = isPreconditionFailed(error) ? await this.#landedAnyway(STATE_FILE, text) : undefined;
-      if (tag !== undefined) {
-        this.#stateTag = tag;
-        return;
+      if (!isPreconditionFailed(error)) throw this.#failure(STATE_FILE, error);
+      // The state as this run wrote it is this run's own PUT that landed while its answer was lost (a
+      // reset connection), which the SDK then sent again, conditional on the ETag it replaced.
+      const found = await this.#get(STATE_FILE, MAX_STATE_BYTES);
+      if (found === undefined || found.bytes.toString('utf8') !== text) {
+        throw new OutputWriteError(`${this.where}/${STATE_FILE}`, undefined, 'another sync changed it meanwhile, so this run stops without overwriting it; run again');
       }
-      if (isPreconditionFailed(error)) throw new OutputWriteError(`${this.where}/${STATE_FILE}`, undefined, 'another sync changed it meanwhile, so this run stops without overwriting it; run again');
-      throw this.#failure(STATE_FILE, error);
+      this.#stateTag = found.tag;
     }
   }
 
@@ -341,6 +349,7 @@ export class S3Lake implements Destination {
 }
 
 interface Holder extends ProcessHolder {
+  run?: string;
   since: string;
   until: string;
 }
@@ -348,7 +357,7 @@ interface Holder extends ProcessHolder {
 function parseHolder(text: string): Holder | undefined {
   try {
     const value = JSON.parse(text) as Partial<Holder>;
-    return typeof value.until === 'string' ? { pid: Number(value.pid), ...(typeof value.start === 'string' && { start: value.start }), host: String(value.host), since: String(value.since), until: value.until } : undefined;
+    return typeof value.until === 'string' ? { ...(typeof value.run === 'string' && { run: value.run }), pid: Number(value.pid), ...(typeof value.start === 'string' && { start: value.start }), host: String(value.host), since: String(value.since), until: value.until } : undefined;
   } catch {
     return undefined;
   }
