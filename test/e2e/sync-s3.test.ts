@@ -152,6 +152,14 @@ describe('sync to object storage', () => {
     }
   });
 
+  it('a read the store refuses is said as a read (--plan only reads): one line, exit 6, no secret', async () => {
+    const { AWS_ACCESS_KEY_ID: _id, AWS_SECRET_ACCESS_KEY: _secret, ...noKeys } = env;
+    const result = await spawnCli(['sync', 's3://lake/unread', ...SMALL, '--plan'], { env: { ...noKeys, AWS_SESSION_TOKEN: 'lone-session-token-secret' } });
+    expect(result.code, result.stderr).toBe(6);
+    expect(result.stderr.trim()).toMatch(/^error: cannot read s3:\/\/lake\/unread\/_newsstats_sync\.json: CredentialsProviderError: [^\n]+$/);
+    expect(result.stderr + result.stdout).not.toContain('lone-session-token-secret');
+  });
+
   it('a store that stops answering ends the run in one line (exit 6) after --timeout, never hangs a cron job', async () => {
     // Accepts the connection and every request, answers none: a stalled endpoint or a half-open socket.
     const held: Socket[] = [];

@@ -78,6 +78,17 @@ async function configuredFor(sdk: S3Module): Promise<{ region: string; forcePath
   }
 }
 
+/**
+ * A read from the store that failed (the state, the lock, the merge store): exit 6 as a write's
+ * failure, said as what it was. `--plan` only reads, and said "cannot write to".
+ */
+class StoreReadError extends OutputWriteError {
+  constructor(target: string, detail: string) {
+    super(target, undefined, detail);
+    this.message = `cannot read ${target}: ${detail}`;
+  }
+}
+
 interface SdkError {
   name?: string;
   $metadata?: { httpStatusCode?: number };
@@ -146,14 +157,15 @@ export class S3Lake implements Destination {
   }
 
   /** An SDK failure as one line naming the object (exit 6), or the error as it is when it is ours. */
-  #failure(path: string, error: unknown): unknown {
+  #failure(path: string, error: unknown, reading = false): unknown {
     if (error instanceof LakeError || error instanceof OutputWriteError) return error;
     // The SDK names a reset (ECONNRESET, "socket hang up") a TimeoutError too: only its own timers' say so.
     const message = (error as SdkError | undefined)?.message ?? String(error);
     const detail = (error as SdkError | undefined)?.name === 'TimeoutError' && /timed out after \d+ ms of inactivity|connection timeout/i.test(message)
       ? `the store sent nothing for ${this.timeoutMs / 1000} s (--timeout)`
       : message;
-    return new OutputWriteError(`${this.where}/${path}`, undefined, `${(error as SdkError | undefined)?.name ?? 'S3'}: ${detail.split('\n')[0]}`);
+    const line = `${(error as SdkError | undefined)?.name ?? 'S3'}: ${detail.split('\n')[0]}`;
+    return reading ? new StoreReadError(`${this.where}/${path}`, line) : new OutputWriteError(`${this.where}/${path}`, undefined, line);
   }
 
   async #connect(): Promise<void> {
@@ -285,13 +297,13 @@ export class S3Lake implements Destination {
         answer = await client.send(new sdk.GetObjectCommand({ Bucket: this.bucket, Key: this.#key(path) }));
       } catch (error) {
         if (isMissing(error)) return undefined;
-        throw this.#failure(path, error);
+        throw this.#failure(path, error, true);
       }
       if ((answer.ContentLength ?? 0) > limit) throw new LakeError(`${this.where}/${path} is ${answer.ContentLength} bytes, more than a newsstats file there can be (${limit}): remove it`);
       try {
         return { bytes: Buffer.from(await answer.Body!.transformToByteArray()), tag: answer.ETag };
       } catch (error) {
-        if (attempt >= attempts) throw this.#failure(path, error);
+        if (attempt >= attempts) throw this.#failure(path, error, true);
       }
     }
   }
