@@ -56,3 +56,19 @@ describe('a target that stops reading', () => {
     expect(lines, stderr).toEqual([expect.stringMatching(/^tap: stdout closed \(the target stopped reading\); the last STATE sent (\(none yet\) holds nothing: run again with the same state|holds \d+ partitions? \(.+\): run again with it)$/), 'exit=6']);
   });
 });
+
+describe('a stdout that cannot be written', () => {
+  it('`tap > /dev/full` (a full disk) is exit 6 naming stdout, and is not said to be a signal', async () => {
+    const script = `"${process.execPath}" "${BIN}" tap --config "${config()}" >/dev/full; echo "exit=$?" >&2`;
+    const child = spawn('bash', ['-c', script], { env: isolatedEnv(tempDir()), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    await new Promise((resolve) => child.on('close', resolve));
+    const lines = stderr.split('\n').filter((line) => line !== '' && !line.startsWith('INFO METRIC: '));
+    expect(lines, stderr).toEqual([
+      expect.stringMatching(/^error: cannot write to stdout: .*\(ENOSPC\)$/),
+      expect.stringMatching(/^tap: stopped: stdout could not be written; the last STATE sent /),
+      'exit=6',
+    ]);
+  });
+});

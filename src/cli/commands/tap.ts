@@ -155,8 +155,12 @@ const tap = verb({
       // What a stopped run kept: the last STATE sent holds every partition before it.
       let kept = { partitions: 0, state: undefined as unknown };
       const keptLine = () => `the last STATE sent ${kept.state === undefined ? '(none yet) holds nothing: run again with the same state' : `holds ${kept.partitions} partition${kept.partitions === 1 ? '' : 's'} (${bookmarksText(kept.state)}): run again with it`}`;
+      // A run ends early by a signal, or because stdout failed (a full disk behind `> file`): the
+      // error line has named the failure; this one says which, and what the target may have kept.
       ctx.lifecycle.onCleanup((reason) => {
-        if (reason === 'interrupted') ctx.io.stderr.write(`tap: stopped by ${ctx.lifecycle.signal ?? 'a signal'}; ${keptLine()}\n`);
+        if (reason !== 'interrupted') return;
+        const why = ctx.lifecycle.signal === undefined ? 'stopped: stdout could not be written' : `stopped by ${ctx.lifecycle.signal}`;
+        ctx.io.stderr.write(`tap: ${why}; ${keptLine()}\n`);
       });
       // The target stopped reading: it has failed, and the orchestrator must see it (exit 6, as any
       // stdout that could not be written), told what the target may have kept.

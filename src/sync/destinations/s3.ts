@@ -160,9 +160,11 @@ export class S3Lake implements Destination {
   /** An SDK failure as one line naming the object (exit 6), or the error as it is when it is ours. */
   #failure(path: string, error: unknown, reading = false): unknown {
     if (error instanceof LakeError || error instanceof OutputWriteError) return error;
-    const detail = (error as SdkError | undefined)?.name === 'TimeoutError'
+    // The SDK names a reset (ECONNRESET, "socket hang up") a TimeoutError too: only its own timers' say so.
+    const message = (error as SdkError | undefined)?.message ?? String(error);
+    const detail = (error as SdkError | undefined)?.name === 'TimeoutError' && /timed out after \d+ ms of inactivity|connection timeout/i.test(message)
       ? `the store sent nothing for ${this.timeoutMs / 1000} s (--timeout)`
-      : (error as SdkError | undefined)?.message ?? String(error);
+      : message;
     const line = `${(error as SdkError | undefined)?.name ?? 'S3'}: ${detail.split('\n')[0]}`;
     return reading ? new StoreReadError(`${this.where}/${path}`, line) : new OutputWriteError(`${this.where}/${path}`, undefined, line);
   }
@@ -196,44 +198,71 @@ export class S3Lake implements Destination {
     return JSON.stringify({ run: this.#run, pid: process.pid, ...(this.#start !== undefined && { start: this.#start }), host: hostname(), since: new Date().toISOString(), until: new Date(Date.now() + LEASE_MS).toISOString() }) + '\n';
   }
 
-  async #lock(): Promise<void> {
+  /**
+   * A conditional PUT's ETag. 409 (ConditionalRequestConflict: another conditional write to the key
+   * under way) is tried again, as S3 asks; the SDK does not. A 412 is thrown as it is, for the caller.
+   */
+  async #putConditionally(input: import('@aws-sdk/client-s3').PutObjectCommandInput): Promise<string | undefined> {
     const { sdk, client } = this.#s3;
-    const Key = this.#key(LOCK_FILE);
-    this.#start = await processStart('self');
-    try {
-      const put = await client.send(new sdk.PutObjectCommand({ Bucket: this.bucket, Key, Body: this.#lockBody(), IfNoneMatch: '*' }));
-      this.#lockTag = put.ETag;
-    } catch (error) {
-      if (!isPreconditionFailed(error)) throw this.#failure(LOCK_FILE, error);
-      const held = await client.send(new sdk.GetObjectCommand({ Bucket: this.bucket, Key })).catch((failure: unknown) => Promise.reject(this.#failure(LOCK_FILE, failure, true)));
-      const text = await held.Body!.transformToString();
-      const holder = parseHolder(text);
-      // A run killed on this host (its process gone) is not waited for; one elsewhere, until its lease
-      // ends. A lock this run holds already is its own PUT that landed while its answer was lost (a
-      // reset connection), which the SDK then sent again: this run refused itself, exit 6.
-      if (holder !== undefined && holder.run !== this.#run && Date.parse(holder.until) > Date.now() && (await holdsLock(holder))) {
-        throw new OutputWriteError(this.where, undefined, `it is being synced by process ${holder.pid} on ${holder.host} since ${holder.since}; wait for it to end, or delete ${this.where}/${LOCK_FILE} if no sync is running (its lease ends ${holder.until})`);
-      }
-      // A lease run out, or a holder gone: a crashed run's. Taken over only if nobody else took it first.
+    for (let attempt = 1; ; attempt += 1) {
       try {
-        const put = await client.send(new sdk.PutObjectCommand({ Bucket: this.bucket, Key, Body: this.#lockBody(), IfMatch: held.ETag }));
-        this.#lockTag = put.ETag;
-      } catch (failure) {
-        if (isPreconditionFailed(failure)) throw new OutputWriteError(this.where, undefined, 'another sync took its lock just now; wait for it to end');
-        throw this.#failure(LOCK_FILE, failure);
+        return (await client.send(new sdk.PutObjectCommand(input))).ETag;
+      } catch (error) {
+        if (status(error) !== 409 || attempt === 3) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
       }
     }
+  }
+
+  async #lock(): Promise<void> {
+    this.#start = await processStart('self');
+    this.#lockTag = await this.#takeLock(this.#key(LOCK_FILE));
     this.#renew = setInterval(() => void this.#renewLease(), RENEW_MS);
     this.#renew.unref();
   }
 
+  /** Creates the lock, or takes over a crashed run's: its ETag. */
+  async #takeLock(Key: string): Promise<string | undefined> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.#putConditionally({ Bucket: this.bucket, Key, Body: this.#lockBody(), IfNoneMatch: '*' });
+      } catch (error) {
+        if (!isPreconditionFailed(error)) throw this.#failure(LOCK_FILE, error);
+      }
+      const held = await this.#get(LOCK_FILE, MAX_STATE_BYTES);
+      // Gone between the refusal and the read: released by a run that ended just then (it said NoSuchKey).
+      if (held === undefined) {
+        if (attempt < 3) continue;
+        throw new OutputWriteError(this.where, undefined, 'other syncs took and released its lock while this one tried to take it; run again');
+      }
+      const holder = parseHolder(held.bytes.toString('utf8'));
+      // A lock this run holds already is its own PUT that landed while its answer was lost (a reset
+      // connection, a timeout), which the SDK then sent again: this run refused itself, exit 6.
+      if (holder?.run === this.#run) return held.tag;
+      // A run killed on this host (its process gone) is not waited for; one elsewhere, until its lease ends.
+      if (holder !== undefined && Date.parse(holder.until) > Date.now() && (await holdsLock(holder))) {
+        throw new OutputWriteError(this.where, undefined, `it is being synced by process ${holder.pid} on ${holder.host} since ${holder.since}; wait for it to end, or delete ${this.where}/${LOCK_FILE} if no sync is running (its lease ends ${holder.until})`);
+      }
+      // A lease run out, or a holder gone: a crashed run's. Taken over only if nobody else took it first.
+      try {
+        return await this.#putConditionally({ Bucket: this.bucket, Key, Body: this.#lockBody(), IfMatch: held.tag });
+      } catch (failure) {
+        if (!isPreconditionFailed(failure)) throw this.#failure(LOCK_FILE, failure);
+        // Another sync's takeover, or this run's own that landed with its answer lost: read again, the lock tells.
+        if (attempt === 3) throw new OutputWriteError(this.where, undefined, 'another sync took its lock just now; wait for it to end');
+      }
+    }
+  }
+
   async #renewLease(): Promise<void> {
-    const { sdk, client } = this.#s3;
     try {
-      const put = await client.send(new sdk.PutObjectCommand({ Bucket: this.bucket, Key: this.#key(LOCK_FILE), Body: this.#lockBody(), IfMatch: this.#lockTag }));
-      this.#lockTag = put.ETag;
-    } catch {
-      // Lost the lock (taken over after a stall): the state's conditional write still guards it.
+      this.#lockTag = await this.#putConditionally({ Bucket: this.bucket, Key: this.#key(LOCK_FILE), Body: this.#lockBody(), IfMatch: this.#lockTag });
+    } catch (error) {
+      // Lost the lock (taken over after a stall): the state's conditional write still guards it. Unless
+      // the renewal landed with its answer lost: then the lock is still this run's, to remove at its end.
+      if (!isPreconditionFailed(error)) return;
+      const held = await this.#get(LOCK_FILE, MAX_STATE_BYTES).catch(() => undefined);
+      if (held !== undefined && parseHolder(held.bytes.toString('utf8'))?.run === this.#run) this.#lockTag = held.tag;
     }
   }
 
@@ -243,24 +272,40 @@ export class S3Lake implements Destination {
     if (this.#lockTag === undefined || !this.#client) return;
     const { sdk, client } = this.#s3;
     const Key = this.#key(LOCK_FILE);
+    // One --timeout for both, not the SDK's retries of each: a run ending on SIGTERM must end, and a
+    // lock left behind is taken over by the next run (at once on this host, else once its lease is out).
+    const abortSignal = AbortSignal.timeout(this.timeoutMs);
     try {
-      const head = await client.send(new sdk.HeadObjectCommand({ Bucket: this.bucket, Key }));
-      if (head.ETag === this.#lockTag) await client.send(new sdk.DeleteObjectCommand({ Bucket: this.bucket, Key }));
+      const head = await client.send(new sdk.HeadObjectCommand({ Bucket: this.bucket, Key }), { abortSignal });
+      if (head.ETag === this.#lockTag) await client.send(new sdk.DeleteObjectCommand({ Bucket: this.bucket, Key }), { abortSignal });
     } catch {
       // Gone already, or unreachable: its lease runs out.
     }
     this.#lockTag = undefined;
   }
 
+  /**
+   * An object's bytes and ETag, or undefined when it is absent. The SDK retries a GET only until its
+   * answer's headers: a connection cut while the body came (`Error: aborted`) stopped the run at
+   * once, so the GET is sent again, as many times as the SDK's attempts (AWS_MAX_ATTEMPTS).
+   */
   async #get(path: string, limit: number): Promise<{ bytes: Buffer; tag: string | undefined } | undefined> {
     const { sdk, client } = this.#s3;
-    try {
-      const answer = await client.send(new sdk.GetObjectCommand({ Bucket: this.bucket, Key: this.#key(path) }));
+    const attempts = await client.config.maxAttempts().catch(() => 3);
+    for (let attempt = 1; ; attempt += 1) {
+      let answer: import('@aws-sdk/client-s3').GetObjectCommandOutput;
+      try {
+        answer = await client.send(new sdk.GetObjectCommand({ Bucket: this.bucket, Key: this.#key(path) }));
+      } catch (error) {
+        if (isMissing(error)) return undefined;
+        throw this.#failure(path, error, true);
+      }
       if ((answer.ContentLength ?? 0) > limit) throw new LakeError(`${this.where}/${path} is ${answer.ContentLength} bytes, more than a newsstats file there can be (${limit}): remove it`);
-      return { bytes: Buffer.from(await answer.Body!.transformToByteArray()), tag: answer.ETag };
-    } catch (error) {
-      if (isMissing(error)) return undefined;
-      throw this.#failure(path, error, true);
+      try {
+        return { bytes: Buffer.from(await answer.Body!.transformToByteArray()), tag: answer.ETag };
+      } catch (error) {
+        if (attempt >= attempts) throw this.#failure(path, error, true);
+      }
     }
   }
 
@@ -276,16 +321,14 @@ export class S3Lake implements Destination {
   }
 
   async writeState(text: string): Promise<void> {
-    const { sdk, client } = this.#s3;
     try {
-      const put = await client.send(new sdk.PutObjectCommand({
+      this.#stateTag = await this.#putConditionally({
         Bucket: this.bucket,
         Key: this.#key(STATE_FILE),
         Body: text,
         ContentType: 'application/json',
         ...(this.#stateTag === undefined ? { IfNoneMatch: '*' } : { IfMatch: this.#stateTag }),
-      }));
-      this.#stateTag = put.ETag;
+      });
     } catch (error) {
       if (!isPreconditionFailed(error)) throw this.#failure(STATE_FILE, error);
       // The state as this run wrote it is this run's own PUT that landed while its answer was lost (a
