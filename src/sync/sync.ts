@@ -77,6 +77,8 @@ export interface SyncSummary {
   currentWeek?: number;
   /** With plan: the current week is the local clock's (or the state's), not asked. */
   assumedCurrentWeek?: boolean;
+  /** With plan: a run would ask the service for its current week first (one request, in plannedRequests). */
+  asksCurrentWeek?: boolean;
 }
 
 /** An account of a run before it has planned anything. */
@@ -221,7 +223,7 @@ class LakeRun {
     const tasks = planTasks(this.#state, this.#currentWeek, options);
     const summary = this.#summary;
     summary.planned = tasks;
-    summary.plannedRequests = plannedRequests(tasks, options.top);
+    summary.plannedRequests = plannedRequests(tasks, options.top) + (summary.asksCurrentWeek === true ? 1 : 0);
     summary.currentWeek = this.#currentWeek;
     options.onPlan?.(tasks);
     if (options.plan) return summary;
@@ -286,6 +288,7 @@ class LakeRun {
     const state = { ...this.#state, currentWeek: trusted };
     if (this.options.plan) {
       this.#summary.assumedCurrentWeek = true;
+      this.#summary.asksCurrentWeek = needsCurrentWeek(state, localWeek, this.options);
       return trusted !== undefined && trusted >= localWeek ? trusted : localWeek;
     }
     if (!needsCurrentWeek(state, localWeek, this.options)) return trusted!;

@@ -131,9 +131,9 @@ describe('the lake', () => {
     expect(new Set(once.paths).size).toBe(once.paths.length);
     expect([...once.lake.keys()].sort()).toEqual([...everyWeek.lake.keys()].sort());
     for (const [path, bytes] of everyWeek.lake) expect(once.lake.get(path)!.equals(bytes), path).toBe(true);
-    // The plan's count is the most a run asks (every top person new each week): the run asked less.
+    // The plan's count is the most a run asks (the week, then every top person new each week): the run asked less.
     const plan = await sync(join(tempDir(), 'lake'), ...args, '--plan');
-    expect(plan.stdout).toMatch(/^plan: 4 fetches, at most 20 requests, /m);
+    expect(plan.stdout).toMatch(/^plan: 4 fetches, at most 21 requests, /m);
     expect(plan.stdout).toContain(`fetch links week=${SINCE} (up to 4 requests after the week's ranking, none for a person whose links this run already has)`);
   });
 
@@ -145,7 +145,8 @@ describe('the lake', () => {
     // Nothing written either: not even the lake's folder.
     expect(existsSync(dir)).toBe(false);
     expect(plan.stdout).toContain(`fetch rankings week=${SINCE} (the week's ranking), write rankings/week=${SINCE}/part-0.parquet`);
-    expect(plan.stdout).toMatch(/^plan: 8 fetches, at most 12 requests, current week \d{6} \(assumed from the state and the local clock; not asked\), .*; nothing sent$/m);
+    // A new lake: the run asks the service's week first, and the plan counts that request too.
+    expect(plan.stdout).toMatch(/^plan: 8 fetches, at most 13 requests, current week \d{6} \(assumed from the state and the local clock; a run asks the service for it first: 1 of these requests\), .*; nothing sent$/m);
     // --dry-run, the name other tools give it, is the same plan.
     const dryRun = await sync(dir, '--since', String(SINCE), '--streams', 'rankings,country_stats', '--dry-run', ...OPTIONS);
     expect(dryRun.stdout).toBe(plan.stdout);
@@ -157,6 +158,11 @@ describe('the lake', () => {
     expect(summary).toMatchObject({ outcome: 'ok', currentWeek: CURRENT });
     expect(summary.written).toHaveLength(8);
     expect(summary.requests).toBeGreaterThan(0);
+    // "At most", as the plan said: the week, 4 rankings, 2 people's country stats a week.
+    expect(summary.requests).toBe(13);
+    // The lake now knows the service's week: a plan in the same week says a run would not ask it.
+    const again = await sync(dir, '--since', String(SINCE), '--streams', 'rankings,country_stats', '--plan', ...OPTIONS);
+    expect(again.stdout).toMatch(/^plan: 0 fetches, at most 0 requests, current week \d{6} \(assumed from the state and the local clock; not asked\), /m);
   });
 
   it('--summary into a folder that does not exist is refused before any request (exit 6), as --output is', async () => {

@@ -61,7 +61,8 @@ function planText(summary: SyncSummary, where: string, top: number): string {
     const writes = task.stream === 'links' ? 'merge into links/week=<mentionDate\'s week>/' : `write ${task.stream}/week=${task.week}/part-0.parquet`;
     return `fetch ${describeTask(task)}${task.partial ? ' (partial: the current week)' : ''} (${requests}), ${writes}`;
   });
-  const assumed = summary.assumedCurrentWeek ? ' (assumed from the state and the local clock; not asked)' : '';
+  const asked = summary.asksCurrentWeek === true ? 'a run asks the service for it first: 1 of these requests' : 'not asked';
+  const assumed = summary.assumedCurrentWeek ? ` (assumed from the state and the local clock; ${asked})` : '';
   lines.push(`plan: ${summary.planned.length} fetches, at most ${summary.plannedRequests} requests, current week ${summary.currentWeek}${assumed}, ${where}; nothing sent`);
   return lines.join('\n') + '\n';
 }
