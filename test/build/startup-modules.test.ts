@@ -84,8 +84,10 @@ describe('modules each command loads (the built CLI)', () => {
     // 64 since the client's checks read the one schema (src/schema/: the contract, its vocabulary and
     // what it says by field name) and the shared timestamp and integer readings, chunks of their own.
     // 62 since main.ts and dependencies.ts import output/pipe.ts and the version statically: each
-    // import() had loaded a file of its own, which only re-exported a chunk loaded already.
-    expect(dist.length).toBeLessThanOrEqual(62);
+    // import() had loaded a file of its own, which only re-exported a chunk loaded already. 63 since
+    // an s3:// lake's store follows the API's proxy rule: src/api/core/proxy.ts (3.5 KB, no imports)
+    // is shared with sync's object-storage destination, so a chunk of its own.
+    expect(dist.length).toBeLessThanOrEqual(63);
     expect(builtins).toContain('net');
     expect(builtins.filter((name) => NEVER.includes(name))).toEqual([]);
     // Output to stdout writes no file: Node's promise file system (1 ms of CPU on Node 24) stays unloaded.

@@ -6,8 +6,8 @@
  */
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { createServer, request as httpRequest } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer, request as httpRequest, type IncomingMessage } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
@@ -158,6 +158,41 @@ describe('sync to object storage', () => {
     expect(result.code, result.stderr).toBe(6);
     expect(result.stderr.trim()).toMatch(/^error: cannot read s3:\/\/lake\/unread\/_newsstats_sync\.json: CredentialsProviderError: [^\n]+$/);
     expect(result.stderr + result.stdout).not.toContain('lone-session-token-secret');
+  });
+
+  it('reaches the store through HTTP_PROXY as the AWS CLI does (a CONNECT tunnel, its credentials never shown)', async () => {
+    // A proxy that tunnels every CONNECT to the local store: the endpoint's name is resolved by no one
+    // but the proxy, so a request that went direct fails (ENOTFOUND).
+    const upstream = new URL(s3.url);
+    const tunnels: string[] = [];
+    const proxy = createServer((_request, response) => response.writeHead(405).end());
+    proxy.on('connect', (request: IncomingMessage, client: Socket, head: Buffer) => {
+      tunnels.push(`${request.url} ${request.headers['proxy-authorization'] ?? ''}`);
+      const store = connect(Number(upstream.port), upstream.hostname, () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        store.write(head);
+        store.pipe(client).on('error', () => store.destroy());
+        client.pipe(store).on('error', () => client.destroy());
+      });
+      store.on('error', () => client.destroy());
+      client.on('error', () => store.destroy());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (proxy.address() as AddressInfo).port;
+      const from = s3.requests.length;
+      // s3rver takes a request to s3.amazonaws.com as path-style (its own service endpoint).
+      const result = await spawnCli(['sync', 's3://lake/proxied', ...SMALL, '--streams', 'countries'], {
+        env: { ...env, AWS_ENDPOINT_URL_S3: 'http://s3.amazonaws.com', HTTP_PROXY: `http://team:proxy-password-secret@127.0.0.1:${port}` },
+      });
+      expect(result.code, result.stderr).toBe(0);
+      expect(tunnels[0]).toBe(`s3.amazonaws.com:80 Basic ${Buffer.from('team:proxy-password-secret').toString('base64')}`);
+      expect(s3.requests.slice(from)).toContain('PUT /lake/proxied/_newsstats_sync.json?x-id=PutObject');
+      expect(result.stderr + result.stdout).not.toContain('proxy-password-secret');
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+    }
   });
 
   it('a store that stops answering ends the run in one line (exit 6) after --timeout, never hangs a cron job', async () => {

@@ -17,6 +17,7 @@ import { OutputWriteError } from '../../output/write-error.js';
 import { MAX_STATE_BYTES, STATE_FILE } from '../state.js';
 import { LOCK_FILE, LakeError, MemoryScratch, produceBytes, type Chunks, type Destination, type Produce, type Scratch } from './destination.js';
 import { holdsLock, processStart, type ProcessHolder } from './lock-holder.js';
+import { proxiedAgents } from './s3-proxy.js';
 
 type S3Module = typeof import('@aws-sdk/client-s3');
 type S3Client = import('@aws-sdk/client-s3').S3Client;
@@ -179,7 +180,7 @@ export class S3Lake implements Destination {
       ...(await configuredFor(this.#sdk)),
       // A bucket in another region than the one named is found as the AWS CLI finds it, by S3's redirect.
       followRegionRedirects: true,
-      requestHandler: { connectionTimeout: this.timeoutMs, socketTimeout: this.timeoutMs },
+      requestHandler: { connectionTimeout: this.timeoutMs, socketTimeout: this.timeoutMs, ...proxiedAgents(process.env, this.timeoutMs) },
     });
   }
 
