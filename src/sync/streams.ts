@@ -75,8 +75,13 @@ export function rowWeek(stream: StreamName, row: Row, fetchedWeek: number): numb
   return Number.isNaN(time) ? UNDATED_WEEK : isoWeekOfTime(time);
 }
 
+/**
+ * The fields of a row that have a column. Not `week`: a row's week is given apart (the partition's),
+ * never taken from the row, so a field the service adds under that name is a new field like any other
+ * and reaches EXTRA_COLUMN (as a known name it was dropped: the column holds the partition's week).
+ */
 const KNOWN_FIELDS: Readonly<Record<StreamName, ReadonlySet<string>>> = Object.fromEntries(
-  STREAM_NAMES.map((stream) => [stream, new Set(STREAMS[stream].columns.map((column) => column.name).filter((name) => name !== EXTRA_COLUMN))]),
+  STREAM_NAMES.map((stream) => [stream, new Set(STREAMS[stream].columns.map((column) => column.name).filter((name) => name !== EXTRA_COLUMN && name !== WEEK_COLUMN.name))]),
 ) as unknown as Record<StreamName, ReadonlySet<string>>;
 
 /** The row as the lake and the tap hold it: its `week`, and what no column names gathered in EXTRA_COLUMN. */

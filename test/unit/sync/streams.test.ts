@@ -28,6 +28,16 @@ describe('the streams table', () => {
     expect(streamRow('links', { personHash: 'p-1', articleHash: 1 }, 202647)[EXTRA_COLUMN]).toBeNull();
   });
 
+  it('keeps a field the service adds under the name `week` in _extra: the week column is the partition\'s', () => {
+    for (const stream of STREAM_NAMES) {
+      const row = { personHash: 'p-1', articleHash: 1, countryId: 2, sourceId: 3, week: 999999 };
+      for (const out of [streamRow(stream, row, 202647), partitionRow(stream, row, 202647)]) {
+        expect(out.week, stream).toBe(202647);
+        expect(out[EXTRA_COLUMN], stream).toMatchObject({ week: 999999 });
+      }
+    }
+  });
+
   it('takes no key other code made enumerable on Object.prototype for one of the row\'s', () => {
     const prototype = Object.prototype as Record<string, unknown>;
     prototype.polluted = 1;
