@@ -404,6 +404,8 @@ export async function runTap(options: TapOptions): Promise<TapSummary> {
     let records = 0;
     let duplicates = 0;
     const started = performance.now();
+    // As singer-python's job timer: one per partition, whether it succeeded or failed.
+    const jobDuration = (status: 'succeeded' | 'failed'): Metric => ({ type: 'timer', metric: 'job_duration', value: (performance.now() - started) / 1000, tags: { job_type: 'partition', endpoint: stream, ...(week !== undefined && { week }), status } });
     try {
       if (version !== undefined && snapshots[stream]?.version === undefined) await write({ type: 'ACTIVATE_VERSION', stream, version });
       const emit = async (row: Row) => {
@@ -430,6 +432,7 @@ export async function runTap(options: TapOptions): Promise<TapSummary> {
       if (version !== undefined) await write({ type: 'ACTIVATE_VERSION', stream, version });
     } catch (error) {
       if (!isPartitionFailure(error)) throw error;
+      metric(jobDuration('failed'));
       summary.failed.push({ task, error });
       stopped.add(stream);
       log(`tap: ${where} failed after retries (${error instanceof Error ? error.message : String(error)}); ${stream} stops before it`);
@@ -441,7 +444,7 @@ export async function runTap(options: TapOptions): Promise<TapSummary> {
     summary.skipped.nullKey += [...nullKeys.values()].reduce((sum, count) => sum + count, 0);
     summary.skipped.duplicate += duplicates;
     metric({ type: 'counter', metric: 'record_count', value: records, tags: { endpoint: stream, ...(week !== undefined && { week }) } });
-    metric({ type: 'timer', metric: 'job_duration', value: (performance.now() - started) / 1000, tags: { job_type: 'partition', endpoint: stream, ...(week !== undefined && { week }), status: 'succeeded' } });
+    metric(jobDuration('succeeded'));
     if (week === undefined) {
       state = withSnapshotDone(state, stream);
       snapshots[stream] = { week: lastCompleted, version: version! };

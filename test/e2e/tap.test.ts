@@ -4,6 +4,8 @@
  * only move forward), exact big integers, and a second run resumed from the tap's own last STATE.
  */
 import { writeFileSync } from 'node:fs';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { parse as parseLossless, stringify } from 'lossless-json';
 import { Ajv, type ValidateFunction } from 'ajv';
@@ -215,6 +217,42 @@ describe('tap', () => {
     const again = second.filter((message) => message.stream === 'countries' && message.type !== 'SCHEMA');
     expect(again[0]!.type).toBe('RECORD');
     expect(again.at(-1)!.type).toBe('ACTIVATE_VERSION');
+  });
+});
+
+describe('what an orchestrator sees of a tap (#33 item 4)', () => {
+  it('METRIC lines as singer-python writes them; a week that fails after retries ends its job_duration "failed", and the tap exits 7', async () => {
+    // In front of the sandbox, real HTTP on 127.0.0.1: one week's ranking answers 503.
+    const front = createServer((request, response) => {
+      if (request.url!.includes('startWeek=202646')) {
+        response.writeHead(503, { 'content-type': 'application/json' }).end('{"title":"down"}');
+        return;
+      }
+      const upstream = httpRequest(new URL(request.url!, logged.server.url), { method: request.method, headers: request.headers }, (answer) => {
+        response.writeHead(answer.statusCode!, answer.headers);
+        answer.pipe(response);
+      });
+      request.pipe(upstream);
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    try {
+      const config = join(tempDir(), 'config.json');
+      writeFileSync(config, JSON.stringify({ base_url: `http://127.0.0.1:${(front.address() as AddressInfo).port}`, api_key: logged.server.key, start_week: START, streams: 'rankings', depth: 2 }));
+      const result = await runCli(['--retries', '0', 'tap', '--config', config]);
+      expect(result.code, result.stderr).toBe(7);
+      const metrics = result.stderr.split('\n').filter((line) => line.startsWith('INFO METRIC: ')).map((line) => JSON.parse(line.slice('INFO METRIC: '.length)) as { type: string; metric: string; value: unknown; tags: Record<string, unknown> });
+      for (const metric of metrics) {
+        expect(Object.keys(metric).sort()).toEqual(['metric', 'tags', 'type', 'value']);
+        expect(['counter', 'timer']).toContain(metric.type);
+        expect(typeof metric.value).toBe('number');
+      }
+      const jobs = metrics.filter((metric) => metric.metric === 'job_duration').map((metric) => `${String(metric.tags.endpoint)} ${String(metric.tags.week)} ${String(metric.tags.status)}`);
+      expect(jobs).toEqual(['rankings 202645 succeeded', 'rankings 202646 failed']);
+      const refused = metrics.filter((metric) => metric.metric === 'http_request_duration' && metric.tags.http_status_code === 503);
+      expect(refused.map((metric) => metric.tags)).toEqual([{ endpoint: '/api/data/people/top', http_status_code: 503, status: 'failed' }]);
+    } finally {
+      front.close();
+    }
   });
 });
 
