@@ -6,10 +6,9 @@
 import type { NewsStatsClient } from '../api/client.js';
 import type { PeopleTopParams } from '../api/types.js';
 import { forEachInOrder } from '../api/in-order.js';
-import { rankedCountryStatsRows } from '../output/rows.js';
 import type { Row } from '../output/view.js';
 import { ContractViolationError } from './failures.js';
-import { STREAMS, type StreamName } from './streams.js';
+import { STREAMS, ledRow, type StreamName } from './streams.js';
 
 /** Identifier fields sent as text: a value that is not well-formed text names no one. */
 const TEXT_IDENTIFIERS = ['personHash'] as const;
@@ -111,7 +110,12 @@ export class StreamReader {
         for (const row of (await this.#rankingOf(week)).slice(0, this.query.depth)) await emit(row);
         return;
       case 'country_stats':
-        await this.#perPerson(week, async (person) => rankedCountryStatsRows(person, (await this.client.people.countryStats(String(person.personHash), { startWeek: week, endWeek: week }))), emit);
+        await this.#perPerson(week, async (person) => {
+          const stats = (await this.client.people.countryStats(String(person.personHash), { startWeek: week, endWeek: week })) as Row;
+          // The person and the weeks are the ranking's and the request's, whatever a country row adds.
+          const lead = { rank: person.rank, fullName: person.fullName, personHash: String(person.personHash), startWeek: stats.startWeek, endWeek: stats.endWeek };
+          return ((stats.countries as Row[] | undefined) ?? []).map((country) => ledRow(lead, country));
+        }, emit);
         return;
       case 'links': {
         // A person's links are read once a week; an article listed twice for them is kept once.

@@ -84,6 +84,32 @@ const KNOWN_FIELDS: Readonly<Record<StreamName, ReadonlySet<string>>> = Object.f
   STREAM_NAMES.map((stream) => [stream, new Set(STREAMS[stream].columns.map((column) => column.name).filter((name) => name !== EXTRA_COLUMN && name !== WEEK_COLUMN.name))]),
 ) as unknown as Record<StreamName, ReadonlySet<string>>;
 
+/**
+ * On a row made by ledRow: the record's own fields that its lead took the name of. A symbol, so no
+ * field the service sends can be it, and no loop over the row's fields meets it.
+ */
+const SHADOWED_FIELDS = Symbol('the record\'s fields its lead shadows');
+
+type LedRow = Row & { [SHADOWED_FIELDS]?: Row };
+
+/**
+ * A row led by fields the lake fills from elsewhere (a country row's person, rank and weeks, from the
+ * ranking and the request), the lead's values winning: a field the service adds to the record under
+ * one of those names (a country's own `rank`) is a new field like any other, kept for EXTRA_COLUMN,
+ * and never takes the column's place (it made the person's rank the country's).
+ */
+export function ledRow(lead: Row, record: Row): Row {
+  const row: LedRow = { ...lead, ...record };
+  let shadowed: Row | undefined;
+  for (const name in lead) {
+    if (!Object.hasOwn(record, name) || record[name] === undefined) continue;
+    (shadowed ??= {})[name] = record[name];
+    row[name] = lead[name];
+  }
+  if (shadowed !== undefined) row[SHADOWED_FIELDS] = shadowed;
+  return row;
+}
+
 /** The row as the lake and the tap hold it: its `week`, and what no column names gathered in EXTRA_COLUMN. */
 export function streamRow(stream: StreamName, row: Row, week: number): Row {
   const known = KNOWN_FIELDS[stream];
@@ -95,6 +121,8 @@ export function streamRow(stream: StreamName, row: Row, week: number): Row {
     if (known.has(name) || value === undefined || !Object.hasOwn(row, name)) continue;
     (extra ??= {})[name] = value;
   }
+  const shadowed = (row as LedRow)[SHADOWED_FIELDS];
+  if (shadowed !== undefined) extra = { ...shadowed, ...extra };
   return { ...row, week, [EXTRA_COLUMN]: extra };
 }
 
@@ -105,6 +133,7 @@ export function streamRow(stream: StreamName, row: Row, week: number): Row {
  */
 export function partitionRow(stream: StreamName, row: Row, week: number): Row {
   const known = KNOWN_FIELDS[stream];
+  if ((row as LedRow)[SHADOWED_FIELDS] !== undefined) return streamRow(stream, row, week);
   for (const name in row) if (!known.has(name) && row[name] !== undefined && Object.hasOwn(row, name)) return streamRow(stream, row, week);
   return row;
 }

@@ -195,6 +195,19 @@ describe('sync to object storage', () => {
     }
   });
 
+  it('the SDK\'s warnings are one line each: AWS_PROFILE beside the key variables (a CI runner\'s keys, a shell\'s profile)', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'credentials'), '[data]\naws_access_key_id = S3RVER\naws_secret_access_key = S3RVER\n');
+    const result = await spawnCli(['sync', 's3://lake/both-set', ...SMALL, '--streams', 'countries'], {
+      env: { ...env, AWS_PROFILE: 'data', AWS_SHARED_CREDENTIALS_FILE: join(dir, 'credentials') },
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toBe('sync: AWS_PROFILE and AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY are both set: the AWS SDK uses the profile (the AWS CLI would use the keys); set only one');
+    expect(lines[1]).toMatch(/^sync: wrote 1 partition /);
+  });
+
   it('a store that stops answering ends the run in one line (exit 6) after --timeout, never hangs a cron job', async () => {
     // Accepts the connection and every request, answers none: a stalled endpoint or a half-open socket.
     const held: Socket[] = [];

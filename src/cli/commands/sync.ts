@@ -154,7 +154,7 @@ const sync = verb({
       if (flags.summary !== undefined) checkOutputPath(flags.summary, ctx.io.cwd, '--summary');
       const streams = parseStreamList(flags.streams ?? STREAM_NAMES.join(','));
       // An object store's requests are bounded by the same --timeout as the API's.
-      lake = await destinationOf(dir, ctx.io.cwd, { timeoutMs: (await ctx.deps.settings()).timeout * 1000 });
+      lake = await destinationOf(dir, ctx.io.cwd, { timeoutMs: (await ctx.deps.settings()).timeout * 1000, warn: (line) => ctx.report.note(line) });
       lakeName = lake.where;
       await ctx.lifecycle.tuneHeapForBulk();
       // A plan sends nothing, so it needs no key (nor a base URL): no client is made for it.

@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { LakeError, type Destination } from './destination.js';
 import { LocalLake } from './local.js';
 
-export async function destinationOf(target: string, cwd: string, options: { timeoutMs?: number } = {}): Promise<Destination> {
+export async function destinationOf(target: string, cwd: string, options: { timeoutMs?: number; warn?: (line: string) => void } = {}): Promise<Destination> {
   if (target.trim() === '') throw new LakeError('sync needs a folder (or s3://bucket/prefix); an empty name is not one');
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(target)?.[1];
   if (scheme !== undefined) {

@@ -90,6 +90,32 @@ class StoreReadError extends OutputWriteError {
   }
 }
 
+export interface S3LakeOptions {
+  timeoutMs?: number;
+  warn?: (line: string) => void;
+}
+
+/**
+ * The SDK's logger, for its warnings only, each said in one line: it prints them with console.warn
+ * over many lines otherwise (9 when AWS_PROFILE and the key variables are both set, as a CI runner's
+ * keys beside a shell's profile are), where a run's stderr carries one line each.
+ */
+function oneLineWarnings(warn: (line: string) => void): { trace(): void; debug(): void; info(): void; warn(...parts: unknown[]): void; error(): void } {
+  const quiet = () => undefined;
+  return {
+    trace: quiet,
+    debug: quiet,
+    info: quiet,
+    error: quiet,
+    warn: (...parts) => {
+      const text = parts.map(String).join(' ');
+      warn(/Multiple credential sources detected/.test(text)
+        ? 'sync: AWS_PROFILE and AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY are both set: the AWS SDK uses the profile (the AWS CLI would use the keys); set only one'
+        : `sync: AWS SDK: ${text.replace(/\s+/g, ' ').trim()}`);
+    },
+  };
+}
+
 interface SdkError {
   name?: string;
   $metadata?: { httpStatusCode?: number };
@@ -117,10 +143,13 @@ export class S3Lake implements Destination {
   #lockTag: string | undefined;
   #renew: NodeJS.Timeout | undefined;
 
-  private constructor(readonly where: string, readonly bucket: string, readonly prefix: string, readonly timeoutMs: number) {}
+  private constructor(readonly where: string, readonly bucket: string, readonly prefix: string, readonly timeoutMs: number, readonly warn: ((line: string) => void) | undefined) {}
 
-  /** `timeoutMs`: how long a request may go without a byte either way (the CLI's `--timeout`). */
-  static fromAddress(address: string, { timeoutMs = HTTP_DEFAULTS.timeoutMs }: { timeoutMs?: number } = {}): S3Lake {
+  /**
+   * `timeoutMs`: how long a request may go without a byte either way (the CLI's `--timeout`). `warn`:
+   * where the SDK's warnings go, each as one line (without it, the SDK prints them as it does).
+   */
+  static fromAddress(address: string, { timeoutMs = HTTP_DEFAULTS.timeoutMs, warn }: S3LakeOptions = {}): S3Lake {
     // Every refusal quotes the address: one with a line break or another control character is shown
     // escaped, so the refusal stays one line.
     // eslint-disable-next-line no-control-regex
@@ -145,7 +174,7 @@ export class S3Lake implements Destination {
     // are glob syntax to DuckDB or Spark, so a lake named with them would be written and never read.
     const glob = /[?#*[\]{}]/.exec(prefix)?.[0];
     if (glob !== undefined) throw new LakeError(`${address}: the prefix has "${glob}", which readers take as a glob or a URL's query or fragment (DuckDB, Spark); name it without`);
-    return new S3Lake(`s3://${bucket}${prefix === '' ? '' : `/${prefix}`}`, bucket, prefix, timeoutMs);
+    return new S3Lake(`s3://${bucket}${prefix === '' ? '' : `/${prefix}`}`, bucket, prefix, timeoutMs, warn);
   }
 
   #key(path: string): string {
@@ -180,6 +209,7 @@ export class S3Lake implements Destination {
       ...(await configuredFor(this.#sdk)),
       // A bucket in another region than the one named is found as the AWS CLI finds it, by S3's redirect.
       followRegionRedirects: true,
+      ...(this.warn !== undefined && { logger: oneLineWarnings(this.warn) }),
       requestHandler: { connectionTimeout: this.timeoutMs, socketTimeout: this.timeoutMs, ...proxiedAgents(process.env, this.timeoutMs) },
     });
   }

@@ -6,6 +6,8 @@
 import { parse, stringify } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
 import { parseState } from '../../../src/sync/state.js';
+import type { NewsStatsClient } from '../../../src/api/client.js';
+import { StreamReader } from '../../../src/sync/read.js';
 import { EXTRA_COLUMN, STREAMS, STREAM_NAMES, UNDATED_WEEK, partitionRow, rowWeek, streamRow } from '../../../src/sync/streams.js';
 
 describe('the streams table', () => {
@@ -36,6 +38,26 @@ describe('the streams table', () => {
         expect(out[EXTRA_COLUMN], stream).toMatchObject({ week: 999999 });
       }
     }
+  });
+
+  it('keeps a country row\'s own rank or startWeek (fields the service added) in _extra: the columns hold the ranking\'s and the request\'s', async () => {
+    const client = {
+      people: {
+        top: async () => [{ rank: 1, personHash: 'p-1', fullName: 'P' }],
+        countryStats: async () => ({ startWeek: 202645, endWeek: 202645, countries: [{ countryId: 2, rank: 77, startWeek: 1 }, { countryId: 3 }] }),
+      },
+    } as unknown as NewsStatsClient<'lossless'>;
+    const reader = new StreamReader(client, { depth: 1, top: 1, linksLimit: 1, concurrency: 1, filters: {} }, ['country_stats']);
+    const rows: Array<Record<string, unknown>> = [];
+    await reader.weekly('country_stats', 202645, async (row) => {
+      rows.push(row);
+    });
+    for (const out of [streamRow('country_stats', rows[0]!, 202645), partitionRow('country_stats', rows[0]!, 202645)]) {
+      expect(out).toMatchObject({ rank: 1, fullName: 'P', personHash: 'p-1', startWeek: 202645, endWeek: 202645, countryId: 2 });
+      expect(out[EXTRA_COLUMN]).toEqual({ rank: 77, startWeek: 1 });
+    }
+    // A row whose record adds nothing is written as it is (no copy).
+    expect(partitionRow('country_stats', rows[1]!, 202645)).toBe(rows[1]);
   });
 
   it('takes no key other code made enumerable on Object.prototype for one of the row\'s', () => {
