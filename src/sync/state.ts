@@ -190,6 +190,12 @@ export function withSnapshotDone(state: SyncState, stream: StreamName): SyncStat
   return withStream(state, stream, (old) => ({ ...old, snapshot: true }));
 }
 
+/** Records that a reference table has no snapshot in the lake (the last one went missing): the next run takes one. */
+export function withSnapshotUndone(state: SyncState, stream: StreamName): SyncState {
+  if (state.streams[stream]?.snapshot !== true) return state;
+  return withStream(state, stream, ({ snapshot: _snapshot, ...old }) => old);
+}
+
 /** The time a partition was taken, as the state records it: UTC to the second. */
 export function takenText(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z');

@@ -28,8 +28,8 @@ import { STORE_FOLDER, type Destination, type Scratch } from './destinations/des
 import { isPartitionFailure } from './failures.js';
 import { MAX_WEEKS_AHEAD, needsCurrentWeek, plannedRequests, planTasks, serviceWeekProblem, type PlanOptions, type Task } from './plan.js';
 import { StreamReader, queryRecord, type StreamQuery } from './read.js';
-import { STATE_FILE, StateError, checkQuery, emptyState, parseState, partialWeeks, stateText, takenText, withPartialCleared, withPartialListed, withPartitionAbsent, withPartitionTaken, withSnapshotDone, withWeekDone, withWeekUndone, weeksDone, type SyncState } from './state.js';
-import { STREAMS, partitionRow, rowWeek, type StreamName } from './streams.js';
+import { STATE_FILE, StateError, checkQuery, emptyState, parseState, partialWeeks, stateText, takenText, withPartialCleared, withPartialListed, withPartitionAbsent, withPartitionTaken, withSnapshotDone, withSnapshotUndone, withWeekDone, withWeekUndone, weeksDone, type SyncState } from './state.js';
+import { STREAMS, STREAM_NAMES, partitionRow, rowWeek, type StreamName } from './streams.js';
 import { NEWLINE, linkKey, storeLines, storeRow, writeIndexText } from './links-store.js';
 
 export interface SyncOptions extends PlanOptions, StreamQuery {
@@ -220,6 +220,7 @@ class LakeRun {
     checkQuery(this.#state, query, options.streams, this.#lake.where);
 
     this.#currentWeek = await this.#currentWeekOf(isoWeekOf(options.now ?? new Date()));
+    const lostLinks = await this.#forgetLost();
     const tasks = planTasks(this.#state, this.#currentWeek, options);
     const summary = this.#summary;
     summary.planned = tasks;
@@ -239,6 +240,11 @@ class LakeRun {
     }
 
     await this.#finishMerge();
+    if (lostLinks.length > 0) {
+      const taken = takenText(new Date());
+      for (const week of lostLinks) if (await this.#rewriteLinks(week, undefined, undefined, taken)) summary.written.push({ stream: 'links', week, ...(partialWeeks(this.#state, 'links').includes(week) && { partial: true }) });
+      await this.#saveState(true);
+    }
 
     for (const task of tasks) {
       try {
@@ -255,6 +261,41 @@ class LakeRun {
     await this.#mergeLinks();
     if (this.#unsaved) await this.#saveState(true);
     return summary;
+  }
+
+  /**
+   * Partitions the state records that the lake no longer holds (deleted by hand, expired by a bucket's
+   * lifecycle rule, dropped by a store that had acknowledged them): forgotten, so this run fetches and
+   * writes them again. Before, the state was trusted alone, and the lake lacked them for good. A
+   * links partition whose merge store is there is written again from it (the weeks returned); a merge
+   * store gone takes its rows with it, so the links of every week are fetched again.
+   */
+  async #forgetLost(): Promise<number[]> {
+    const recorded: Array<{ stream: StreamName; week: number; path: string }> = [];
+    for (const stream of STREAM_NAMES) {
+      for (const week of Object.keys(this.#state.streams[stream]?.taken ?? {}).map(Number)) {
+        recorded.push({ stream, week, path: partitionPath({ stream, week }) });
+        if (stream === 'links') recorded.push({ stream, week, path: linksStorePath(week) });
+      }
+    }
+    if (recorded.length === 0) return [];
+    const missing = await this.#lake.missing(recorded.map(({ path }) => path));
+    let state = this.#state;
+    const rewrite: number[] = [];
+    for (const { stream, week, path } of recorded) {
+      if (!missing.has(path)) continue;
+      if (stream !== 'links') {
+        state = withWeekUndone(withPartitionAbsent(state, stream, week), stream, week);
+        if (!STREAMS[stream].weekly && Object.keys(state.streams[stream]?.taken ?? {}).length === 0) state = withSnapshotUndone(state, stream);
+      } else if (path === linksStorePath(week)) {
+        state = withPartitionAbsent(state, 'links', week);
+        for (const done of weeksDone(state, 'links')) state = withWeekUndone(state, 'links', done);
+      } else if (!missing.has(linksStorePath(week))) {
+        rewrite.push(week);
+      }
+    }
+    this.#state = state;
+    return this.options.plan ? [] : rewrite.filter((week) => state.streams.links?.taken?.[String(week)] !== undefined);
   }
 
   /** The service, for a run that fetches: a plan never gets here (runSync's options may have none). */

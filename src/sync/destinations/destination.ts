@@ -44,6 +44,8 @@ export interface Destination {
   writeState(text: string): Promise<void>;
   /** A file's bytes, or undefined when it is absent. */
   read(path: string): Promise<Buffer | undefined>;
+  /** Which of these files the lake lacks (after open(), or peekState()). */
+  missing(paths: readonly string[]): Promise<Set<string>>;
   /** Writes a file whole: readers see the old one or the new one, never a part. */
   write(path: string, content: Produce | Chunks): Promise<void>;
   /** A scratch area beside `path` for bytes the run holds until it merges them (Scratch). */

@@ -284,6 +284,14 @@ export class LocalLake implements Destination {
     }
   }
 
+  async missing(paths: readonly string[]): Promise<Set<string>> {
+    const absent = await Promise.all(paths.map((path) => stat(join(this.root, path)).then(() => false, (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return true;
+      throw new OutputWriteError(join(this.root, path), error);
+    })));
+    return new Set(paths.filter((_path, index) => absent[index]));
+  }
+
   async read(path: string): Promise<Buffer | undefined> {
     await this.#pending.get(path);
     return readBounded(join(this.root, path), 1024 * 1024 * 1024);

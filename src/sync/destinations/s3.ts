@@ -376,6 +376,21 @@ export class S3Lake implements Destination {
     return new MemoryScratch();
   }
 
+  /** One listing of the lake (a request per 1,000 objects), not a HEAD per file. */
+  async missing(paths: readonly string[]): Promise<Set<string>> {
+    const { sdk, client } = this.#s3;
+    const held = new Set<string>();
+    const prefix = this.prefix === '' ? '' : `${this.prefix}/`;
+    let token: string | undefined;
+    do {
+      const page = await client.send(new sdk.ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }))
+        .catch((error: unknown) => Promise.reject(this.#failure('', error, true)));
+      for (const object of page.Contents ?? []) if (object.Key !== undefined) held.add(object.Key.slice(prefix.length));
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token !== undefined);
+    return new Set(paths.filter((path) => !held.has(path)));
+  }
+
   async read(path: string): Promise<Buffer | undefined> {
     return (await this.#get(path, 1024 * 1024 * 1024))?.bytes;
   }

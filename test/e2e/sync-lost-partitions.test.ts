@@ -1,0 +1,84 @@
+/**
+ * A partition the state records but the lake no longer holds (deleted by hand, expired by a bucket's
+ * lifecycle rule, dropped by a store that answered its PUT 200) is written again by the next run, in
+ * a folder and in object storage: the lake then equals one never damaged. Before, the state alone
+ * was trusted, and the lake lacked those files for good.
+ */
+import { rmSync } from 'node:fs';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addWeeks } from '../../src/shared/weeks.js';
+import { sandboxEnv, spawnCli, tempDir } from './harness.js';
+import { W, download, files, sync, useLakeServers } from './lake-fixture.js';
+
+const servers = useLakeServers();
+const options = ['--since', String(addWeeks(W, -1)), '--depth', '6', '--top', '2', '--links-limit', '3'];
+const data = (map: Map<string, Buffer>) => [...map.keys()].filter((path) => !path.startsWith('_newsstats_sync')).sort();
+
+let want: Map<string, Buffer>;
+beforeAll(async () => {
+  const reference = join(tempDir(), 'lake');
+  await sync(servers, reference, servers.after, options);
+  want = files(reference);
+});
+
+function expectUndamaged(got: Map<string, Buffer>): void {
+  expect(data(got)).toEqual(data(want));
+  for (const path of data(want)) expect(got.get(path)!.equals(want.get(path)!), path).toBe(true);
+}
+
+/** A ranking, a links partition, another week's links merge store and a reference table's snapshot. */
+function victims(): string[] {
+  const links = data(want).filter((path) => path.startsWith('links/week=') && path !== 'links/week=0/part-0.parquet');
+  const stores = data(want).filter((path) => /^_newsstats\/links\/week=\d+\.ndjson$/.test(path));
+  const store = stores.find((path) => !links[0]!.includes(path.slice(path.lastIndexOf('week='), -'.ndjson'.length))) ?? stores[0]!;
+  return [`rankings/week=${W}/part-0.parquet`, links[0]!, store, data(want).find((path) => path.startsWith('people/'))!];
+}
+
+describe('a partition the state records and the lake lacks', () => {
+  it('a folder: files deleted by hand are written again by the next run', async () => {
+    const lake = join(tempDir(), 'lake');
+    await sync(servers, lake, servers.after, options);
+    for (const path of victims()) rmSync(join(lake, path));
+    await sync(servers, lake, servers.after, options);
+    expectUndamaged(files(lake));
+  });
+
+  let front: Server | undefined;
+  afterAll(async () => {
+    front?.closeAllConnections();
+    await new Promise<void>((resolve) => (front ? front.close(() => resolve()) : resolve()));
+  });
+
+  it('object storage: objects a store answered 200 and never kept are written again by the next run', async () => {
+    // In front of the store: the first PUT of each victim is answered 200 and dropped.
+    const dropped = new Set(victims().map((path) => `/lake/dropped/${path}`));
+    const store = new URL(servers.s3.url);
+    front = createServer((request, response) => {
+      const key = decodeURIComponent(request.url!.split('?')[0]!);
+      if (request.method === 'PUT' && dropped.delete(key)) {
+        request.resume();
+        request.on('end', () => {
+          response.writeHead(200, { etag: '"00000000000000000000000000000000"' });
+          response.end();
+        });
+        return;
+      }
+      const forward = httpRequest({ host: store.hostname, port: store.port, method: request.method, path: request.url, headers: request.headers }, (answer) => {
+        response.writeHead(answer.statusCode!, answer.headers);
+        answer.pipe(response);
+      });
+      forward.on('error', () => response.destroy());
+      request.pipe(forward);
+    });
+    await new Promise<void>((resolve) => front!.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
+    const first = await spawnCli(['sync', 's3://lake/dropped', ...options], { env: { ...sandboxEnv(servers.after), ...servers.s3.env, AWS_ENDPOINT_URL_S3: url } });
+    expect(first.code, first.stderr).toBe(0);
+    expect(dropped.size).toBe(0);
+    await sync(servers, 's3://lake/dropped', servers.after, options);
+    expectUndamaged(files(await download(servers, 'dropped')));
+  });
+});
