@@ -4,7 +4,7 @@
  * added over time with their own options, a changed query refused with the way out; --plan sends
  * nothing; --summary and the state say what was taken and when; links asked once a person a run.
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { planTasks } from '../../src/sync/plan.js';
@@ -200,41 +200,54 @@ describe('the lake', () => {
     expect(existsSync(dir)).toBe(false);
   });
 
-  it('SIGTERM ends a run with one line saying what was kept, the lock removed, exit 143; --summary lists the same partitions', async () => {
+  /** A sync of rankings against a slow sandbox, sent `signal` once a partition has landed. */
+  async function syncSignalledAfterAPartition(dir: string, signal: NodeJS.Signals, summaryFile: string) {
     const slow = await sandbox({ now: NOW, latencyMs: 150 });
-    const dir = join(tempDir(), 'lake');
-    const summaryFile = join(tempDir(), 'summary.json');
     try {
       // A process of its own: the signal is the point.
-      const result = await spawnCli(['sync', dir, '--since', String(addWeeks(LAST, -11)), '--streams', 'rankings', '--depth', '3', '--concurrency', '1', '--summary', summaryFile], {
+      return await spawnCli(['sync', dir, '--since', String(addWeeks(LAST, -11)), '--streams', 'rankings', '--depth', '3', '--concurrency', '1', '--summary', summaryFile], {
         env: sandboxEnv(slow),
         onSpawn: (child) => {
           const poll = setInterval(() => {
             // A partition has landed (its file renamed into place), not merely its folder been made.
             if (existsSync(join(dir, 'rankings')) && readdirSync(join(dir, 'rankings')).some((week) => existsSync(join(dir, 'rankings', week, 'part-0.parquet')))) {
               clearInterval(poll);
-              child.kill('SIGTERM');
+              child.kill(signal);
             }
           }, 5);
           child.on('close', () => clearInterval(poll));
         },
       });
-      expect(result.code, result.stderr).toBe(143);
-      const line = /^sync: interrupted: (\d+) partitions? written this run (?:are|is) kept in .*; the next run fetches what is missing$/.exec(result.stderr.trim());
-      expect(line, result.stderr).not.toBeNull();
-      expect(existsSync(join(dir, '_newsstats_sync.lock'))).toBe(false);
-      // The account an orchestrator reads says what the line says, and what the lake holds.
-      const summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as { outcome: string; currentWeek: number; requests: number; planned: unknown[]; written: Array<{ stream: string; week: number }> };
-      expect(summary).toMatchObject({ outcome: 'interrupted', currentWeek: CURRENT });
-      expect(summary.planned).toHaveLength(12);
-      expect(summary.requests).toBeGreaterThan(0);
-      expect(summary.written).toHaveLength(Number(line![1]));
-      // The signal came after a partition had landed; each one the account names is in the lake.
-      expect(summary.written.length).toBeGreaterThan(0);
-      for (const { stream, week } of summary.written) expect(existsSync(join(dir, stream, `week=${week}`, 'part-0.parquet')), `${stream} ${week}`).toBe(true);
     } finally {
       await slow.close();
     }
+  }
+
+  it('SIGTERM ends a run with one line saying what was kept, the lock removed, exit 143; --summary lists the same partitions', async () => {
+    const dir = join(tempDir(), 'lake');
+    const summaryFile = join(tempDir(), 'summary.json');
+    const result = await syncSignalledAfterAPartition(dir, 'SIGTERM', summaryFile);
+    expect(result.code, result.stderr).toBe(143);
+    const line = /^sync: interrupted: (\d+) partitions? written this run (?:are|is) kept in .*; the next run fetches what is missing$/.exec(result.stderr.trim());
+    expect(line, result.stderr).not.toBeNull();
+    expect(existsSync(join(dir, '_newsstats_sync.lock'))).toBe(false);
+    // The account an orchestrator reads says what the line says, and what the lake holds.
+    const summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as { outcome: string; currentWeek: number; requests: number; planned: unknown[]; written: Array<{ stream: string; week: number }> };
+    expect(summary).toMatchObject({ outcome: 'interrupted', currentWeek: CURRENT });
+    expect(summary.planned).toHaveLength(12);
+    expect(summary.requests).toBeGreaterThan(0);
+    expect(summary.written).toHaveLength(Number(line![1]));
+    // The signal came after a partition had landed; each one the account names is in the lake.
+    expect(summary.written.length).toBeGreaterThan(0);
+    for (const { stream, week } of summary.written) expect(existsSync(join(dir, stream, `week=${week}`, 'part-0.parquet')), `${stream} ${week}`).toBe(true);
+  });
+
+  it('SIGKILL leaves --summary saying `running`, never an earlier run\'s account', async () => {
+    const summaryFile = join(tempDir(), 'summary.json');
+    writeFileSync(summaryFile, JSON.stringify({ outcome: 'ok', written: [] }));
+    const result = await syncSignalledAfterAPartition(join(tempDir(), 'lake'), 'SIGKILL', summaryFile);
+    expect(result.signal ?? result.code, result.stderr).toBe('SIGKILL');
+    expect(JSON.parse(readFileSync(summaryFile, 'utf8'))).toMatchObject({ outcome: 'running', written: [] });
   });
 
   it('SIGTERM while links wait for their merge removes their scratch file with the lock', async () => {

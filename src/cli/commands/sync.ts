@@ -156,6 +156,9 @@ const sync = verb({
       // An object store's requests are bounded by the same --timeout as the API's.
       lake = await destinationOf(dir, ctx.io.cwd, { timeoutMs: (await ctx.deps.settings()).timeout * 1000, warn: (line) => ctx.report.note(line) });
       lakeName = lake.where;
+      // Replaced by the outcome at the end: a run killed outright (SIGKILL, a machine gone) leaves
+      // `running`, never the account of an earlier run for the orchestrator to take as this one's.
+      await writeSummary('running');
       await ctx.lifecycle.tuneHeapForBulk();
       // A plan sends nothing, so it needs no key (nor a base URL): no client is made for it.
       const client = flags.plan ? undefined : await ctx.deps.client({ concurrency: flags.concurrency, bulk: true });
