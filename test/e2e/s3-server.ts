@@ -105,3 +105,28 @@ export async function localS3(bucket: string): Promise<LocalS3> {
     },
   };
 }
+
+/**
+ * A front of the store for tests of a store that misbehaves: each request is offered to `intercept`
+ * first, which answers it itself (and returns true), or lets it through to the store as it is.
+ */
+export async function storeFront(storeUrl: string, intercept: (request: IncomingMessage, response: ServerResponse) => boolean): Promise<{ url: string; close(): Promise<void> }> {
+  const store = new URL(storeUrl);
+  const front = createServer((request, response) => {
+    if (intercept(request, response)) return;
+    const upstream = httpRequest({ host: store.hostname, port: store.port, method: request.method, path: request.url, headers: request.headers }, (answer) => {
+      response.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(response);
+    });
+    upstream.on('error', () => response.destroy());
+    request.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(front.address() as AddressInfo).port}`,
+    close: async () => {
+      front.closeAllConnections();
+      await new Promise<void>((resolve) => front.close(() => resolve()));
+    },
+  };
+}

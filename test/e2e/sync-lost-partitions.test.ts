@@ -5,13 +5,12 @@
  * was trusted, and the lake lacked those files for good.
  */
 import { rmSync } from 'node:fs';
-import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { addWeeks } from '../../src/shared/weeks.js';
 import { sandboxEnv, spawnCli, tempDir } from './harness.js';
 import { W, download, files, sync, useLakeServers } from './lake-fixture.js';
+import { storeFront } from './s3-server.js';
 
 const servers = useLakeServers();
 const options = ['--since', String(addWeeks(W, -1)), '--depth', '6', '--top', '2', '--links-limit', '3'];
@@ -46,68 +45,44 @@ describe('a partition the state records and the lake lacks', () => {
     expectUndamaged(files(lake));
   });
 
-  let front: Server | undefined;
-  afterAll(async () => {
-    front?.closeAllConnections();
-    await new Promise<void>((resolve) => (front ? front.close(() => resolve()) : resolve()));
-  });
-
   it('object storage: objects a store answered 200 and never kept are written again by the next run', async () => {
     // In front of the store: the first PUT of each victim is answered 200 and dropped.
     const dropped = new Set(victims().map((path) => `/lake/dropped/${path}`));
-    const store = new URL(servers.s3.url);
-    front = createServer((request, response) => {
-      const key = decodeURIComponent(request.url!.split('?')[0]!);
-      if (request.method === 'PUT' && dropped.delete(key)) {
-        request.resume();
-        request.on('end', () => {
-          response.writeHead(200, { etag: '"00000000000000000000000000000000"' });
-          response.end();
-        });
-        return;
-      }
-      const forward = httpRequest({ host: store.hostname, port: store.port, method: request.method, path: request.url, headers: request.headers }, (answer) => {
-        response.writeHead(answer.statusCode!, answer.headers);
-        answer.pipe(response);
+    const front = await storeFront(servers.s3.url, (request, response) => {
+      if (request.method !== 'PUT' || !dropped.delete(decodeURIComponent(request.url!.split('?')[0]!))) return false;
+      request.resume();
+      request.on('end', () => {
+        response.writeHead(200, { etag: '"00000000000000000000000000000000"' });
+        response.end();
       });
-      forward.on('error', () => response.destroy());
-      request.pipe(forward);
+      return true;
     });
-    await new Promise<void>((resolve) => front!.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
-    const first = await spawnCli(['sync', 's3://lake/dropped', ...options], { env: { ...sandboxEnv(servers.after), ...servers.s3.env, AWS_ENDPOINT_URL_S3: url } });
-    expect(first.code, first.stderr).toBe(0);
-    expect(dropped.size).toBe(0);
+    try {
+      const first = await spawnCli(['sync', 's3://lake/dropped', ...options], { env: { ...sandboxEnv(servers.after), ...servers.s3.env, AWS_ENDPOINT_URL_S3: front.url } });
+      expect(first.code, first.stderr).toBe(0);
+      expect(dropped.size).toBe(0);
+    } finally {
+      await front.close();
+    }
     await sync(servers, 's3://lake/dropped', servers.after, options);
     expectUndamaged(files(await download(servers, 'dropped')));
   });
 
   it('object storage: credentials that may not list the bucket (403) leave the run trusting its state', async () => {
     await sync(servers, 's3://lake/unlisted', servers.after, options);
-    const store = new URL(servers.s3.url);
-    const refusing = createServer((request, response) => {
-      if (request.method === 'GET' && /[?&]list-type=2/.test(request.url!)) {
-        request.resume();
-        response.writeHead(403, { 'content-type': 'application/xml' });
-        response.end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>');
-        return;
-      }
-      const forward = httpRequest({ host: store.hostname, port: store.port, method: request.method, path: request.url, headers: request.headers }, (answer) => {
-        response.writeHead(answer.statusCode!, answer.headers);
-        answer.pipe(response);
-      });
-      forward.on('error', () => response.destroy());
-      request.pipe(forward);
+    const front = await storeFront(servers.s3.url, (request, response) => {
+      if (request.method !== 'GET' || !/[?&]list-type=2/.test(request.url!)) return false;
+      request.resume();
+      response.writeHead(403, { 'content-type': 'application/xml' });
+      response.end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>');
+      return true;
     });
-    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
     try {
-      const url = `http://127.0.0.1:${(refusing.address() as AddressInfo).port}`;
-      const again = await spawnCli(['sync', 's3://lake/unlisted', ...options], { env: { ...sandboxEnv(servers.after), ...servers.s3.env, AWS_ENDPOINT_URL_S3: url } });
+      const again = await spawnCli(['sync', 's3://lake/unlisted', ...options], { env: { ...sandboxEnv(servers.after), ...servers.s3.env, AWS_ENDPOINT_URL_S3: front.url } });
       expect(again.code, again.stderr).toBe(0);
       expect(again.stderr).toMatch(/^sync: up to date, /m);
     } finally {
-      refusing.closeAllConnections();
-      await new Promise<void>((resolve) => refusing.close(() => resolve()));
+      await front.close();
     }
   });
 });
