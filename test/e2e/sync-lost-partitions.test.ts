@@ -81,4 +81,33 @@ describe('a partition the state records and the lake lacks', () => {
     await sync(servers, 's3://lake/dropped', servers.after, options);
     expectUndamaged(files(await download(servers, 'dropped')));
   });
+
+  it('object storage: credentials that may not list the bucket (403) leave the run trusting its state', async () => {
+    await sync(servers, 's3://lake/unlisted', servers.after, options);
+    const store = new URL(servers.s3.url);
+    const refusing = createServer((request, response) => {
+      if (request.method === 'GET' && /[?&]list-type=2/.test(request.url!)) {
+        request.resume();
+        response.writeHead(403, { 'content-type': 'application/xml' });
+        response.end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>');
+        return;
+      }
+      const forward = httpRequest({ host: store.hostname, port: store.port, method: request.method, path: request.url, headers: request.headers }, (answer) => {
+        response.writeHead(answer.statusCode!, answer.headers);
+        answer.pipe(response);
+      });
+      forward.on('error', () => response.destroy());
+      request.pipe(forward);
+    });
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(refusing.address() as AddressInfo).port}`;
+      const again = await spawnCli(['sync', 's3://lake/unlisted', ...options], { env: { ...sandboxEnv(servers.after), ...servers.s3.env, AWS_ENDPOINT_URL_S3: url } });
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stderr).toMatch(/^sync: up to date, /m);
+    } finally {
+      refusing.closeAllConnections();
+      await new Promise<void>((resolve) => refusing.close(() => resolve()));
+    }
+  });
 });

@@ -376,15 +376,24 @@ export class S3Lake implements Destination {
     return new MemoryScratch();
   }
 
-  /** One listing of the lake (a request per 1,000 objects), not a HEAD per file. */
+  /**
+   * One listing of the lake (a request per 1,000 objects), not a HEAD per file. Without s3:ListBucket
+   * (403) nothing is known missing, and the run trusts its state as before.
+   */
   async missing(paths: readonly string[]): Promise<Set<string>> {
     const { sdk, client } = this.#s3;
     const held = new Set<string>();
     const prefix = this.prefix === '' ? '' : `${this.prefix}/`;
     let token: string | undefined;
     do {
-      const page = await client.send(new sdk.ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }))
-        .catch((error: unknown) => Promise.reject(this.#failure('', error, true)));
+      let page: import('@aws-sdk/client-s3').ListObjectsV2CommandOutput;
+      try {
+        page = await client.send(new sdk.ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }));
+      } catch (error) {
+        // Credentials allowed to read and write objects but not to list them: nothing is known missing.
+        if (status(error) === 403) return new Set();
+        throw this.#failure('', error, true);
+      }
       for (const object of page.Contents ?? []) if (object.Key !== undefined) held.add(object.Key.slice(prefix.length));
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token !== undefined);
