@@ -175,6 +175,23 @@ describe('the lake', () => {
     expect(existsSync(dir)).toBe(false);
   });
 
+  it('--summary naming one of the lake\'s own files (its state) is refused before any request: the state stays', async () => {
+    const dir = join(tempDir(), 'lake');
+    await sync(dir, '--since', String(LAST), '--streams', 'rankings', ...OPTIONS);
+    const state = readFileSync(join(dir, '_newsstats_sync.json'));
+    const before = (await readLog(logged.log)).length;
+    for (const inside of ['_newsstats_sync.json', join('rankings', 'summary.json')]) {
+      const result = await runCli(['sync', dir, '--since', String(LAST), '--streams', 'rankings', '--summary', join(dir, inside), ...OPTIONS], { env: logged.env });
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toMatch(/^error: --summary .* is one of the lake's own files in /m);
+    }
+    expect(readFileSync(join(dir, '_newsstats_sync.json')).equals(state)).toBe(true);
+    expect((await readLog(logged.log)).length).toBe(before);
+    // Beside the lake's own files, the account is the user's to keep there.
+    await sync(dir, '--since', String(LAST), '--streams', 'rankings', '--summary', join(dir, 'last-run.json'), ...OPTIONS);
+    expect(JSON.parse(readFileSync(join(dir, 'last-run.json'), 'utf8'))).toMatchObject({ outcome: 'ok' });
+  });
+
   it('--plan needs no API key, and matches a country\'s name against the cached countries list only: nothing sent', async () => {
     const dir = join(tempDir(), 'lake');
     const cache = tempDir();

@@ -67,6 +67,26 @@ function planText(summary: SyncSummary, where: string, top: number): string {
   return lines.join('\n') + '\n';
 }
 
+/**
+ * Refuses a --summary that names one of a local lake's own files (its state, its lock, a partition, a
+ * merge store): the account, written as the run starts, would replace the lake's state with itself and
+ * leave a lake no run can read. A file elsewhere in the lake's folder is the user's (exit 2).
+ */
+async function refuseSummaryInLake(summary: string, cwd: string, lakeWhere: string, streams: readonly string[]): Promise<void> {
+  if (lakeWhere.includes('://')) return;
+  const [{ realpath }, path] = await Promise.all([import('node:fs/promises'), import('node:path')]);
+  // Compared as the file system resolves them: the lake may be a link, or named by another path.
+  const lakeFolder = await realpath(lakeWhere).catch(() => undefined);
+  if (lakeFolder === undefined) return;
+  const target = path.resolve(cwd, summary);
+  const inLake = path.relative(lakeFolder, path.join(await realpath(path.dirname(target)), path.basename(target)));
+  if (inLake.startsWith('..') || path.isAbsolute(inLake)) return;
+  const top = inLake.split(path.sep)[0]!;
+  if (top.startsWith('_newsstats') || streams.includes(top)) {
+    throw new UsageError(`--summary ${summary} is one of the lake's own files in ${lakeWhere}`, 'write the account outside the lake\'s stream folders and _newsstats files, e.g. --summary sync-summary.json');
+  }
+}
+
 /** The machine-readable account of a run (`--summary FILE`), written whatever the outcome. */
 function summaryJson(where: string, outcome: string, summary: SyncSummary, seconds: number, error?: unknown): string {
   return JSON.stringify({
@@ -124,8 +144,10 @@ const sync = verb({
     // what it planned, wrote and sent, in its one line and in --summary.
     const summary = emptySyncSummary();
     let lake: Destination | undefined;
+    // Set when --summary names one of the lake's own files: then no account is written there at all.
+    let summaryRefused = false;
     const writeSummary = async (outcome: string, error?: unknown) => {
-      if (flags.summary === undefined) return;
+      if (flags.summary === undefined || summaryRefused) return;
       const [{ openAtomicFile }, path] = await Promise.all([import('../../output/atomic.js'), import('node:path')]);
       // Whole or not at all (a temporary file renamed over it): a full disk never leaves half an
       // account for an orchestrator to parse.
@@ -156,6 +178,12 @@ const sync = verb({
       // An object store's requests are bounded by the same --timeout as the API's.
       lake = await destinationOf(dir, ctx.io.cwd, { timeoutMs: (await ctx.deps.settings()).timeout * 1000, warn: (line) => ctx.report.note(line) });
       lakeName = lake.where;
+      if (flags.summary !== undefined) {
+        await refuseSummaryInLake(flags.summary, ctx.io.cwd, lake.where, STREAM_NAMES).catch((error: unknown) => {
+          summaryRefused = true;
+          throw error;
+        });
+      }
       // Replaced by the outcome at the end: a run killed outright (SIGKILL, a machine gone) leaves
       // `running`, never the account of an earlier run for the orchestrator to take as this one's.
       await writeSummary('running');
