@@ -240,9 +240,13 @@ class LakeRun {
     }
 
     await this.#finishMerge();
-    if (lostLinks.length > 0) {
+    if (lostLinks.fromStore.length > 0 || lostLinks.emptied.length > 0) {
       const taken = takenText(new Date());
-      for (const week of lostLinks) if (await this.#rewriteLinks(week, undefined, undefined, taken)) summary.written.push({ stream: 'links', week, ...(partialWeeks(this.#state, 'links').includes(week) && { partial: true }) });
+      // Emptied, not left as it was: rows in no merge store and in the index under this week stayed
+      // there when the links moved to another week (the move takes them out of this partition's store,
+      // and there was none), each then in two partitions for good.
+      for (const week of lostLinks.emptied) if (await this.#rewriteLinks(week, new Map(), undefined, taken)) summary.written.push({ stream: 'links', week });
+      for (const week of lostLinks.fromStore) if (await this.#rewriteLinks(week, undefined, undefined, taken)) summary.written.push({ stream: 'links', week, ...(partialWeeks(this.#state, 'links').includes(week) && { partial: true }) });
       await this.#saveState(true);
     }
 
@@ -267,10 +271,11 @@ class LakeRun {
    * Partitions the state records that the lake no longer holds (deleted by hand, expired by a bucket's
    * lifecycle rule, dropped by a store that had acknowledged them): forgotten, so this run fetches and
    * writes them again. Before, the state was trusted alone, and the lake lacked them for good. A
-   * links partition whose merge store is there is written again from it (the weeks returned); a merge
-   * store gone takes its rows with it, so the links of every week are fetched again.
+   * links partition whose merge store is there is written again from it (fromStore); a merge store
+   * gone takes its rows with it, out of its partition too (emptied), so the links of every week are
+   * fetched again.
    */
-  async #forgetLost(): Promise<number[]> {
+  async #forgetLost(): Promise<{ fromStore: number[]; emptied: number[] }> {
     const recorded: Array<{ stream: StreamName; week: number; path: string }> = [];
     for (const stream of STREAM_NAMES) {
       for (const week of Object.keys(this.#state.streams[stream]?.taken ?? {}).map(Number)) {
@@ -278,10 +283,11 @@ class LakeRun {
         if (stream === 'links') recorded.push({ stream, week, path: linksStorePath(week) });
       }
     }
-    if (recorded.length === 0) return [];
+    if (recorded.length === 0) return { fromStore: [], emptied: [] };
     const missing = await this.#lake.missing(recorded.map(({ path }) => path));
     let state = this.#state;
     const rewrite: number[] = [];
+    const emptied: number[] = [];
     for (const { stream, week, path } of recorded) {
       if (!missing.has(path)) continue;
       if (stream !== 'links') {
@@ -289,13 +295,15 @@ class LakeRun {
         if (!STREAMS[stream].weekly && Object.keys(state.streams[stream]?.taken ?? {}).length === 0) state = withSnapshotUndone(state, stream);
       } else if (path === linksStorePath(week)) {
         state = withPartitionAbsent(state, 'links', week);
+        if (!missing.has(partitionPath({ stream: 'links', week }))) emptied.push(week);
         for (const done of weeksDone(state, 'links')) state = withWeekUndone(state, 'links', done);
       } else if (!missing.has(linksStorePath(week))) {
         rewrite.push(week);
       }
     }
     this.#state = state;
-    return this.options.plan ? [] : rewrite.filter((week) => state.streams.links?.taken?.[String(week)] !== undefined);
+    if (this.options.plan) return { fromStore: [], emptied: [] };
+    return { fromStore: rewrite.filter((week) => state.streams.links?.taken?.[String(week)] !== undefined), emptied };
   }
 
   /** The service, for a run that fetches: a plan never gets here (runSync's options may have none). */

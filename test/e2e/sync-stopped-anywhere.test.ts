@@ -7,7 +7,7 @@
  * its mentionDate's week, each links partition as its merge store says, every link the lake held
  * before, and no merge or temporary file left over.
  */
-import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NewsStatsClient } from '../../src/api/client.js';
@@ -203,5 +203,25 @@ describe('a sync stopped before its merge wrote the current week\'s links', () =
     // A run in the same week that fetches no links finishes the merge.
     await sync(1, new LocalLake(dir), { streams: ['people'] });
     expect(await lakeProblems(dir, held)).toEqual([]);
+  });
+});
+
+describe('a links merge store lost between runs, its partition kept, then a run a week later', () => {
+  it('leaves no link in the partition whose store was lost as well as in the one its new mentionDate names', async () => {
+    const first = join(tempDir(), 'lake');
+    await sync(0, new LocalLake(first));
+    const stores = readdirSync(join(first, '_newsstats', 'links')).filter((name) => /^week=\d+\.ndjson$/.test(name));
+    expect(stores.length).toBeGreaterThan(1);
+    const problems: string[] = [];
+    for (const store of stores) {
+      const dir = join(tempDir(), 'lake');
+      cpSync(first, dir, { recursive: true });
+      // Deleted by hand, or expired by a lifecycle rule that spared the Parquet beside it.
+      rmSync(join(dir, '_newsstats', 'links', store));
+      await sync(1, new LocalLake(dir));
+      // The lost store's links that the service no longer lists are lost with it: none held to compare.
+      for (const problem of await lakeProblems(dir, new Set())) problems.push(`${store} lost: ${problem}`);
+    }
+    expect(problems).toEqual([]);
   });
 });
