@@ -301,6 +301,9 @@ class LakeRun {
         rewrite.push(week);
       }
     }
+    // Saved by the run's end though it writes nothing else: the state says what the lake holds, also
+    // of the weeks outside this run's range, which stay unfetched until a run's range holds them.
+    if (state !== this.#state && !this.options.plan) this.#unsaved = true;
     this.#state = state;
     if (this.options.plan) return { fromStore: [], emptied: [] };
     return { fromStore: rewrite.filter((week) => state.streams.links?.taken?.[String(week)] !== undefined), emptied };
@@ -596,7 +599,12 @@ class LakeRun {
     }
     const taken = takenText(new Date());
     for (const week of [...leaving.keys()].sort((a, b) => a - b)) {
-      if (!(await this.#rewriteLinks(week, undefined, leaving.get(week), taken))) {
+      // A partition and its store are published side by side, and either may land first: a partition
+      // whose store never landed holds rows no store has, which stayed there, each then twice in the
+      // lake, when their links moved to another week. Emptied, as a lost store's is (#forgetLost); its
+      // week was not recorded as merged, so its links are fetched again.
+      const storeless = async () => (await this.#lake.missing([partitionPath({ stream: 'links', week })])).size === 0 && (await this.#rewriteLinks(week, new Map(), undefined, taken));
+      if (!(await this.#rewriteLinks(week, undefined, leaving.get(week), taken)) && !(await storeless())) {
         // A partition the stopped merge never wrote (no store): listed as partial before it was to land.
         this.#state = withPartitionAbsent(this.#state, 'links', week);
         continue;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addWeeks } from '../../src/shared/weeks.js';
 import { sandboxEnv, spawnCli, tempDir } from './harness.js';
-import { W, download, files, sync, useLakeServers } from './lake-fixture.js';
+import { W, download, files, stateOf, sync, useLakeServers } from './lake-fixture.js';
 import { storeFront } from './s3-server.js';
 
 const servers = useLakeServers();
@@ -84,5 +84,16 @@ describe('a partition the state records and the lake lacks', () => {
     } finally {
       await front.close();
     }
+  });
+
+  it('a folder: a partition lost outside the run\'s weeks is no longer recorded, though the run writes nothing', async () => {
+    const lake = join(tempDir(), 'lake');
+    await sync(servers, lake, servers.after, options);
+    const old = addWeeks(W, -1);
+    rmSync(join(lake, `rankings/week=${old}/part-0.parquet`));
+    // A run of the later week only: nothing to fetch, the lost week outside its range.
+    await sync(servers, lake, servers.after, ['--since', String(W), ...options.slice(2)]);
+    expect(Object.keys(stateOf(lake).streams.rankings!.taken!)).not.toContain(String(old));
+    expect(stateOf(lake).streams.rankings!.weeks).not.toContain(old);
   });
 });
