@@ -242,6 +242,9 @@ class LakeRun {
     await this.#finishMerge();
     if (lostLinks.fromStore.length > 0 || lostLinks.emptied.length > 0) {
       const taken = takenText(new Date());
+      // The weeks to fetch again recorded before a store is emptied: an empty store is no lost one, and
+      // a run stopped in between would leave the next one nothing to fetch, the links gone for good.
+      if (lostLinks.emptied.length > 0) await this.#saveState(true);
       // Emptied, not left as it was: rows in no merge store and in the index under this week stayed
       // there when the links moved to another week (the move takes them out of this partition's store,
       // and there was none), each then in two partitions for good.

@@ -224,6 +224,25 @@ describe('a links merge store lost between runs, its partition kept, then a run 
     }
     expect(problems).toEqual([]);
   });
+
+  it('fetches the lost links again though the run that emptied their partition was stopped before its state said so', async () => {
+    const first = join(tempDir(), 'lake');
+    await sync(0, new LocalLake(first));
+    const held = await linkKeys(first);
+    const stores = readdirSync(join(first, '_newsstats', 'links')).filter((name) => /^week=\d+\.ndjson$/.test(name));
+    const problems: string[] = [];
+    for (const store of stores) {
+      const dir = join(tempDir(), 'lake');
+      cpSync(first, dir, { recursive: true });
+      rmSync(join(dir, '_newsstats', 'links', store));
+      const partition = `links/${store.slice(0, -'.ndjson'.length)}/part-0.parquet`;
+      // Stopped at the state's write after the emptied partition: the empty store has landed.
+      await expect(sync(0, new StoppingLake(dir, (path, earlier) => path === STATE_FILE && earlier.includes(partition)))).rejects.toThrow(/ENOSPC/);
+      await sync(0, new LocalLake(dir));
+      for (const problem of await lakeProblems(dir, held)) problems.push(`${store} lost: ${problem}`);
+    }
+    expect(problems).toEqual([]);
+  });
 });
 
 /**
