@@ -601,13 +601,24 @@ class LakeRun {
       await this.#saveState(true);
     }
     const taken = takenText(new Date());
-    for (const week of [...leaving.keys()].sort((a, b) => a - b)) {
+    const weeks = [...leaving.keys()].sort((a, b) => a - b);
+    // Which of the merge's partitions the lake holds, asked once (an object store lists the whole lake
+    // to say), and only when a week turns out to have no store. The loop writes no week's partition
+    // before it has asked about that week, so one answer, taken at the first week that asks, holds for
+    // every week after it.
+    let absent: Set<string> | undefined;
+    const partitionLanded = async (week: number): Promise<boolean> => {
+      absent ??= await this.#lake.missing(weeks.map((each) => partitionPath({ stream: 'links', week: each })));
+      return !absent.has(partitionPath({ stream: 'links', week }));
+    };
+    for (const week of weeks) {
       // A partition and its store are published side by side, and either may land first: a partition
       // whose store never landed holds rows no store has, which stayed there, each then twice in the
       // lake, when their links moved to another week. Emptied, as a lost store's is (#forgetLost); its
       // week was not recorded as merged, so its links are fetched again.
-      const storeless = async () => (await this.#lake.missing([partitionPath({ stream: 'links', week })])).size === 0 && (await this.#rewriteLinks(week, new Map(), undefined, taken));
-      if (!(await this.#rewriteLinks(week, undefined, leaving.get(week), taken)) && !(await storeless())) {
+      const rewritten = (await this.#rewriteLinks(week, undefined, leaving.get(week), taken))
+        || ((await partitionLanded(week)) && (await this.#rewriteLinks(week, new Map(), undefined, taken)));
+      if (!rewritten) {
         // A partition the stopped merge never wrote (no store): listed as partial before it was to land.
         this.#state = withPartitionAbsent(this.#state, 'links', week);
         continue;
