@@ -362,8 +362,9 @@ export async function runTap(options: TapOptions): Promise<TapSummary> {
   const log = options.log ?? (() => {});
   const metric = options.metric ?? (() => {});
   const now = options.now ?? Date.now;
-  const reader = new StreamReader(client, options, options.streams);
-  reader.requests += 1;
+  const summary: TapSummary = { written: [], failed: [], requests: 0, records: 0, skipped: { nullKey: 0, duplicate: 0 } };
+  const reader = new StreamReader(client, options, options.streams, summary);
+  summary.requests += 1;
   const currentWeek = Number(String((await client.weeks.current()).currentWeek));
   if (!isValidWeek(currentWeek)) throw new SingerInputError(`the service's current week ${currentWeek} is not a week`);
   // The sync's rule: a week far from the local clock is not believed. Believed, it would send empty
@@ -389,7 +390,6 @@ export async function runTap(options: TapOptions): Promise<TapSummary> {
   for (const stream of options.streams) {
     await write({ type: 'SCHEMA', stream, schema: streamJsonSchema(stream, options.fields?.[stream]), key_properties: STREAMS[stream].keyProperties, ...(STREAMS[stream].weekly && { bookmark_properties: ['week'] }) });
   }
-  const summary: TapSummary = { written: [], failed: [], requests: 0, records: 0, skipped: { nullKey: 0, duplicate: 0 } };
   const sendState = async () => {
     const value = bookmarksOf(state, startWeek, snapshots, previous);
     await write({ type: 'STATE', value });
@@ -463,7 +463,6 @@ export async function runTap(options: TapOptions): Promise<TapSummary> {
     await sendState();
   }
   if (summary.written.length === 0) await sendState();
-  summary.requests = reader.requests;
   return summary;
 }
 
