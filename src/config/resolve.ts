@@ -20,8 +20,12 @@ export const ENVIRONMENT: Readonly<Record<string, string>> = {
   XDG_CACHE_HOME: 'cache directory base (default ~/.cache): the cache is $XDG_CACHE_HOME/newsstats/',
   NEWSSTATS_NO_STARTUP_MACHINERY: '1: start without the code cache of compiled code, the prepared help texts and V8 flags of our own (docs/performance.md)',
   NODE_DISABLE_COMPILE_CACHE: '1: no code cache of compiled code (Node\'s own variable, honoured by newsstats\' cache too)',
-  HTTPS_PROXY: 'proxy for https requests, http://host:port (host:port alone is read as http://; also https_proxy, HTTP_PROXY, http_proxy)',
+  HTTPS_PROXY: 'proxy for https requests, the API\'s and `sync s3://`\'s store, http://host:port (host:port alone is read as http://; also https_proxy, HTTP_PROXY, http_proxy)',
   NO_PROXY: 'hosts that bypass the proxy (also no_proxy)',
+  // Read by the AWS SDK for `sync s3://`, as the AWS CLI reads them (docs/sync.md, "Object storage").
+  AWS_PROFILE: 'sync s3://: the profile of ~/.aws/config and ~/.aws/credentials (moved by AWS_CONFIG_FILE, AWS_SHARED_CREDENTIALS_FILE); keys from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN, the profile, or container and instance metadata',
+  AWS_REGION: 'sync s3://: the bucket\'s region (also AWS_DEFAULT_REGION; else the profile\'s, else us-east-1)',
+  AWS_ENDPOINT_URL_S3: 'sync s3://: an S3-compatible store (MinIO, R2, GCS interoperability), e.g. http://minio:9000, addressed by path (also AWS_ENDPOINT_URL, or the profile\'s endpoint_url)',
   PAGER: 'the pager for output taller than the terminal, after NEWSSTATS_PAGER and the profile\'s pager (default less -FRX)',
   NEWSSTATS_JQ_MAX_MB: 'the most memory a --jq filter may hold, in MiB (default 1024); past it the filter is stopped, exit 2',
   NO_COLOR: 'any non-empty value turns colour off (so does TERM=dumb)',

@@ -67,9 +67,12 @@ export interface LinksOnce {
   asked: string[];
 }
 
+/** Where a reader counts the requests it sends (retries not counted): a run's summary, read live. */
+export interface RequestCount {
+  requests: number;
+}
+
 export class StreamReader {
-  /** Requests made, for the summary (retries not counted). */
-  requests = 0;
   #ranking: { week: number; rows: Promise<Row[]> } | undefined;
 
   constructor(
@@ -77,6 +80,8 @@ export class StreamReader {
     private readonly query: StreamQuery,
     /** The weekly streams of this run: the ranking is read once a week, as deep as they need. */
     private readonly streams: readonly StreamName[],
+    /** Counted as each request is sent, so a run stopped mid-partition still says what it sent. */
+    readonly count: RequestCount = { requests: 0 },
   ) {}
 
   /** One week's ranking, read once however many streams of that week use it. */
@@ -84,7 +89,7 @@ export class StreamReader {
     if (this.#ranking?.week !== week) {
       const depth = this.streams.includes('rankings') ? this.query.depth : 0;
       const top = this.streams.some((stream) => stream === 'country_stats' || stream === 'links') ? this.query.top : 0;
-      this.requests += 1;
+      this.count.requests += 1;
       const rows = (this.client.people.top({ ...this.query.filters, startWeek: week, endWeek: week, limit: Math.max(depth, top, 1) }) as Promise<Row[]>)
         .then((people) => people.map((person) => checkIdentifiers(person, `rankings week=${week}`)));
       this.#ranking = { week, rows };
@@ -95,7 +100,7 @@ export class StreamReader {
   async #perPerson(week: number, fetchRows: (person: Row) => Promise<Row[]>, emit: Emit, skip?: ReadonlySet<string>): Promise<Row[]> {
     const people = (await this.#rankingOf(week)).slice(0, this.query.top).filter((person) => !skip?.has(String(person.personHash)));
     await forEachInOrder(people, this.query.concurrency, (person) => {
-      this.requests += 1;
+      this.count.requests += 1;
       return fetchRows(person);
     }, async (rows) => {
       for (const row of rows) await emit(row);
@@ -152,7 +157,7 @@ export class StreamReader {
   /** The rows of a reference table's snapshot. */
   async reference(stream: StreamName, emit: Emit): Promise<void> {
     if (STREAMS[stream].weekly) throw new Error(`${stream} is a weekly stream`);
-    this.requests += 1;
+    this.count.requests += 1;
     const rows = (stream === 'people' ? await this.client.people.list() : stream === 'countries' ? await this.client.countries.list() : await this.client.sources.list()) as Row[];
     for (const row of rows) await emit(checkIdentifiers(row, stream));
   }

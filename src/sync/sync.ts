@@ -207,8 +207,6 @@ class LakeRun {
   constructor(private readonly options: SyncOptions) {
     this.#lake = options.lake;
     this.#summary = options.summary ?? emptySyncSummary();
-    // Read when the account is: a run stopped mid-partition counts the requests it has sent.
-    Object.defineProperty(this.#summary, 'requests', { enumerable: true, configurable: true, get: () => this.requests });
     this.#state = emptyState(queryRecord(options));
   }
 
@@ -320,11 +318,7 @@ class LakeRun {
 
   /** What fetches the streams' answers, made at the first fetch. */
   get #reader(): StreamReader {
-    return (this.#fetching ??= new StreamReader(this.#client(), this.options, this.options.streams));
-  }
-
-  get requests(): number {
-    return this.#fetching?.requests ?? 0;
+    return (this.#fetching ??= new StreamReader(this.#client(), this.options, this.options.streams, this.#summary));
   }
 
   dispose(): void {
@@ -347,7 +341,7 @@ class LakeRun {
       return trusted !== undefined && trusted >= localWeek ? trusted : localWeek;
     }
     if (!needsCurrentWeek(state, localWeek, this.options)) return trusted!;
-    this.#reader.requests += 1;
+    this.#summary.requests += 1;
     const answer = Number(String((await this.#client().weeks.current()).currentWeek));
     const problem = serviceWeekProblem(answer, localWeek, trusted);
     if (problem !== undefined) {

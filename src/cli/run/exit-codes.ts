@@ -49,7 +49,7 @@ export const EXIT_CODE_MEANINGS: ReadonlyArray<[number, string]> = [
   [EXIT.unavailable, 'the service failed: server error (5xx), rate limit (429), network, proxy or TLS failure or timeout ' +
     '(after retries), a redirect (never followed), any other unexpected status, an answer that is too large, ' +
     'too deep or not the shape the contract promises, a value the output format cannot hold (an integer of more than 38 digits in Parquet), or a host that does not answer as the API (a 404 or a misshapen 200 from a base URL where /api/data/weeks/current is not the API\'s either)'],
-  [EXIT.outputFailed, 'the output could not be written (disk full, I/O error, stdout closed with an error), or cannot be (its folder is missing or not writable, or stdout was closed with >&-: checked before any request); the old --output file is kept'],
+  [EXIT.outputFailed, 'the output could not be written (disk full, I/O error, stdout closed with an error), or cannot be (its folder is missing or not writable, or stdout was closed with >&-: checked before any request); the old --output file is kept; sync: another sync holds the lake, or its object store (s3://) refused or stopped answering'],
   [EXIT.incomplete, 'sync or tap: some weeks failed after retries (service errors); every partition that landed is kept and recorded, and a rerun fetches only what is missing'],
   [EXIT.hangup, 'hung up (SIGHUP); temporary files removed'],
   [EXIT.interrupted, 'interrupted (Ctrl-C); temporary files removed'],
