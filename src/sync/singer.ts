@@ -17,13 +17,14 @@
  * tables FULL_TABLE, emitted with each run that has weeks to fetch and on the first.
  */
 import type { NewsStatsClient } from '../api/client.js';
+import { ResponseShapeError } from '../api/errors.js';
 import type { RequestEvent } from '../api/options.js';
 import type { ParquetColumn } from '../output/parquet.js';
 import { singerSchemaOfField } from '../schema/singer.js';
 import type { Row } from '../output/view.js';
-import { addWeeks, isValidWeek, listWeeks } from '../shared/weeks.js';
+import { addWeeks, isValidWeek, isoWeekOfTime, listWeeks } from '../shared/weeks.js';
 import { isPartitionFailure } from './failures.js';
-import { planTasks, type Task } from './plan.js';
+import { planTasks, serviceWeekProblem, type Task } from './plan.js';
 import { StreamReader, queryRecord, type StreamQuery } from './read.js';
 import { emptyState, withSnapshotDone, withWeekDone, type SyncState } from './state.js';
 import { EXTRA_COLUMN, STREAMS, STREAM_NAMES, rowWeek, streamRow, type StreamName } from './streams.js';
@@ -324,7 +325,10 @@ export interface TapOptions extends StreamQuery {
   metric?: (metric: Metric) => void;
   /** Told of each STATE sent, with the partitions sent so far: what a stopped run has kept. */
   onState?: (value: Required<Bookmarks>, partitions: number) => void;
-  /** The clock a reference table's version is read from (milliseconds, as singer-python's taps do). */
+  /**
+   * The local clock (milliseconds): a reference table's version is read from it, as singer-python's
+   * taps do, and the service's current week is believed only near its week.
+   */
   now?: () => number;
 }
 
@@ -363,6 +367,12 @@ export async function runTap(options: TapOptions): Promise<TapSummary> {
   summary.requests += 1;
   const currentWeek = Number(String((await client.weeks.current()).currentWeek));
   if (!isValidWeek(currentWeek)) throw new SingerInputError(`the service's current week ${currentWeek} is not a week`);
+  // The sync's rule: a week far from the local clock is not believed. Believed, it would send empty
+  // weeks that have not happened and a STATE past them, and a run from that state skips them for good.
+  const unbelievable = serviceWeekProblem(currentWeek, isoWeekOfTime(now()), undefined);
+  if (unbelievable !== undefined) {
+    throw new ResponseShapeError({ status: 200, method: 'GET', url: '/api/data/weeks/current' }, `${unbelievable}: not trusted, so nothing was sent (check the local clock, or run again later)`);
+  }
   const lastCompleted = addWeeks(currentWeek, -1);
   const startWeek = options.startWeek ?? addWeeks(lastCompleted, -11);
   const given = options.state ?? {};

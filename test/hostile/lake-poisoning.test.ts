@@ -1,9 +1,10 @@
 /**
  * The service can't poison the lake (#35 item 6): a current week far from the local clock is refused
- * for that run and not stored (no empty far-future partition, later runs ask again); an identifier that
+ * for that run and not stored (no empty far-future partition, later runs ask again), nor the tap's
+ * state (a bookmark past weeks that have not happened would skip them for good); an identifier that
  * is not valid text fails its partition (exit 7) and is never requested or recorded as done.
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { addWeeks, isoWeekOf } from '../../src/shared/weeks.js';
@@ -55,6 +56,18 @@ describe('the service cannot poison the lake', () => {
     expect(result.code).toBe(5);
     expect(server.requests.some((request) => request.startsWith('/api/data/weeks/current'))).toBe(true);
     expect(result.stderr).not.toMatch(/up to date/);
+  });
+
+  it('the tap refuses a current week far ahead of the local clock too: no RECORD, no STATE that would skip weeks for good', async () => {
+    const ahead = addWeeks(CURRENT, 8);
+    server = await hostileServer({ '/api/data/weeks/current': json({ currentWeek: ahead, last4StartWeek: addWeeks(ahead, -3) }), '/api/data/people/top': json([]) });
+    const config = join(tempDir(), 'config.json');
+    writeFileSync(config, JSON.stringify({ streams: 'rankings', start_week: LAST }));
+    const result = await runCli(['tap', '--config', config], { env: envOf(server) });
+    expect(result.code, result.stderr).toBe(5);
+    expect(result.stderr).toMatch(new RegExp(`current week is ${ahead}, 8 weeks after the local clock's ${CURRENT}`));
+    expect(result.stdout).toBe('');
+    expect(server.requests.filter((request) => request.startsWith('/api/data/people/top'))).toEqual([]);
   });
 
   it('an identifier that is not valid text fails its partitions (exit 7), is never requested, and nothing of the week is recorded', async () => {

@@ -215,9 +215,19 @@ export class S3Lake implements Destination {
   }
 
   async open(): Promise<void> {
+    this.#closed = false;
     await this.#connect();
     await this.#lock();
   }
+
+  /**
+   * Set by close() until the next open(): a run stopped by a signal while it opened the lake takes no
+   * lock after its clean-up has released it (a lock left so named an exited process, and a run on
+   * another host was refused until its lease ran out).
+   */
+  #closed = false;
+  /** The lock's ETag while it is being taken: close() waits for it, so a PUT on its way is removed too. */
+  #locking: Promise<string | undefined> | undefined;
 
   #start: string | undefined;
 
@@ -246,7 +256,14 @@ export class S3Lake implements Destination {
 
   async #lock(): Promise<void> {
     this.#start = await processStart('self');
-    this.#lockTag = await this.#takeLock(this.#key(LOCK_FILE));
+    const stopped = () => new OutputWriteError(this.where, undefined, 'the run was stopped while it took the lake\'s lock');
+    if (this.#closed) throw stopped();
+    this.#locking = this.#takeLock(this.#key(LOCK_FILE));
+    const tag = await this.#locking;
+    // Closed meanwhile: close() has the lock from #locking and removes it.
+    if (this.#closed) throw stopped();
+    this.#locking = undefined;
+    this.#lockTag = tag;
     this.#renew = setInterval(() => void this.#renewLease(), RENEW_MS);
     this.#renew.unref();
   }
@@ -297,9 +314,16 @@ export class S3Lake implements Destination {
   }
 
   async close(): Promise<void> {
+    this.#closed = true;
     if (this.#renew) clearInterval(this.#renew);
     this.#renew = undefined;
-    if (this.#lockTag === undefined || !this.#client) return;
+    // A lock still being taken (a signal's clean-up while the run opens the lake) is waited for, one
+    // --timeout at most, and removed as a taken one is.
+    const locking = this.#locking;
+    this.#locking = undefined;
+    const lockTag = this.#lockTag ?? (await locking?.catch(() => undefined));
+    this.#lockTag = undefined;
+    if (lockTag === undefined || !this.#client) return;
     const { sdk, client } = this.#s3;
     const Key = this.#key(LOCK_FILE);
     // One --timeout for both, not the SDK's retries of each: a run ending on SIGTERM must end, and a
@@ -307,11 +331,10 @@ export class S3Lake implements Destination {
     const abortSignal = AbortSignal.timeout(this.timeoutMs);
     try {
       const head = await client.send(new sdk.HeadObjectCommand({ Bucket: this.bucket, Key }), { abortSignal });
-      if (head.ETag === this.#lockTag) await client.send(new sdk.DeleteObjectCommand({ Bucket: this.bucket, Key }), { abortSignal });
+      if (head.ETag === lockTag) await client.send(new sdk.DeleteObjectCommand({ Bucket: this.bucket, Key }), { abortSignal });
     } catch {
       // Gone already, or unreachable: its lease runs out.
     }
-    this.#lockTag = undefined;
   }
 
   /**

@@ -1,0 +1,76 @@
+/**
+ * A sync of an s3:// lake stopped (SIGTERM, SIGINT) while it takes its lock (#33: kills at random
+ * moments, remote). The signal's clean-up releases the lock; a lock PUT still on its way then landed
+ * after it and stayed, naming a process that had exited. This host's next run takes such a lock over,
+ * but a run on another host (the next pod of a CronJob) was refused for the whole lease, ten minutes.
+ * The store's front holds the lock's PUT until the clean-up has begun, so the order is certain.
+ */
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { request as httpRequest } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { localS3, storeFront, type LocalS3 } from './s3-server.js';
+
+let s3: LocalS3;
+let client: S3Client;
+beforeAll(async () => {
+  s3 = await localS3('lake');
+  client = new S3Client({ region: 'us-east-1', endpoint: s3.url, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+});
+afterAll(async () => {
+  client?.destroy();
+  await s3?.close();
+});
+
+async function keys(prefix: string): Promise<string[]> {
+  const listed = await client.send(new ListObjectsV2Command({ Bucket: 'lake', Prefix: `${prefix}/` }));
+  return (listed.Contents ?? []).map((object) => object.Key!.slice(prefix.length + 1)).sort();
+}
+
+describe('an s3:// lake closed while its lock is being taken', () => {
+  it('is left without a lock, whether the lock PUT was on its way or not yet sent', async () => {
+    let arrived!: () => void;
+    const lockArrived = new Promise<void>((resolve) => (arrived = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const store = new URL(s3.url);
+    // The lock's PUT, held until the test lets it through to the store.
+    const front = await storeFront(s3.url, (request, response) => {
+      if (request.method !== 'PUT' || !/_newsstats_sync\.lock/.test(request.url ?? '')) return false;
+      arrived();
+      void released.then(() => {
+        const upstream = httpRequest({ host: store.hostname, port: store.port, method: request.method, path: request.url, headers: request.headers }, (answer) => {
+          response.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(response);
+        });
+        upstream.on('error', () => response.destroy());
+        request.pipe(upstream);
+      });
+      return true;
+    });
+    const { S3Lake } = await import('../../src/sync/destinations/s3.js');
+    const saved = { ...process.env };
+    Object.assign(process.env, s3.env, { AWS_ENDPOINT_URL_S3: front.url });
+    try {
+      // On its way: the clean-up begins while the store has the PUT and has not answered.
+      const onItsWay = S3Lake.fromAddress('s3://lake/stopped-locking');
+      const opening = onItsWay.open().then(() => 'opened', (error: unknown) => `refused: ${String(error)}`);
+      await lockArrived;
+      const closing = onItsWay.close();
+      release();
+      await Promise.all([opening, closing]);
+      expect(await keys('stopped-locking')).toEqual([]);
+
+      // Not yet sent: a lake closed before its opening took the lock takes none afterwards.
+      const notYet = S3Lake.fromAddress('s3://lake/stopped-early');
+      const early = notYet.open().then(() => 'opened', (error: unknown) => `refused: ${String(error)}`);
+      await notYet.close();
+      expect(await early).toMatch(/^refused: .*stopped while it took the lake's lock/);
+      await notYet.close();
+      expect(await keys('stopped-early')).toEqual([]);
+    } finally {
+      for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
+      Object.assign(process.env, saved);
+      await front.close();
+    }
+  });
+});
