@@ -207,6 +207,15 @@ export async function runServingCli(
   return result;
 }
 
+/**
+ * The CLI in this process with a stand-in for its process (`process`), the run's only source of
+ * signals: a test emits one at the moment it chooses. Its `exit` is the test's to record; the run
+ * itself goes on, as a real one may for a moment between a signal and its exit.
+ */
+export function runCliWithProcess(args: string[], process: ProcessControl, options: Pick<CliOptions, 'env' | 'cwd'> = {}): Promise<CliResult> {
+  return runInProcess(args, { env: isolatedEnv(tempDir(), options.env), cwd: options.cwd, process });
+}
+
 interface InProcessOptions {
   env: Record<string, string>;
   input?: string;

@@ -146,30 +146,44 @@ const sync = verb({
     let lake: Destination | undefined;
     // Set when --summary names one of the lake's own files: then no account is written there at all.
     let summaryRefused = false;
-    const writeSummary = async (outcome: string, error?: unknown) => {
-      if (flags.summary === undefined || summaryRefused) return;
+    const writeSummaryNow = async (outcome: string, error: unknown, account: SyncSummary) => {
       const [{ openAtomicFile }, path] = await Promise.all([import('../../output/atomic.js'), import('node:path')]);
       // Whole or not at all (a temporary file renamed over it): a full disk never leaves half an
       // account for an orchestrator to parse.
       try {
-        const file = await openAtomicFile(path.resolve(ctx.io.cwd, flags.summary));
+        const file = await openAtomicFile(path.resolve(ctx.io.cwd, flags.summary!));
         try {
-          file.stream.write(summaryJson(lakeName, outcome, summary, Number(seconds().toFixed(1)), error));
+          file.stream.write(summaryJson(lakeName, outcome, account, Number(seconds().toFixed(1)), error));
           await file.commit();
         } finally {
           await file.abort();
         }
       } catch (failure) {
-        throw isSystemError(failure) ? new OutputWriteError(flags.summary, failure) : failure;
+        throw isSystemError(failure) ? new OutputWriteError(flags.summary!, failure) : failure;
       }
+    };
+    // One account at a time, and none after a signal's: the run goes on for a moment between a signal
+    // and the exit, and its own accounts (`running` as it starts, `ok` as it ends), written beside the
+    // clean-up's, replaced it when renamed last, so a run that exited 143 was left saying `running` or `ok`.
+    let summaryWrites = Promise.resolve();
+    let summaryFinal = false;
+    const writeSummary = (outcome: string, error?: unknown, account: SyncSummary = summary): Promise<void> => {
+      if (flags.summary === undefined || summaryRefused || summaryFinal) return Promise.resolve();
+      if (outcome === 'interrupted') summaryFinal = true;
+      const write = summaryWrites.then(() => writeSummaryNow(outcome, error, account));
+      summaryWrites = write.catch(() => undefined);
+      return write;
     };
     // A signal ends the run through the lifecycle's clean-ups: one line says what the lake kept.
     ctx.lifecycle.onCleanup(async (reason) => {
       if (reason !== 'interrupted') return;
       await lake?.close().catch(() => undefined);
-      const kept = summary.written.length;
+      // The line and the account say the same: the partitions landed by now (more may land before the
+      // exit; the next run finds them, as it finds any partition it did not record).
+      const account = { ...summary, written: summary.written.slice() };
+      const kept = account.written.length;
       ctx.report.note(`sync: interrupted: ${kept} ${kept === 1 ? 'partition' : 'partitions'} written this run ${kept === 1 ? 'is' : 'are'} kept in ${lakeName}; the next run fetches what is missing`, { evenQuiet: true });
-      await writeSummary('interrupted').catch(() => undefined);
+      await writeSummary('interrupted', undefined, account).catch(() => undefined);
     });
     try {
       // A place the account cannot go is refused before any request, as --output's is (exit 6).

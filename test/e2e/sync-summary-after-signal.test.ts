@@ -1,0 +1,81 @@
+/**
+ * `sync --summary` of a run a signal stops (#33 item 4: kills at random moments; every signal ends
+ * with an account of what was kept). Between the signal and the process's exit the run goes on for a
+ * moment: its own accounts (`running` as it starts, `ok` as it ends) were written beside the clean-up's
+ * `interrupted`, and whichever was renamed last stayed. Killing syncs at random left `running` (a
+ * signal in the first 50 ms) or `ok` beside exit 143, and an interrupted line counting 11 partitions
+ * beside an account listing 23. Here the stand-in process never exits, so the run goes on to its end
+ * after the signal, and the account must still be the clean-up's, agreeing with its line.
+ */
+import { EventEmitter } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../src/sandbox/server.js';
+import { addWeeks, isoWeekOf } from '../../src/shared/weeks.js';
+import { runCliWithProcess, sandbox, tempDir } from './harness.js';
+
+const NOW = new Date();
+let server: RunningSandbox;
+beforeAll(async () => {
+  server = await sandbox({ now: NOW });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+/** A front of the service that calls `onRequest` with each request's path before passing it on. */
+async function serviceFront(onRequest: (path: string) => void): Promise<{ url: string; close(): Promise<void> }> {
+  const service = new URL(server.url);
+  const front: Server = createServer((request, response) => {
+    onRequest(request.url ?? '');
+    const upstream = httpRequest({ host: service.hostname, port: service.port, method: request.method, path: request.url, headers: request.headers }, (answer) => {
+      response.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(response);
+    });
+    upstream.on('error', () => response.destroy());
+    request.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(front.address() as AddressInfo).port}`,
+    close: async () => {
+      front.closeAllConnections();
+      await new Promise<void>((resolve) => front.close(() => resolve()));
+    },
+  };
+}
+
+describe('sync --summary after a signal', () => {
+  it('stays the interrupted account, listing what its line counts, whatever the run writes after the signal', async () => {
+    const exits: number[] = [];
+    const proc = Object.assign(new EventEmitter(), { exit: (code: number) => void exits.push(code) });
+    // SIGTERM when the run asks the service for its first ranking: partitions are still to land.
+    let signalled = false;
+    const front = await serviceFront((path) => {
+      if (signalled || !path.includes('/people/top')) return;
+      signalled = true;
+      proc.emit('SIGTERM', 'SIGTERM');
+    });
+    const dir = join(tempDir(), 'lake');
+    const summaryFile = join(tempDir(), 'summary.json');
+    try {
+      const result = await runCliWithProcess(
+        ['sync', dir, '--since', String(addWeeks(isoWeekOf(NOW), -4)), '--streams', 'rankings,people', '--depth', '3', '--concurrency', '1', '--summary', summaryFile],
+        proc,
+        { env: { NEWSSTATS_BASE_URL: front.url, NEWSSTATS_API_KEY: server.key } },
+      );
+      expect(signalled).toBe(true);
+      expect(exits).toEqual([143]);
+      const line = /sync: interrupted: (\d+) partitions? written this run (?:are|is) kept in .*; the next run fetches what is missing/.exec(result.stderr);
+      expect(line, result.stderr).not.toBeNull();
+      const summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as { outcome: string; written: unknown[] };
+      expect(summary.outcome).toBe('interrupted');
+      expect(summary.written).toHaveLength(Number(line![1]));
+    } finally {
+      await front.close();
+    }
+  });
+});
