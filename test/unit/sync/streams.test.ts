@@ -60,6 +60,22 @@ describe('the streams table', () => {
     expect(partitionRow('country_stats', rows[1]!, 202645)).toBe(rows[1]);
   });
 
+  it("fills a link's fullName from the ranking only where the link has none: one the service adds to links takes the column (docs/sync.md)", async () => {
+    const client = {
+      people: {
+        top: async () => [{ rank: 1, personHash: 'p-1', fullName: 'Ranked Name' }],
+        links: async () => [{ personHash: 'p-1', articleHash: 1, mentionDate: null }, { personHash: 'p-1', articleHash: 2, mentionDate: null, fullName: 'Linked Name' }],
+      },
+    } as unknown as NewsStatsClient<'lossless'>;
+    const reader = new StreamReader(client, { depth: 1, top: 1, linksLimit: 2, concurrency: 1, filters: {} }, ['links']);
+    const rows: Array<Record<string, unknown>> = [];
+    await reader.weekly('links', 202645, async (row) => {
+      rows.push(row);
+    });
+    expect(rows.map((row) => partitionRow('links', row, 0).fullName)).toEqual(['Ranked Name', 'Linked Name']);
+    expect(rows.map((row) => streamRow('links', row, 0)[EXTRA_COLUMN])).toEqual([null, null]);
+  });
+
   it('takes no key other code made enumerable on Object.prototype for one of the row\'s', () => {
     const prototype = Object.prototype as Record<string, unknown>;
     prototype.polluted = 1;
