@@ -7,7 +7,7 @@
  * lock left by a crashed run is recognised and taken over. The clean-up removes only our own
  * temporary files, and only in the lake's own folders.
  */
-import { closeSync, constants, openSync, readFileSync, readSync, unlinkSync, writeSync, writevSync } from 'node:fs';
+import { constants, openSync, readFileSync, unlinkSync } from 'node:fs';
 import { lstat, mkdir, open, readdir, realpath, rename, stat, unlink, link, type FileHandle } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -16,6 +16,7 @@ import { isSystemError } from '../../shared/system-error.js';
 import { STREAM_NAMES } from '../streams.js';
 import { LOCK_FILE, LakeError, STORE_FOLDER, produceBytes, type Chunks, type Destination, type Produce, type Scratch } from './destination.js';
 import { holdsLock, processStart } from './lock-holder.js';
+import { OPEN_SCRATCH, ScratchFile } from './scratch-file.js';
 import { MAX_STATE_BYTES, STATE_FILE } from '../state.js';
 
 
@@ -31,7 +32,6 @@ const OPEN_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | con
  */
 const MAX_BYTES_UNWRITTEN = 1024 * 1024;
 
-const OPEN_SCRATCH = constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 const OPEN_READ = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /** Temporary files named by this process so far: with the pid, no two of a run share a name. */
@@ -365,64 +365,6 @@ export class LocalLake implements Destination {
  * fsynced, and a merge reads a 25-week sync's links back in about 800 pieces, each of which, through
  * the thread pool, cost the main thread more than the read (14,000 futex calls against 8,000).
  */
-class ScratchFile implements Scratch {
-  #size = 0;
-  #fd: number | undefined;
-  /** A run ended by a signal exits without reaching dispose(): removed then too, as the lock is. */
-  readonly #disposeOnExit = () => this.dispose();
-
-  constructor(
-    readonly path: string,
-    fd: number,
-  ) {
-    this.#fd = fd;
-    process.once('exit', this.#disposeOnExit);
-  }
-
-  get #open(): number {
-    if (this.#fd === undefined) throw new Error(`${this.path} is disposed of`);
-    return this.#fd;
-  }
-
-  append(chunks: readonly Buffer[]): number {
-    const start = this.#size;
-    try {
-      const total = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
-      const written = writevSync(this.#open, chunks, start);
-      // A short write leaves the rest to write from where it stopped.
-      const rest = written === total ? undefined : Buffer.concat(chunks).subarray(written);
-      for (let at = 0; rest !== undefined && at < rest.length; ) at += writeSync(this.#open, rest, at, rest.length - at, start + written + at);
-      this.#size += total;
-    } catch (error) {
-      throw isSystemError(error) ? new OutputWriteError(this.path, error) : error;
-    }
-    return start;
-  }
-
-  read(position: number, length: number): Buffer {
-    const bytes = Buffer.allocUnsafe(length);
-    for (let at = 0; at < length; ) {
-      const read = readSync(this.#open, bytes, at, length - at, position + at);
-      if (read === 0) throw new OutputWriteError(this.path, undefined, `it ended at ${position + at} bytes, short of what was written to it`);
-      at += read;
-    }
-    return bytes;
-  }
-
-  dispose(): void {
-    const fd = this.#fd;
-    this.#fd = undefined;
-    if (fd === undefined) return;
-    process.off('exit', this.#disposeOnExit);
-    try {
-      closeSync(fd);
-      unlinkSync(this.path);
-    } catch {
-      // Gone already; what is left, the next run's open() removes.
-    }
-  }
-}
-
 /** Writes the pieces one after another from the file's start, however short a write comes back. */
 async function writeWhole(handle: FileHandle, chunks: Chunks): Promise<void> {
   if (chunks.length <= 1) return handle.writeFile(chunks[0] ?? Buffer.alloc(0));

@@ -11,13 +11,16 @@
  * the run renews, so a lock left by a crashed run is taken over (conditionally) once its lease is out.
  */
 import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
+import { basename } from 'node:path';
 import { HTTP_DEFAULTS } from '../../api/options.js';
 import { OutputWriteError } from '../../output/write-error.js';
+import { isSystemError, systemErrorReason } from '../../shared/system-error.js';
 import { MAX_STATE_BYTES, STATE_FILE } from '../state.js';
 import { LOCK_FILE, LakeError, MemoryScratch, produceBytes, type Chunks, type Destination, type Produce, type Scratch } from './destination.js';
 import { holdsLock, processStart, type ProcessHolder } from './lock-holder.js';
 import { proxiedAgents } from './s3-proxy.js';
+import { privateScratch } from './scratch-file.js';
 
 type S3Module = typeof import('@aws-sdk/client-s3');
 type S3Client = import('@aws-sdk/client-s3').S3Client;
@@ -398,9 +401,19 @@ export class S3Lake implements Destination {
     }
   }
 
-  /** In memory: an object store has no append, and its objects are no place for scratch bytes. */
-  async scratch(): Promise<Scratch> {
-    return new MemoryScratch();
+  /**
+   * A file of ours in a private folder under the system's temporary folder (an object store has no
+   * append, and its objects are no place for scratch bytes). Where none can be made (a read-only
+   * container), the bytes stay in memory, as before, said in one line: the run is not refused for it.
+   */
+  async scratch(path: string): Promise<Scratch> {
+    try {
+      return await privateScratch(basename(path));
+    } catch (error) {
+      if (!isSystemError(error)) throw error;
+      this.warn?.(`sync: no private folder could be made under ${tmpdir()} (${systemErrorReason(error)}), so the links wait for their merge in memory; set TMPDIR to a writable folder to keep them in a file`);
+      return new MemoryScratch();
+    }
   }
 
   /**

@@ -60,7 +60,7 @@ describe('the links a sync holds until its merge', () => {
     expect(scratchFiles(dir)).toEqual([]);
   });
 
-  it('in an object store\'s run, held in memory: read back byte for byte across appends', () => {
+  it('where no private folder can be made (an object store\'s run in a read-only container), held in memory: read back byte for byte across appends', () => {
     checkReadsBack(new MemoryScratch());
   });
 });
