@@ -142,6 +142,16 @@ function parseMerging(text: string, where: string): LinksMerge {
   return { weeks, moves: new Map(Object.entries(moves as Record<string, [number, number]>)) };
 }
 
+/** Whether these pieces, one after another, are these bytes. */
+function sameBytes(chunks: readonly Buffer[], bytes: Buffer): boolean {
+  let at = 0;
+  for (const chunk of chunks) {
+    if (at + chunk.length > bytes.length || !chunk.equals(bytes.subarray(at, at + chunk.length))) return false;
+    at += chunk.length;
+  }
+  return at === bytes.length;
+}
+
 /** Records that a link leaves a links partition (by week, the keys leaving it). */
 function leave(leaving: Map<number, Set<string>>, week: number, key: string): void {
   let keys = leaving.get(week);
@@ -193,6 +203,8 @@ class LakeRun {
   #linksRows = 0;
   /** The partition week of every link in the lake (LINKS_INDEX), read at the first merge. */
   #index: Map<string, number> | undefined;
+  /** #index was built from the merge stores (a lake from before the index): written at the next merge. */
+  #indexUnwritten = false;
   /**
    * The people whose links this run holds (in #links or merged into the lake): a later week's top
    * does not ask for them again (LinksOnce). Only the lake's run uses it; `--refresh` and the next
@@ -489,6 +501,7 @@ class LakeRun {
       for (const week of Object.keys(this.#state.streams.links?.taken ?? {}).map(Number)) {
         for (const line of storeLines(await this.#lake.read(linksStorePath(week)))) index.set(linkKey(storeRow(line)), week);
       }
+      this.#indexUnwritten = true;
     }
     return (this.#index = index);
   }
@@ -520,9 +533,10 @@ class LakeRun {
   /**
    * One links partition written again from its merge store: with the held links of `gains` (key to
    * held line number) in, the keys of `losses` out. A partition only left by links keeps what it was:
-   * complete, or partial. False when there was nothing to write: no store, and nothing to add.
+   * complete, or partial. False when there was nothing to write: no store, and nothing to add; or,
+   * with `unlessUnchanged`, a recorded partition whose store already holds exactly these rows.
    */
-  async #rewriteLinks(week: number, gains: ReadonlyMap<string, number> | undefined, losses: ReadonlySet<string> | undefined, taken: string): Promise<boolean> {
+  async #rewriteLinks(week: number, gains: ReadonlyMap<string, number> | undefined, losses: ReadonlySet<string> | undefined, taken: string, unlessUnchanged = false): Promise<boolean> {
     const storePath = linksStorePath(week);
     const stored = await this.#lake.read(storePath);
     // Nothing to add to a partition that never landed (a stopped merge's new one): nothing to write.
@@ -536,8 +550,17 @@ class LakeRun {
     const lines = [...merged.keys()].sort().map((key) => merged.get(key)!);
     const chunks: Buffer[] = [];
     for (const line of lines) chunks.push(line, NEWLINE);
-    await this.#lake.write(storePath, chunks);
     const partial = this.#links.has(week) ? week >= this.#currentWeek : partialWeeks(this.#state, 'links').includes(week);
+    // The links of one week's top reach back over most of a grown lake's partitions, nearly all of them
+    // rows it holds already: written again, a two-year lake's daily run rewrote 62 of its 104 links
+    // partitions unchanged (docs/performance.md, "sync", "A lake at two years"). A recorded partition
+    // is its store's rows (a stopped merge's are made so by #finishMerge, a lost one's by #forgetLost,
+    // before any merge), so a store that would come out the same leaves both files as they are.
+    if (unlessUnchanged && stored !== undefined && this.#state.streams.links?.taken?.[String(week)] !== undefined && sameBytes(chunks, stored)) {
+      this.#state = withPartitionTaken(this.#state, 'links', week, taken, partial);
+      return false;
+    }
+    await this.#lake.write(storePath, chunks);
     // Parsed again a row at a time: each lives only while the writer takes it.
     await this.#writeRows({ stream: 'links', week }, async (write) => {
       for (const line of lines) await write(storeRow(line));
@@ -591,6 +614,7 @@ class LakeRun {
     }
     if (reindexed) {
       await this.#lake.write(LINKS_INDEX, async (out) => writeIndexText(index, out));
+      this.#indexUnwritten = false;
       // The index names each link's partition before any link leaves one (writeState waits for it).
       await this.#saveState(true);
     }
@@ -646,9 +670,13 @@ class LakeRun {
     const leaving = new Map<number, Set<string>>();
     const moving = new Map<string, readonly [number, number]>();
     // forEach, not for-of over entries: no [key, week] array a link while the loop is not optimised.
+    let indexed = false;
     this.#linkWeeks.forEach((week, key) => {
       const before = index.get(key);
-      if (before === undefined) index.set(key, week);
+      if (before === undefined) {
+        index.set(key, week);
+        indexed = true;
+      }
       if (before === undefined || before === week) return;
       leave(leaving, before, key);
       moving.set(key, [before, week]);
@@ -657,13 +685,14 @@ class LakeRun {
     // Partitions of weeks not yet complete are recorded as partial before they change (#writePartition).
     for (const week of this.#links.keys()) if (week >= this.#currentWeek) this.#state = withPartialListed(this.#state, 'links', week);
     await this.#lake.write(LINKS_MERGING, [Buffer.from(mergingText({ weeks, moves: moving }))]);
-    await this.#lake.write(LINKS_INDEX, async (out) => writeIndexText(index, out));
+    // The whole index (every link of the lake) written again only when a link is new to it.
+    if (indexed || this.#indexUnwritten) await this.#lake.write(LINKS_INDEX, async (out) => writeIndexText(index, out));
+    this.#indexUnwritten = false;
     // The merge written down and the index landed before any partition changes (writeState waits for both).
     await this.#saveState(true);
     const written = new Set<number>();
     for (const week of [...this.#links.keys()].sort((a, b) => a - b)) {
-      await this.#rewriteLinks(week, this.#links.get(week), undefined, taken);
-      written.add(week);
+      if (await this.#rewriteLinks(week, this.#links.get(week), undefined, taken, true)) written.add(week);
     }
     if (moving.size > 0) {
       moving.forEach(([, week], key) => index.set(key, week));
@@ -671,8 +700,7 @@ class LakeRun {
       // Every link in its new partition, and the index saying so, before any leaves its old one.
       await this.#saveState(true);
       for (const week of [...leaving.keys()].sort((a, b) => a - b)) {
-        await this.#rewriteLinks(week, undefined, leaving.get(week), taken);
-        written.add(week);
+        if (await this.#rewriteLinks(week, undefined, leaving.get(week), taken, true)) written.add(week);
       }
     }
     // Every partition landed before the merge is marked done.

@@ -6,8 +6,10 @@
  * The store's front holds the lock's PUT until the clean-up has begun, so the order is certain.
  */
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { EventEmitter } from 'node:events';
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCliWithProcess } from './harness.js';
 import { localS3, storeFront, type LocalS3 } from './s3-server.js';
 
 let s3: LocalS3;
@@ -25,6 +27,37 @@ async function keys(prefix: string): Promise<string[]> {
   const listed = await client.send(new ListObjectsV2Command({ Bucket: 'lake', Prefix: `${prefix}/` }));
   return (listed.Contents ?? []).map((object) => object.Key!.slice(prefix.length + 1)).sort();
 }
+
+describe('sync s3:// stopped by a signal before it opened the lake', () => {
+  it('takes no lock afterwards', async () => {
+    const exits: number[] = [];
+    const proc = Object.assign(new EventEmitter(), { exit: (code: number) => void exits.push(code) });
+    // SIGTERM as soon as the run listens for it: before the sync knows its lake, so its clean-up has
+    // none to close. The stand-in never exits, so the run goes on, as a real one does until its exit.
+    const listen = proc.once.bind(proc);
+    proc.once = (event: string | symbol, listener: (...args: unknown[]) => void) => {
+      listen(event, listener);
+      if (event === 'SIGTERM') queueMicrotask(() => proc.emit('SIGTERM', 'SIGTERM'));
+      return proc;
+    };
+    const saved = { ...process.env };
+    // In this process the AWS SDK reads AWS's variables from the real environment.
+    Object.assign(process.env, s3.env);
+    const sent = s3.requests.length;
+    try {
+      await runCliWithProcess(['sync', 's3://lake/stopped-at-once', '--streams', 'rankings', '--depth', '2', '--retries', '0'], proc, {
+        // Nothing answers there: the run must not get as far as asking.
+        env: { ...s3.env, NEWSSTATS_BASE_URL: 'http://127.0.0.1:9', NEWSSTATS_API_KEY: 'k' },
+      });
+    } finally {
+      for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
+      Object.assign(process.env, saved);
+    }
+    expect(exits).toEqual([143]);
+    expect(s3.requests.slice(sent).filter((request) => request.includes('stopped-at-once/_newsstats_sync.lock'))).toEqual([]);
+    expect(await keys('stopped-at-once')).toEqual([]);
+  });
+});
 
 describe('an s3:// lake closed while its lock is being taken', () => {
   it('is left without a lock, whether the lock PUT was on its way or not yet sent', async () => {
@@ -67,6 +100,22 @@ describe('an s3:// lake closed while its lock is being taken', () => {
       expect(await early).toMatch(/^refused: .*stopped while it took the lake's lock/);
       await notYet.close();
       expect(await keys('stopped-early')).toEqual([]);
+
+      // Closed before it was opened (a signal before the run opened the lake): opening it takes none.
+      const before = S3Lake.fromAddress('s3://lake/stopped-before');
+      await before.close();
+      await expect(before.open()).rejects.toThrow(/stopped while it took the lake's lock/);
+      expect(await keys('stopped-before')).toEqual([]);
+
+      // Opened and closed, it may be opened again.
+      const again = S3Lake.fromAddress('s3://lake/opened-again');
+      release();
+      await again.open();
+      await again.close();
+      await again.open();
+      expect(await keys('opened-again')).toEqual(['_newsstats_sync.lock']);
+      await again.close();
+      expect(await keys('opened-again')).toEqual([]);
     } finally {
       for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
       Object.assign(process.env, saved);

@@ -192,6 +192,9 @@ const sync = verb({
       // An object store's requests are bounded by the same --timeout as the API's.
       lake = await destinationOf(dir, ctx.io.cwd, { timeoutMs: (await ctx.deps.settings()).timeout * 1000, warn: (line) => ctx.report.note(line) });
       lakeName = lake.where;
+      // A signal before the lake was known found no lake to close: closed now, it takes no lock (an
+      // s3:// lock taken after the clean-up stayed when the process exited).
+      if (ctx.lifecycle.interrupted) await lake.close();
       if (flags.summary !== undefined) {
         await refuseSummaryInLake(flags.summary, ctx.io.cwd, lake.where, STREAM_NAMES).catch((error: unknown) => {
           summaryRefused = true;

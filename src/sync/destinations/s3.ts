@@ -215,17 +215,22 @@ export class S3Lake implements Destination {
   }
 
   async open(): Promise<void> {
-    this.#closed = false;
+    if (this.#closed) throw this.#stopped();
     await this.#connect();
     await this.#lock();
   }
 
   /**
-   * Set by close() until the next open(): a run stopped by a signal while it opened the lake takes no
-   * lock after its clean-up has released it (a lock left so named an exited process, and a run on
-   * another host was refused until its lease ran out).
+   * Set by a close() before the lake's lock was taken (a signal's clean-up while the run opens the
+   * lake, or before it began to): the lake takes no lock afterwards. A lock taken after the clean-up
+   * stayed when the process exited, naming it, and a run on another host was refused until its lease
+   * ran out. A lake closed after it was opened may be opened again.
    */
   #closed = false;
+
+  #stopped(): OutputWriteError {
+    return new OutputWriteError(this.where, undefined, 'the run was stopped while it took the lake\'s lock');
+  }
   /** The lock's ETag while it is being taken: close() waits for it, so a PUT on its way is removed too. */
   #locking: Promise<string | undefined> | undefined;
 
@@ -256,12 +261,11 @@ export class S3Lake implements Destination {
 
   async #lock(): Promise<void> {
     this.#start = await processStart('self');
-    const stopped = () => new OutputWriteError(this.where, undefined, 'the run was stopped while it took the lake\'s lock');
-    if (this.#closed) throw stopped();
+    if (this.#closed) throw this.#stopped();
     this.#locking = this.#takeLock(this.#key(LOCK_FILE));
     const tag = await this.#locking;
     // Closed meanwhile: close() has the lock from #locking and removes it.
-    if (this.#closed) throw stopped();
+    if (this.#closed) throw this.#stopped();
     this.#locking = undefined;
     this.#lockTag = tag;
     this.#renew = setInterval(() => void this.#renewLease(), RENEW_MS);
@@ -314,7 +318,7 @@ export class S3Lake implements Destination {
   }
 
   async close(): Promise<void> {
-    this.#closed = true;
+    if (this.#lockTag === undefined) this.#closed = true;
     if (this.#renew) clearInterval(this.#renew);
     this.#renew = undefined;
     // A lock still being taken (a signal's clean-up while the run opens the lake) is waited for, one
