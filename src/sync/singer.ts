@@ -415,7 +415,7 @@ export async function runTap(options: TapOptions): Promise<TapSummary> {
     let duplicates = 0;
     const started = performance.now();
     // As singer-python's job timer: one per partition, whether it succeeded or failed.
-    const jobDuration = (status: 'succeeded' | 'failed'): Metric => ({ type: 'timer', metric: 'job_duration', value: (performance.now() - started) / 1000, tags: { job_type: 'partition', endpoint: stream, ...(week !== undefined && { week }), status } });
+    const jobDuration = (status: 'succeeded' | 'failed'): Metric => ({ type: 'timer', metric: 'job_duration', value: Math.round(performance.now() - started) / 1000, tags: { job_type: 'partition', endpoint: stream, ...(week !== undefined && { week }), status } });
     try {
       if (version !== undefined && snapshots[stream]?.version === undefined) await write({ type: 'ACTIVATE_VERSION', stream, version });
       const emit = async (row: Row) => {
