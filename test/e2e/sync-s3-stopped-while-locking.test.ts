@@ -123,3 +123,53 @@ describe('an s3:// lake closed while its lock is being taken', () => {
     }
   });
 });
+
+describe('an s3:// lake closed while its writes are on their way', () => {
+  it('releases its lock only once they have landed, and writes nothing after', async () => {
+    let arrived!: () => void;
+    const partArrived = new Promise<void>((resolve) => (arrived = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const store = new URL(s3.url);
+    // A partition's PUT, held until the test lets it through: a signal's clean-up comes meanwhile.
+    const front = await storeFront(s3.url, (request, response) => {
+      if (request.method !== 'PUT' || !/part-0\.parquet/.test(request.url ?? '')) return false;
+      arrived();
+      void released.then(() => {
+        const upstream = httpRequest({ host: store.hostname, port: store.port, method: request.method, path: request.url, headers: request.headers }, (answer) => {
+          response.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(response);
+        });
+        upstream.on('error', () => response.destroy());
+        request.pipe(upstream);
+      });
+      return true;
+    });
+    const { S3Lake } = await import('../../src/sync/destinations/s3.js');
+    const saved = { ...process.env };
+    Object.assign(process.env, s3.env, { AWS_ENDPOINT_URL_S3: front.url });
+    const sent = s3.requests.length;
+    try {
+      const lake = S3Lake.fromAddress('s3://lake/writes-on-their-way');
+      await lake.open();
+      const writing = lake.write('rankings/week=202601/part-0.parquet', [Buffer.from('PAR1')]);
+      await partArrived;
+      const closing = lake.close();
+      release();
+      await Promise.all([writing, closing]);
+      // In the store's order of arrival: the partition, then the lock's release.
+      const order = s3.requests.slice(sent).filter((request) => /writes-on-their-way\/(rankings|_newsstats_sync\.lock)/.test(request) && !request.startsWith('HEAD'));
+      expect(order.map((request) => request.replace(/\?.*$/, ''))).toEqual([
+        'PUT /lake/writes-on-their-way/_newsstats_sync.lock',
+        'PUT /lake/writes-on-their-way/rankings/week%3D202601/part-0.parquet',
+        'DELETE /lake/writes-on-their-way/_newsstats_sync.lock',
+      ]);
+      await expect(lake.write('rankings/week=202602/part-0.parquet', [Buffer.from('PAR1')])).rejects.toThrow(/lock released: nothing more is written/);
+      expect(await keys('writes-on-their-way')).toEqual(['rankings/week=202601/part-0.parquet']);
+    } finally {
+      for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
+      Object.assign(process.env, saved);
+      await front.close();
+    }
+  });
+});

@@ -271,6 +271,7 @@ export class S3Lake implements Destination {
     if (this.#closed) throw this.#stopped();
     this.#locking = undefined;
     this.#lockTag = tag;
+    this.#released = false;
     this.#renew = setInterval(() => void this.#renewLease(), RENEW_MS);
     this.#renew.unref();
   }
@@ -310,7 +311,10 @@ export class S3Lake implements Destination {
 
   async #renewLease(): Promise<void> {
     try {
-      this.#lockTag = await this.#putConditionally({ Bucket: this.bucket, Key: this.#key(LOCK_FILE), Body: this.#lockBody(), IfMatch: this.#lockTag });
+      // Counted as a write: close() waits for a renewal on its way, whose ETag is then the one to remove.
+      await this.#sendWhileLocked(LOCK_FILE, async () => {
+        this.#lockTag = await this.#putConditionally({ Bucket: this.bucket, Key: this.#key(LOCK_FILE), Body: this.#lockBody(), IfMatch: this.#lockTag });
+      });
     } catch (error) {
       // Lost the lock (taken over after a stall): the state's conditional write still guards it. Unless
       // the renewal landed with its answer lost: then the lock is still this run's, to remove at its end.
@@ -320,10 +324,40 @@ export class S3Lake implements Destination {
     }
   }
 
+  /**
+   * PUTs under way, and whether the lake was closed since its lock was taken: the lock is released only
+   * once every write on its way has landed or failed, and none is sent after, as a folder's run does.
+   * A signal's clean-up released it while the run's PUTs were still on their way, and they landed
+   * after it, where a sync that took the lock meanwhile had its merge store, index or partition
+   * replaced by the stopped run's.
+   */
+  readonly #writing = new Set<Promise<void>>();
+  #released = false;
+
+  /** A PUT sent while the lake holds its lock (refused once it is closed), counted until it settles. */
+  async #sendWhileLocked<T>(path: string, send: () => Promise<T>): Promise<T> {
+    if (this.#released) throw new OutputWriteError(`${this.where}/${path}`, undefined, 'the run was stopped and the lake\'s lock released: nothing more is written');
+    const sending = send();
+    const settled = sending.then(() => undefined, () => undefined);
+    this.#writing.add(settled);
+    try {
+      return await sending;
+    } finally {
+      this.#writing.delete(settled);
+    }
+  }
+
   async close(): Promise<void> {
     if (this.#lockTag === undefined) this.#closed = true;
+    this.#released = true;
     if (this.#renew) clearInterval(this.#renew);
     this.#renew = undefined;
+    // The writes on their way land (or fail) first, one --timeout at most: none lands after the lock is gone.
+    if (this.#writing.size > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([Promise.all(this.#writing), new Promise<void>((resolve) => (timer = setTimeout(resolve, this.timeoutMs)))]);
+      clearTimeout(timer);
+    }
     // A lock still being taken (a signal's clean-up while the run opens the lake) is waited for, one
     // --timeout at most, and removed as a taken one is.
     const locking = this.#locking;
@@ -382,13 +416,13 @@ export class S3Lake implements Destination {
 
   async writeState(text: string): Promise<void> {
     try {
-      this.#stateTag = await this.#putConditionally({
+      this.#stateTag = await this.#sendWhileLocked(STATE_FILE, () => this.#putConditionally({
         Bucket: this.bucket,
         Key: this.#key(STATE_FILE),
         Body: text,
         ContentType: 'application/json',
         ...(this.#stateTag === undefined ? { IfNoneMatch: '*' } : { IfMatch: this.#stateTag }),
-      });
+      }));
     } catch (error) {
       if (!isPreconditionFailed(error)) throw this.#failure(STATE_FILE, error);
       // The state as this run wrote it is this run's own PUT that landed while its answer was lost (a
@@ -450,7 +484,7 @@ export class S3Lake implements Destination {
     released?.();
     const { sdk, client } = this.#s3;
     try {
-      await client.send(new sdk.PutObjectCommand({ Bucket: this.bucket, Key: this.#key(path), Body: bytes }));
+      await this.#sendWhileLocked(path, () => client.send(new sdk.PutObjectCommand({ Bucket: this.bucket, Key: this.#key(path), Body: bytes })));
     } catch (error) {
       throw this.#failure(path, error);
     }
