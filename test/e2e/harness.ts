@@ -77,7 +77,11 @@ export function sandboxEnv(server: { url: string; key: string }, extra: Record<s
   };
 }
 
-/** A child's environment: only PATH from ours, an isolated home, UTF-8, then the test's own values. */
+/**
+ * A child's environment: only PATH from ours, an isolated home, UTF-8, the run's temporary folder
+ * (so what a killed child leaves there, as a sync to s3:// leaves its held links' folder on SIGKILL,
+ * goes with the run's folder, not into /tmp), then the test's own values.
+ */
 export function isolatedEnv(home: string, overrides: Record<string, string | undefined> = {}): Record<string, string> {
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
@@ -85,6 +89,7 @@ export function isolatedEnv(home: string, overrides: Record<string, string | und
     XDG_CONFIG_HOME: join(home, 'config'),
     XDG_CACHE_HOME: join(home, 'cache'),
     LANG: 'C.UTF-8',
+    TMPDIR: tmpdir(),
   };
   for (const [key, value] of Object.entries(overrides)) {
     if (value === undefined) delete env[key];
