@@ -165,9 +165,6 @@ const LINKS_HELD = `${STORE_FOLDER}/links/held.ndjson`;
 /** The state is written at most this often while partitions land (and always at the end). */
 const STATE_INTERVAL_MS = 1000;
 
-/** Free buffers a merge keeps for the held lines of its next partitions (#heldBuffers). */
-const MAX_FREE_HELD_BUFFERS = 2;
-
 /** Links rows beyond which the run merges what it holds into the lake before fetching more. */
 const LINKS_BUFFER_ROWS = 20_000;
 
@@ -201,14 +198,6 @@ class LakeRun {
   #heldAt: number[] = [];
   #heldLength: number[] = [];
   #heldKeys: string[] = [];
-  /**
-   * Buffers a merge has read held lines into, free again. New ones for each read lived through young-
-   * generation collections (a partition's store write and Parquet span several), so they were freed
-   * only by a full one: a two-year lake's first merge made 4,692 of them (12.1 MB), and its Buffers
-   * piled up to 9-11 MB (docs/performance.md, "sync", "A lake at two years"). A buffer comes back once
-   * its partition's Parquet is made and the destination has let its store's bytes go.
-   */
-  #heldBuffers: Buffer[] = [];
   /** The partition week of each key in #links. */
   #linkWeeks = new Map<string, number>();
   #linksRows = 0;
@@ -519,45 +508,26 @@ class LakeRun {
 
   /**
    * The held lines of these numbers (ascending, so in the order they lie in the scratch file), each a
-   * view of one buffer they are read into, taken from #heldBuffers: lines that lie side by side there
-   * are read together (a 25-week sync's merge reads about 800 pieces). `release` gives the buffer back,
-   * once nothing holds the lines.
+   * view of one read of it: lines that lie side by side there are read together (a 25-week sync's
+   * merge reads about 800 pieces).
    */
-  #heldLines(numbers: Uint32Array): { lines: Buffer[]; release: () => void } {
+  #heldLines(numbers: Uint32Array): Buffer[] {
     const at = this.#heldAt;
     const length = this.#heldLength;
     const lines = new Array<Buffer>(numbers.length);
-    let total = 0;
-    for (let index = 0; index < numbers.length; index += 1) total += length[numbers[index]!]! + 1;
-    // The smallest free buffer that holds them (the list is kept smallest first).
-    const free = this.#heldBuffers.findIndex((buffer) => buffer.length >= total);
-    // Sized up to a power of two, so a buffer fits most partitions after the one it was made for.
-    const buffer = free >= 0 ? this.#heldBuffers.splice(free, 1)[0]! : Buffer.allocUnsafe(total === 0 ? 0 : Math.max(16 * 1024, 2 ** Math.ceil(Math.log2(total))));
-    let filled = 0;
     for (let first = 0; first < numbers.length; ) {
       const start = at[numbers[first]!]!;
       let stop = start + length[numbers[first]!]! + 1;
       let next = first + 1;
       while (next < numbers.length && at[numbers[next]!] === stop) stop += length[numbers[next++]!]! + 1;
-      this.#held!.readInto(start, stop - start, buffer, filled);
+      const bytes = this.#held!.read(start, stop - start);
       for (let index = first; index < next; index += 1) {
-        const offset = filled + at[numbers[index]!]! - start;
-        lines[index] = buffer.subarray(offset, offset + length[numbers[index]!]!);
+        const offset = at[numbers[index]!]! - start;
+        lines[index] = bytes.subarray(offset, offset + length[numbers[index]!]!);
       }
-      filled += stop - start;
       first = next;
     }
-    let released = false;
-    const release = () => {
-      if (released || buffer.length === 0) return;
-      released = true;
-      const free = this.#heldBuffers;
-      const larger = free.findIndex((each) => each.length >= buffer.length);
-      free.splice(larger === -1 ? free.length : larger, 0, buffer);
-      // The largest kept: a lake's recent partitions are its largest, and a merge goes oldest first.
-      if (free.length > MAX_FREE_HELD_BUFFERS) free.shift();
-    };
-    return { lines, release };
+    return lines;
   }
 
   /**
@@ -575,13 +545,7 @@ class LakeRun {
     for (const line of storeLines(stored)) merged.set(linkKey(storeRow(line)), line);
     for (const key of losses ?? []) merged.delete(key);
     const heldNumbers = Uint32Array.from(gains?.values() ?? []).sort();
-    const { lines: heldLines, release } = this.#heldLines(heldNumbers);
-    // The buffer goes back once both are done with it: the Parquet made from the lines, and the
-    // destination with the store's bytes (views of it).
-    let holders = 2;
-    const letGo = () => {
-      if (--holders === 0) release();
-    };
+    const heldLines = this.#heldLines(heldNumbers);
     for (let index = 0; index < heldNumbers.length; index += 1) merged.set(this.#heldKeys[heldNumbers[index]!]!, heldLines[index]!);
     const lines = [...merged.keys()].sort().map((key) => merged.get(key)!);
     const chunks: Buffer[] = [];
@@ -593,16 +557,14 @@ class LakeRun {
     // is its store's rows (a stopped merge's are made so by #finishMerge, a lost one's by #forgetLost,
     // before any merge), so a store that would come out the same leaves both files as they are.
     if (unlessUnchanged && stored !== undefined && this.#state.streams.links?.taken?.[String(week)] !== undefined && sameBytes(chunks, stored)) {
-      release();
       this.#state = withPartitionTaken(this.#state, 'links', week, taken, partial);
       return false;
     }
-    await this.#lake.write(storePath, chunks, letGo);
+    await this.#lake.write(storePath, chunks);
     // Parsed again a row at a time: each lives only while the writer takes it.
     await this.#writeRows({ stream: 'links', week }, async (write) => {
       for (const line of lines) await write(storeRow(line));
     });
-    letGo();
     this.#state = withPartitionTaken(this.#state, 'links', week, taken, partial);
     return true;
   }

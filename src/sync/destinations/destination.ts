@@ -46,12 +46,8 @@ export interface Destination {
   read(path: string): Promise<Buffer | undefined>;
   /** Which of these files the lake lacks (after open(), or peekState()). */
   missing(paths: readonly string[]): Promise<Set<string>>;
-  /**
-   * Writes a file whole: readers see the old one or the new one, never a part. `released`, when given,
-   * is called once the destination holds none of `content`'s buffers any more (they are in a temporary
-   * file, copied, or the write was given up), so the caller may fill them again.
-   */
-  write(path: string, content: Produce | Chunks, released?: () => void): Promise<void>;
+  /** Writes a file whole: readers see the old one or the new one, never a part. */
+  write(path: string, content: Produce | Chunks): Promise<void>;
   /** A scratch area beside `path` for bytes the run holds until it merges them (Scratch). */
   scratch(path: string): Promise<Scratch>;
 }
@@ -66,8 +62,6 @@ export interface Scratch {
   append(chunks: readonly Buffer[]): number;
   /** `length` bytes from `position`. */
   read(position: number, length: number): Buffer;
-  /** `length` bytes from `position` into `target` at `offset`: no buffer of its own. */
-  readInto(position: number, length: number, target: Buffer, offset: number): void;
   /** Removes it; safe to call twice. */
   dispose(): void;
 }
@@ -101,10 +95,6 @@ export class MemoryScratch implements Scratch {
     return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
   }
 
-  readInto(position: number, length: number, target: Buffer, offset: number): void {
-    this.read(position, length).copy(target, offset);
-  }
-
   dispose(): void {
     this.#pieces = [];
     this.#starts = [];
@@ -118,14 +108,8 @@ export class LakeError extends Error {
 
 /** Collects what a producer writes: partitions are small (compressed Parquet), and written in one go. */
 export async function produceBytes(content: Produce | Chunks): Promise<Buffer> {
-  return Buffer.concat(typeof content === 'function' ? await produceChunks(content) : content);
-}
-
-/**
- * What a producer writes, as the pieces it wrote: a local lake writes them as they are. One buffer of
- * them was a copy of every partition's Parquet (3.5 MB in a two-year lake's first links merge).
- */
-export async function produceChunks(produce: Produce): Promise<Buffer[]> {
+  if (typeof content !== 'function') return Buffer.concat(content);
+  const produce = content;
   const chunks: Buffer[] = [];
   const out = new Writable({
     write(chunk: Buffer | string, _encoding, callback) {
@@ -134,5 +118,5 @@ export async function produceChunks(produce: Produce): Promise<Buffer[]> {
     },
   });
   await produce(out);
-  return chunks;
+  return Buffer.concat(chunks);
 }

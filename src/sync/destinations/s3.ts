@@ -478,10 +478,8 @@ export class S3Lake implements Destination {
     return (await this.#get(path, 1024 * 1024 * 1024))?.bytes;
   }
 
-  async write(path: string, content: Produce | Chunks, released?: () => void): Promise<void> {
-    // One body a PUT: the pieces are copied into it, and free at once.
+  async write(path: string, content: Produce | Chunks): Promise<void> {
     const bytes = await produceBytes(content);
-    released?.();
     const { sdk, client } = this.#s3;
     try {
       await this.#sendWhileLocked(path, () => client.send(new sdk.PutObjectCommand({ Bucket: this.bucket, Key: this.#key(path), Body: bytes })));
