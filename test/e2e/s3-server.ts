@@ -3,9 +3,15 @@
  * a small front that adds what s3rver predates, S3's conditional writes (If-None-Match: * and If-Match
  * on PUT, answered 412 as S3 does since 2024), by asking s3rver for the object's ETag first. The
  * front serialises PUTs, so its check and the write are one step, as S3's are.
+ *
+ * s3rver 3.7 answers a streamed PUT before its file is written (it resolves when the body has passed
+ * its hash, not when the file stream finished, and it rewrites the file in place), so a GET right
+ * after could read a part of it: a lake read "state is not JSON" for 1.7 s under a heavy kill run.
+ * The front answers a PUT only once s3rver serves the bytes the PUT's ETag names, as S3 does.
  */
 import { mkdtempSync } from 'node:fs';
-import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createHash } from 'node:crypto';
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +34,24 @@ export async function localS3(bucket: string): Promise<LocalS3> {
   const { default: S3rver } = (await import('s3rver')) as unknown as { default: new (options: Record<string, unknown>) => { run(): Promise<AddressInfo>; close(): Promise<void> } };
   const store = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: mkdtempSync(join(tmpdir(), 'newsstats-s3-')), configureBuckets: [{ name: bucket }] });
   const backend = await store.run();
+  /** The MD5 of what s3rver serves for this object now, or undefined when it serves none. */
+  const servedMd5 = (path: string, headers: IncomingHttpHeaders): Promise<string | undefined> =>
+    new Promise((resolve, reject) => {
+      const { 'if-none-match': _none, 'if-match': _match, 'content-md5': _md5, ...rest } = headers;
+      const get = httpRequest({ host: '127.0.0.1', port: backend.port, method: 'GET', path, headers: { ...rest, 'content-length': '0' } }, (answer) => {
+        const hash = createHash('md5');
+        answer.on('data', (chunk: Buffer) => hash.update(chunk));
+        answer.on('end', () => resolve(answer.statusCode === 200 ? hash.digest('hex') : undefined));
+      });
+      get.on('error', reject);
+      get.end();
+    });
+  /** Until s3rver serves the bytes a PUT's answer names (2 s at most: another PUT may have replaced them). */
+  const landed = async (path: string, headers: IncomingHttpHeaders, etag: string | undefined): Promise<void> => {
+    const md5 = etag?.replaceAll('"', '');
+    if (md5 === undefined || !/^[0-9a-f]{32}$/.test(md5)) return;
+    for (let tries = 0; tries < 400 && (await servedMd5(path, headers)) !== md5; tries += 1) await new Promise((resolve) => setTimeout(resolve, 5));
+  };
   const forward = (request: IncomingMessage, body: Buffer, response: ServerResponse, method = request.method): Promise<number> =>
     new Promise((resolve, reject) => {
       const upstream = httpRequest({ host: '127.0.0.1', port: backend.port, method, path: request.url, headers: request.headers }, (answer) => {
@@ -36,9 +60,21 @@ export async function localS3(bucket: string): Promise<LocalS3> {
           resolve(answer.statusCode ?? 0);
           return;
         }
-        response.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(response);
-        answer.on('end', () => resolve(answer.statusCode ?? 0));
+        const answerWhenLanded = method === 'PUT' && answer.statusCode === 200 && request.headers['x-amz-copy-source'] === undefined;
+        if (!answerWhenLanded) {
+          response.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(response);
+          answer.on('end', () => resolve(answer.statusCode ?? 0));
+          return;
+        }
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+        answer.on('end', () => {
+          void landed(request.url!, request.headers, typeof answer.headers.etag === 'string' ? answer.headers.etag : undefined).then(() => {
+            if (!response.writableEnded) response.writeHead(200, answer.headers).end(Buffer.concat(chunks));
+            resolve(200);
+          }, reject);
+        });
       });
       upstream.on('error', reject);
       upstream.end(body);
