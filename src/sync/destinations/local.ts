@@ -124,6 +124,7 @@ export class LocalLake implements Destination {
     const problem = folderProblem(this.#root, await lstat(this.#root));
     if (problem !== undefined) throw new LakeError(problem);
     this.#vetted.add(this.#root);
+    this.#released = false;
     await this.#lock();
     await this.#removeLeftovers();
   }
@@ -183,7 +184,19 @@ export class LocalLake implements Destination {
     this.#lockText = undefined;
   }
 
+  /**
+   * Set by close(): a write handed over after it (a signal's clean-up while the run goes on for a
+   * moment before its exit) is refused, so nothing lands once the lock is released, where another
+   * sync may have taken the lake. open() clears it.
+   */
+  #released = false;
+
+  #refuseOnceReleased(path: string): void {
+    if (this.#released) throw new OutputWriteError(join(this.where, path), undefined, 'the run was stopped and the lake\'s lock released: nothing more is written');
+  }
+
   async close(): Promise<void> {
+    this.#released = true;
     // No write of ours goes on once the lock is released.
     await Promise.allSettled([...this.#pending.values()]);
     if (this.#lockText === undefined) return;
@@ -258,6 +271,7 @@ export class LocalLake implements Destination {
   readonly #newEntries = new Set<string>();
 
   async writeState(text: string): Promise<void> {
+    this.#refuseOnceReleased(STATE_FILE);
     // Every file the state may record first: published and durable, or the state is not written.
     await this.#settle();
     const changed = [...this.#newEntries];
@@ -316,6 +330,7 @@ export class LocalLake implements Destination {
   readonly #waitingForRoom: Array<() => void> = [];
 
   async write(path: string, content: Produce | Chunks): Promise<void> {
+    this.#refuseOnceReleased(path);
     const bytes = typeof content === 'function' ? [await produceBytes(content)] : content;
     const size = bytes.reduce((sum, chunk) => sum + chunk.length, 0);
     while (this.#unwritten > 0 && this.#unwritten + size > MAX_BYTES_UNWRITTEN) await new Promise<void>((resolve) => this.#waitingForRoom.push(resolve));
