@@ -25,6 +25,8 @@ export interface LocalS3 {
   requests: string[];
   /** The region each request was signed for (its Authorization's credential scope), in arrival order. */
   regions: string[];
+  /** The file s3rver keeps an object's bytes in: its mtime is the object's Last-Modified. */
+  objectFile(key: string): string;
   close(): Promise<void>;
 }
 
@@ -32,7 +34,8 @@ export async function localS3(bucket: string): Promise<LocalS3> {
   // s3rver ships no types: the little of it used here, typed by hand.
   // @ts-expect-error -- no declaration file
   const { default: S3rver } = (await import('s3rver')) as unknown as { default: new (options: Record<string, unknown>) => { run(): Promise<AddressInfo>; close(): Promise<void> } };
-  const store = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: mkdtempSync(join(tmpdir(), 'newsstats-s3-')), configureBuckets: [{ name: bucket }] });
+  const directory = mkdtempSync(join(tmpdir(), 'newsstats-s3-'));
+  const store = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: bucket }] });
   const backend = await store.run();
   /** The MD5 of what s3rver serves for this object now, or undefined when it serves none. */
   const servedMd5 = (path: string, headers: IncomingHttpHeaders): Promise<string | undefined> =>
@@ -134,6 +137,8 @@ export async function localS3(bucket: string): Promise<LocalS3> {
     },
     requests,
     regions,
+    // s3rver's file store: <directory>/<bucket>/<key>._S3rver_object (on Linux, the key's path as it is).
+    objectFile: (key) => join(directory, bucket, `${key}._S3rver_object`),
     close: async () => {
       front.closeAllConnections();
       await new Promise<void>((resolve) => front.close(() => resolve()));

@@ -5,7 +5,7 @@
  * a lake another run holds is refused; unknown schemes are refused in one line.
  */
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingMessage } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -88,8 +88,20 @@ describe('sync to object storage', () => {
     expect(held.stderr.trim()).toMatch(/^error: cannot write to s3:\/\/lake\/held: it is being synced by process 4242 on elsewhere since .*; wait for it to end, or delete s3:\/\/lake\/held\/_newsstats_sync\.lock if no sync is running/);
 
     await client.send(new PutObjectCommand({ Bucket: 'lake', Key: 'stale/_newsstats_sync.lock', Body: JSON.stringify({ pid: 4242, host: 'elsewhere', since: '2026-11-27T10:00:00.000Z', until: '2026-11-27T10:10:00.000Z' }) }));
+    // Last written 11 minutes ago by the store's clock too: no renewal within the lease.
+    const elevenMinutesAgo = new Date(Date.now() - 11 * 60_000);
+    utimesSync(s3.objectFile('stale/_newsstats_sync.lock'), elevenMinutesAgo, elevenMinutesAgo);
     const stale = await spawnCli(['sync', 's3://lake/stale', ...SMALL, '--streams', 'rankings'], { env });
     expect(stale.code, stale.stderr).toBe(0);
+  });
+
+  it("a live run's lock is kept though its host's clock runs behind ours by more than the lease: the store's clock saw it renewed", async () => {
+    // Written just now (the store's Last-Modified), its end by a clock 20 minutes behind: already past by ours.
+    const behind = (minutes: number) => new Date(Date.now() - 20 * 60_000 + minutes * 60_000).toISOString();
+    await client.send(new PutObjectCommand({ Bucket: 'lake', Key: 'skewed/_newsstats_sync.lock', Body: JSON.stringify({ pid: 4242, host: 'elsewhere', since: behind(0), until: behind(10) }) }));
+    const refused = await spawnCli(['sync', 's3://lake/skewed', ...SMALL, '--streams', 'rankings'], { env });
+    expect(refused.code, refused.stderr).toBe(6);
+    expect(refused.stderr.trim()).toMatch(/it is being synced by process 4242 on elsewhere since /);
   });
 
   it('a state changed by another run meanwhile is never overwritten (a conditional write)', async () => {

@@ -276,6 +276,20 @@ export class S3Lake implements Destination {
     this.#renew.unref();
   }
 
+  /**
+   * Whether a lock's lease still holds. The holder writes its end by its own clock, and a host whose
+   * clock ran behind this one's by more than the lease (a container without NTP) had a live run's lock
+   * taken. So the lease holds while the holder's end is ahead of this clock, or while the store's own
+   * clock has not passed the lease since the lock was last written (its Last-Modified, against the
+   * store's time as the SDK reads it from each answer's Date): either clock alone keeps a live run's.
+   */
+  #leaseLasts(holder: Holder, modified: Date | undefined): boolean {
+    if (Date.parse(holder.until) > Date.now()) return true;
+    if (modified === undefined) return false;
+    const offset = (this.#s3.client.config as { systemClockOffset?: number }).systemClockOffset ?? 0;
+    return modified.getTime() + LEASE_MS > Date.now() + offset;
+  }
+
   /** Creates the lock, or takes over a crashed run's: its ETag. */
   async #takeLock(Key: string): Promise<string | undefined> {
     for (let attempt = 1; ; attempt += 1) {
@@ -295,7 +309,7 @@ export class S3Lake implements Destination {
       // connection, a timeout), which the SDK then sent again: this run refused itself, exit 6.
       if (holder?.run === this.#run) return held.tag;
       // A run killed on this host (its process gone) is not waited for; one elsewhere, until its lease ends.
-      if (holder !== undefined && Date.parse(holder.until) > Date.now() && (await holdsLock(holder))) {
+      if (holder !== undefined && this.#leaseLasts(holder, held.modified) && (await holdsLock(holder))) {
         throw new OutputWriteError(this.where, undefined, `it is being synced by process ${holder.pid} on ${holder.host} since ${holder.since}; wait for it to end, or delete ${this.where}/${LOCK_FILE} if no sync is running (its lease ends ${holder.until})`);
       }
       // A lease run out, or a holder gone: a crashed run's. Taken over only if nobody else took it first.
@@ -383,7 +397,7 @@ export class S3Lake implements Destination {
    * answer's headers: a connection cut while the body came (`Error: aborted`) stopped the run at
    * once, so the GET is sent again, as many times as the SDK's attempts (AWS_MAX_ATTEMPTS).
    */
-  async #get(path: string, limit: number): Promise<{ bytes: Buffer; tag: string | undefined } | undefined> {
+  async #get(path: string, limit: number): Promise<{ bytes: Buffer; tag: string | undefined; modified: Date | undefined } | undefined> {
     const { sdk, client } = this.#s3;
     const attempts = await client.config.maxAttempts().catch(() => 3);
     for (let attempt = 1; ; attempt += 1) {
@@ -396,7 +410,7 @@ export class S3Lake implements Destination {
       }
       if ((answer.ContentLength ?? 0) > limit) throw new LakeError(`${this.where}/${path} is ${answer.ContentLength} bytes, more than a newsstats file there can be (${limit}): remove it`);
       try {
-        return { bytes: Buffer.from(await answer.Body!.transformToByteArray()), tag: answer.ETag };
+        return { bytes: Buffer.from(await answer.Body!.transformToByteArray()), tag: answer.ETag, modified: answer.LastModified };
       } catch (error) {
         if (attempt >= attempts) throw this.#failure(path, error, true);
       }
