@@ -8,7 +8,7 @@
  * after the signal, and the account must still be the clean-up's, agreeing with its line.
  */
 import { EventEmitter } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -71,11 +71,37 @@ describe('sync --summary after a signal', () => {
       expect(exits).toEqual([143]);
       const line = /sync: interrupted: (\d+) partitions? written this run (?:are|is) kept in .*; the next run fetches what is missing/.exec(result.stderr);
       expect(line, result.stderr).not.toBeNull();
+      // The line is the run's last word: what the run says after the signal must not contradict it.
+      expect(result.stderr.trim().split('\n').at(-1), result.stderr).toBe(line![0]);
       const summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as { outcome: string; written: unknown[] };
       expect(summary.outcome).toBe('interrupted');
       expect(summary.written).toHaveLength(Number(line![1]));
     } finally {
       await front.close();
     }
+  });
+
+  it('ends with the interrupted line when the lake was up to date: no "up to date" after it', async () => {
+    const dir = join(tempDir(), 'lake');
+    const args = ['sync', dir, '--since', String(addWeeks(isoWeekOf(NOW), -2)), '--streams', 'rankings', '--depth', '3'];
+    const env = { NEWSSTATS_BASE_URL: server.url, NEWSSTATS_API_KEY: server.key };
+    const first = await runCliWithProcess(args, Object.assign(new EventEmitter(), { exit: () => undefined }), { env });
+    expect(first.stderr).toMatch(/^sync: wrote /m);
+    let exited: (code: number) => void = () => undefined;
+    const exit = new Promise<number>((resolve) => (exited = resolve));
+    const proc = Object.assign(new EventEmitter(), { exit: (code: number) => exited(code) });
+    // SIGTERM as soon as the run listens for signals, before sync has loaded its engine (a real process
+    // exited 143 then, saying nothing); the stand-in never exits, so the run, with nothing to write,
+    // goes on to its end (and said "up to date" after the interrupted line).
+    proc.on('newListener', (event) => {
+      if (event === 'SIGTERM') queueMicrotask(() => proc.emit('SIGTERM', 'SIGTERM'));
+    });
+    const summaryFile = join(tempDir(), 'summary.json');
+    const result = await runCliWithProcess([...args, '--summary', summaryFile], proc, { env });
+    // The clean-up may end after the run gave up (it found its lake closed): its exit is awaited.
+    expect(await exit).toBe(143);
+    expect(result.stderr.trim().split('\n'), result.stderr).toEqual([expect.stringMatching(/^sync: interrupted: 0 partitions written this run are kept in .*; the next run fetches what is missing$/)]);
+    expect(JSON.parse(readFileSync(summaryFile, 'utf8'))).toMatchObject({ outcome: 'interrupted', written: [] });
+    expect(existsSync(join(dir, '_newsstats_sync.lock'))).toBe(false);
   });
 });

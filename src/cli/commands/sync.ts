@@ -52,6 +52,11 @@ function describeTask(task: { stream: string; week?: number }): string {
 }
 
 /** `--plan`'s text: a line a fetch, then what it costs; nothing is sent. */
+/** The one line a signal leaves: what this run wrote is kept, and the next run fetches the rest. */
+function interruptedLine(kept: number, lakeName: string): string {
+  return `sync: interrupted: ${kept} ${kept === 1 ? 'partition' : 'partitions'} written this run ${kept === 1 ? 'is' : 'are'} kept in ${lakeName}; the next run fetches what is missing`;
+}
+
 function planText(summary: SyncSummary, where: string, top: number): string {
   const lines = summary.planned.map((task) => {
     if (task.week === undefined) return `fetch ${task.stream} (1 request), write ${task.stream}/week=${summary.currentWeek}/part-0.parquet`;
@@ -136,13 +141,12 @@ const sync = verb({
     return { dir, flags: { ...flags, plan: flags.plan === true || flags.dryRun === true } };
   },
   async run(ctx: Context, { dir, flags }) {
-    const [{ emptySyncSummary, runSync }, { parseStreamList, STREAM_NAMES }, { destinationOf }] = await Promise.all([import('../../sync/sync.js'), import('../../sync/streams.js'), import('../../sync/destinations/index.js')]);
     const started = performance.now();
     const seconds = () => (performance.now() - started) / 1000;
     let lakeName = dir;
     // Filled in by the engine as the run goes: a run a signal or an error stops still accounts for
-    // what it planned, wrote and sent, in its one line and in --summary.
-    const summary = emptySyncSummary();
+    // what it planned, wrote and sent, in its one line and in --summary. Made once the engine is loaded.
+    let summary: SyncSummary | undefined = undefined;
     let lake: Destination | undefined;
     // Set when --summary names one of the lake's own files: then no account is written there at all.
     let summaryRefused = false;
@@ -167,24 +171,36 @@ const sync = verb({
     // clean-up's, replaced it when renamed last, so a run that exited 143 was left saying `running` or `ok`.
     let summaryWrites = Promise.resolve();
     let summaryFinal = false;
-    const writeSummary = (outcome: string, error?: unknown, account: SyncSummary = summary): Promise<void> => {
-      if (flags.summary === undefined || summaryRefused || summaryFinal) return Promise.resolve();
+    const writeSummary = (outcome: string, error?: unknown, account: SyncSummary | undefined = summary): Promise<void> => {
+      if (flags.summary === undefined || summaryRefused || summaryFinal || account === undefined) return Promise.resolve();
       if (outcome === 'interrupted') summaryFinal = true;
       const write = summaryWrites.then(() => writeSummaryNow(outcome, error, account));
       summaryWrites = write.catch(() => undefined);
       return write;
     };
     // A signal ends the run through the lifecycle's clean-ups: one line says what the lake kept.
+    // Registered before anything is awaited: main() listens for signals just before run() starts, and a
+    // signal while the engine's modules loaded found no clean-up, so the run exited 143 saying nothing.
     ctx.lifecycle.onCleanup(async (reason) => {
       if (reason !== 'interrupted') return;
       await lake?.close().catch(() => undefined);
       // The line and the account say the same: the partitions landed by now (more may land before the
       // exit; the next run finds them, as it finds any partition it did not record).
-      const account = { ...summary, written: summary.written.slice() };
-      const kept = account.written.length;
-      ctx.report.note(`sync: interrupted: ${kept} ${kept === 1 ? 'partition' : 'partitions'} written this run ${kept === 1 ? 'is' : 'are'} kept in ${lakeName}; the next run fetches what is missing`, { evenQuiet: true });
-      await writeSummary('interrupted', undefined, account).catch(() => undefined);
+      const account: SyncSummary = summary === undefined ? { planned: [], plannedRequests: 0, written: [], failed: [], requests: 0 } : { ...summary, written: summary.written.slice() };
+      ctx.report.note(interruptedLine(account.written.length, lakeName), { evenQuiet: true });
+      // Not where --summary is refused (checked as the run starts, as the run's own accounts are).
+      const summaryPlaceable = flags.summary === undefined || (() => {
+        try {
+          checkOutputPath(flags.summary, ctx.io.cwd, '--summary');
+          return true;
+        } catch {
+          return false;
+        }
+      })();
+      if (summaryPlaceable) await writeSummary('interrupted', undefined, account).catch(() => undefined);
     });
+    const [{ emptySyncSummary, runSync }, { parseStreamList, STREAM_NAMES }, { destinationOf }] = await Promise.all([import('../../sync/sync.js'), import('../../sync/streams.js'), import('../../sync/destinations/index.js')]);
+    summary = emptySyncSummary();
     try {
       // A place the account cannot go is refused before any request, as --output's is (exit 6).
       if (flags.summary !== undefined) checkOutputPath(flags.summary, ctx.io.cwd, '--summary');
@@ -242,7 +258,9 @@ const sync = verb({
         ? 'up to date'
         : `wrote ${summary.written.length} ${summary.written.length === 1 ? 'partition' : 'partitions'} (${describeWeeks(summary.written.map((partition) => partition.week))})`;
       const failed = summary.failed.length > 0 ? `, ${summary.failed.length} failed` : '';
-      ctx.report.note(`sync: ${what}${failed}, ${summary.requests} ${summary.requests === 1 ? 'request' : 'requests'}, ${seconds().toFixed(1)} s, ${lake.where}`);
+      // After a signal the clean-up's line is the run's last word: the run goes on for a moment before
+      // the exit, and an "up to date" of a run with nothing left to write followed "interrupted".
+      if (!ctx.lifecycle.interrupted) ctx.report.note(`sync: ${what}${failed}, ${summary.requests} ${summary.requests === 1 ? 'request' : 'requests'}, ${seconds().toFixed(1)} s, ${lake.where}`);
       await writeSummary(summary.failed.length > 0 ? 'incomplete' : 'ok');
       if (summary.failed.length > 0) {
         throw new IncompleteRunError(`${summary.failed.length} partitions failed after retries (${summary.failed.map(({ task }) => describeTask(task)).join(', ')}); what landed is recorded: run sync again to fetch what is missing`);

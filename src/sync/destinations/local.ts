@@ -106,6 +106,7 @@ export class LocalLake implements Destination {
   }
 
   async open(): Promise<void> {
+    if (this.#closed) throw this.#stopped();
     const existing = await stat(this.where).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return undefined;
       throw new OutputWriteError(this.where, error);
@@ -129,7 +130,34 @@ export class LocalLake implements Destination {
     await this.#removeLeftovers();
   }
 
+  /**
+   * Set by a close() while the lake held no lock (a signal's clean-up while the run opens the lake, or
+   * before it began to): the lake takes none afterwards, as an object store's does. A lock taken after
+   * the clean-up was left behind when the process exited before its exit handler was in place, naming
+   * the run, until the next run found its process gone. A lake closed after it was opened may be
+   * opened again.
+   */
+  #closed = false;
+  /** The lock while it is being taken: close() waits for it, so a lock taken meanwhile is removed too. */
+  #locking: Promise<void> | undefined;
+
+  #stopped(): OutputWriteError {
+    return new OutputWriteError(this.where, undefined, 'the run was stopped while it took the lake\'s lock');
+  }
+
   async #lock(): Promise<void> {
+    if (this.#closed) throw this.#stopped();
+    this.#locking = this.#takeLock();
+    try {
+      await this.#locking;
+    } finally {
+      this.#locking = undefined;
+    }
+    // Closed meanwhile: close() waited for the lock and removed it.
+    if (this.#closed) throw this.#stopped();
+  }
+
+  async #takeLock(): Promise<void> {
     const path = join(this.root, LOCK_FILE);
     const holder: LockHolder = { pid: process.pid, start: await processStart('self'), host: hostname(), since: new Date().toISOString() };
     const text = JSON.stringify(holder) + '\n';
@@ -196,9 +224,11 @@ export class LocalLake implements Destination {
   }
 
   async close(): Promise<void> {
+    if (this.#lockText === undefined) this.#closed = true;
     this.#released = true;
     // No write of ours goes on once the lock is released.
     await Promise.allSettled([...this.#pending.values()]);
+    await this.#locking?.catch(() => undefined);
     if (this.#lockText === undefined) return;
     process.off('exit', this.#releaseOnExit);
     const path = join(this.root, LOCK_FILE);

@@ -109,4 +109,18 @@ describe('a local lake publishing files', () => {
     }
     expect(readFileSync(join(dir, STORE, 'week=202647.ndjson'), 'utf8')).toBe('{"b":2}\n');
   });
+
+  it('takes no lock once closed while it was being opened (a signal\'s clean-up as the run began), as an object store\'s lake', async () => {
+    const dir = join(tempDir(), 'lake');
+    mkdirSync(dir);
+    const lake = new LocalLake(dir);
+    // The clean-up's close() comes while open() waits on the file system: a lock taken after it
+    // stayed when the process exited before the lock's exit handler was in place.
+    const opening = lake.open();
+    await lake.close();
+    await expect(opening).rejects.toThrow(/the run was stopped while it took the lake's lock/);
+    expect(readdirSync(dir)).not.toContain('_newsstats_sync.lock');
+    await expect(lake.open()).rejects.toBeInstanceOf(OutputWriteError);
+    expect(readdirSync(dir)).toEqual([]);
+  });
 });
