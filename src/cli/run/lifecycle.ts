@@ -18,6 +18,11 @@ const BULK_HEAP_FLAGS = '--no-optimize-for-size --semi-space-growth-factor=1 --h
 
 export type CloseReason = 'done' | 'interrupted';
 
+/** 128 + the signal's number (130, 143, 129), as a shell reports a run a signal ended. */
+function exitCodeOfSignal(signal: NodeJS.Signals): number {
+  return 128 + (constants.signals[signal] ?? 0);
+}
+
 export class Lifecycle {
   #interrupted = false;
   #signal: NodeJS.Signals | undefined;
@@ -58,8 +63,13 @@ export class Lifecycle {
     this.#closedPipe = handler;
   }
 
-  /** The exit code of a closed stdout: the verb's, else `quiet`. */
+  /**
+   * The exit code of a closed stdout: the verb's, else `quiet`. After a signal the signal's: Ctrl-C
+   * on `tap | target` signals both, so the target's death closes the pipe while the tap is stopping;
+   * the signal's line has been written, and a second line with another code would only confuse.
+   */
   closedPipeExit(quiet: number): number {
+    if (this.#signal !== undefined) return exitCodeOfSignal(this.#signal);
     return this.#closedPipe?.() ?? quiet;
   }
 
@@ -83,7 +93,7 @@ export class Lifecycle {
         return;
       }
       this.#signal = signal;
-      void this.close('interrupted').finally(() => proc.exit(128 + (constants.signals[signal] ?? 0)));
+      void this.close('interrupted').finally(() => proc.exit(exitCodeOfSignal(signal)));
     };
     proc.once('SIGINT', onSignal);
     proc.once('SIGTERM', onSignal);
