@@ -51,12 +51,12 @@ function describeTask(task: { stream: string; week?: number }): string {
   return task.week === undefined ? task.stream : `${task.stream} week=${task.week}`;
 }
 
-/** `--plan`'s text: a line a fetch, then what it costs; nothing is sent. */
 /** The one line a signal leaves: what this run wrote is kept, and the next run fetches the rest. */
 function interruptedLine(kept: number, lakeName: string): string {
   return `sync: interrupted: ${kept} ${kept === 1 ? 'partition' : 'partitions'} written this run ${kept === 1 ? 'is' : 'are'} kept in ${lakeName}; the next run fetches what is missing`;
 }
 
+/** `--plan`'s text: a line a fetch, then what it costs; nothing is sent. */
 function planText(summary: SyncSummary, where: string, top: number): string {
   const lines = summary.planned.map((task) => {
     if (task.week === undefined) return `fetch ${task.stream} (1 request), write ${task.stream}/week=${summary.currentWeek}/part-0.parquet`;
