@@ -217,8 +217,8 @@ export async function runServingCli(
  * signals: a test emits one at the moment it chooses. Its `exit` is the test's to record; the run
  * itself goes on, as a real one may for a moment between a signal and its exit.
  */
-export function runCliWithProcess(args: string[], process: ProcessControl, options: Pick<CliOptions, 'env' | 'cwd'> = {}): Promise<CliResult> {
-  return runInProcess(args, { env: isolatedEnv(tempDir(), options.env), cwd: options.cwd, process });
+export function runCliWithProcess(args: string[], process: ProcessControl, options: Pick<CliOptions, 'env' | 'cwd'> & { stderr?: MemoryOutput } = {}): Promise<CliResult> {
+  return runInProcess(args, { env: isolatedEnv(tempDir(), options.env), cwd: options.cwd, process, ...(options.stderr && { stderr: options.stderr }) });
 }
 
 interface InProcessOptions {
@@ -230,13 +230,15 @@ interface InProcessOptions {
   /** stderr writes into stdout's buffer, in order, as on one screen. */
   mergeStderr?: boolean;
   stdout?: MemoryOutput;
+  /** The test's own: it sees what a signal's clean-up writes after main() has returned. */
+  stderr?: MemoryOutput;
   process?: ProcessControl;
 }
 
 async function runInProcess(args: string[], options: InProcessOptions): Promise<CliResult> {
   const { main } = await import('../../src/cli/run/main.js');
   const stdout = options.stdout ?? new MemoryOutput();
-  const stderr = options.mergeStderr ? stdout : new MemoryOutput();
+  const stderr = options.mergeStderr ? stdout : (options.stderr ?? new MemoryOutput());
   const stdin = Readable.from(options.input === undefined ? [] : [options.input]);
   const code = await main(['node', BIN, ...args], {
     stdout,

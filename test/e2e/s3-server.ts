@@ -147,20 +147,26 @@ export async function localS3(bucket: string): Promise<LocalS3> {
   };
 }
 
+/** Passes a request on, as it is, to the server at `url` (on loopback), and its answer back. */
+export function passOn(url: string, request: IncomingMessage, response: ServerResponse): void {
+  const server = new URL(url);
+  const upstream = httpRequest({ host: server.hostname, port: server.port, method: request.method, path: request.url, headers: request.headers }, (answer) => {
+    response.writeHead(answer.statusCode ?? 502, answer.headers);
+    answer.pipe(response);
+  });
+  upstream.on('error', () => response.destroy());
+  request.pipe(upstream);
+}
+
 /**
- * A front of the store for tests of a store that misbehaves: each request is offered to `intercept`
- * first, which answers it itself (and returns true), or lets it through to the store as it is.
+ * A front of a loopback server (the store, or the service) for tests of one that misbehaves: each
+ * request is offered to `intercept` first, which answers it itself (and returns true), or lets it
+ * through as it is (passOn).
  */
 export async function storeFront(storeUrl: string, intercept: (request: IncomingMessage, response: ServerResponse) => boolean): Promise<{ url: string; close(): Promise<void> }> {
-  const store = new URL(storeUrl);
   const front = createServer((request, response) => {
     if (intercept(request, response)) return;
-    const upstream = httpRequest({ host: store.hostname, port: store.port, method: request.method, path: request.url, headers: request.headers }, (answer) => {
-      response.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(response);
-    });
-    upstream.on('error', () => response.destroy());
-    request.pipe(upstream);
+    passOn(storeUrl, request, response);
   });
   await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
   return {

@@ -7,10 +7,9 @@
  */
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { EventEmitter } from 'node:events';
-import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliWithProcess } from './harness.js';
-import { localS3, storeFront, type LocalS3 } from './s3-server.js';
+import { localS3, passOn, storeFront, type LocalS3 } from './s3-server.js';
 
 let s3: LocalS3;
 let client: S3Client;
@@ -65,19 +64,11 @@ describe('an s3:// lake closed while its lock is being taken', () => {
     const lockArrived = new Promise<void>((resolve) => (arrived = resolve));
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
-    const store = new URL(s3.url);
     // The lock's PUT, held until the test lets it through to the store.
     const front = await storeFront(s3.url, (request, response) => {
       if (request.method !== 'PUT' || !/_newsstats_sync\.lock/.test(request.url ?? '')) return false;
       arrived();
-      void released.then(() => {
-        const upstream = httpRequest({ host: store.hostname, port: store.port, method: request.method, path: request.url, headers: request.headers }, (answer) => {
-          response.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(response);
-        });
-        upstream.on('error', () => response.destroy());
-        request.pipe(upstream);
-      });
+      void released.then(() => passOn(s3.url, request, response));
       return true;
     });
     const { S3Lake } = await import('../../src/sync/destinations/s3.js');
@@ -130,19 +121,11 @@ describe('an s3:// lake closed while its writes are on their way', () => {
     const partArrived = new Promise<void>((resolve) => (arrived = resolve));
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
-    const store = new URL(s3.url);
     // A partition's PUT, held until the test lets it through: a signal's clean-up comes meanwhile.
     const front = await storeFront(s3.url, (request, response) => {
       if (request.method !== 'PUT' || !/part-0\.parquet/.test(request.url ?? '')) return false;
       arrived();
-      void released.then(() => {
-        const upstream = httpRequest({ host: store.hostname, port: store.port, method: request.method, path: request.url, headers: request.headers }, (answer) => {
-          response.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(response);
-        });
-        upstream.on('error', () => response.destroy());
-        request.pipe(upstream);
-      });
+      void released.then(() => passOn(s3.url, request, response));
       return true;
     });
     const { S3Lake } = await import('../../src/sync/destinations/s3.js');

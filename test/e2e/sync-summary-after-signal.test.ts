@@ -9,13 +9,12 @@
  */
 import { EventEmitter } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { addWeeks, isoWeekOf } from '../../src/shared/weeks.js';
-import { runCliWithProcess, sandbox, tempDir } from './harness.js';
+import { MemoryOutput, runCliWithProcess, sandbox, tempDir } from './harness.js';
+import { storeFront } from './s3-server.js';
 
 const NOW = new Date();
 let server: RunningSandbox;
@@ -27,31 +26,20 @@ afterAll(async () => {
 });
 
 /** A front of the service that calls `onRequest` with each request's path before passing it on. */
-async function serviceFront(onRequest: (path: string) => void): Promise<{ url: string; close(): Promise<void> }> {
-  const service = new URL(server.url);
-  const front: Server = createServer((request, response) => {
+function serviceFront(onRequest: (path: string) => void): Promise<{ url: string; close(): Promise<void> }> {
+  return storeFront(server.url, (request) => {
     onRequest(request.url ?? '');
-    const upstream = httpRequest({ host: service.hostname, port: service.port, method: request.method, path: request.url, headers: request.headers }, (answer) => {
-      response.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(response);
-    });
-    upstream.on('error', () => response.destroy());
-    request.pipe(upstream);
+    return false;
   });
-  await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(front.address() as AddressInfo).port}`,
-    close: async () => {
-      front.closeAllConnections();
-      await new Promise<void>((resolve) => front.close(() => resolve()));
-    },
-  };
 }
 
 describe('sync --summary after a signal', () => {
   it('stays the interrupted account, listing what its line counts, whatever the run writes after the signal', async () => {
-    const exits: number[] = [];
-    const proc = Object.assign(new EventEmitter(), { exit: (code: number) => void exits.push(code) });
+    let exited: (code: number) => void = () => undefined;
+    const exit = new Promise<number>((resolve) => (exited = resolve));
+    const proc = Object.assign(new EventEmitter(), { exit: (code: number) => exited(code) });
+    // The clean-up may end after main() returned (the run went on to its end): its writes are seen here.
+    const stderr = new MemoryOutput();
     // SIGTERM when the run asks the service for its first ranking: partitions are still to land.
     let signalled = false;
     const front = await serviceFront((path) => {
@@ -62,17 +50,18 @@ describe('sync --summary after a signal', () => {
     const dir = join(tempDir(), 'lake');
     const summaryFile = join(tempDir(), 'summary.json');
     try {
-      const result = await runCliWithProcess(
+      await runCliWithProcess(
         ['sync', dir, '--since', String(addWeeks(isoWeekOf(NOW), -4)), '--streams', 'rankings,people', '--depth', '3', '--concurrency', '1', '--summary', summaryFile],
         proc,
-        { env: { NEWSSTATS_BASE_URL: front.url, NEWSSTATS_API_KEY: server.key } },
+        { env: { NEWSSTATS_BASE_URL: front.url, NEWSSTATS_API_KEY: server.key }, stderr },
       );
       expect(signalled).toBe(true);
-      expect(exits).toEqual([143]);
-      const line = /sync: interrupted: (\d+) partitions? written this run (?:are|is) kept in .*; the next run fetches what is missing/.exec(result.stderr);
-      expect(line, result.stderr).not.toBeNull();
+      // The clean-up's exit awaited: under load the run itself may end first.
+      expect(await exit).toBe(143);
+      const line = /sync: interrupted: (\d+) partitions? written this run (?:are|is) kept in .*; the next run fetches what is missing/.exec(stderr.text);
+      expect(line, stderr.text).not.toBeNull();
       // The line is the run's last word: what the run says after the signal must not contradict it.
-      expect(result.stderr.trim().split('\n').at(-1), result.stderr).toBe(line![0]);
+      expect(stderr.text.trim().split('\n').at(-1), stderr.text).toBe(line![0]);
       const summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as { outcome: string; written: unknown[] };
       expect(summary.outcome).toBe('interrupted');
       expect(summary.written).toHaveLength(Number(line![1]));
@@ -97,10 +86,11 @@ describe('sync --summary after a signal', () => {
       if (event === 'SIGTERM') queueMicrotask(() => proc.emit('SIGTERM', 'SIGTERM'));
     });
     const summaryFile = join(tempDir(), 'summary.json');
-    const result = await runCliWithProcess([...args, '--summary', summaryFile], proc, { env });
-    // The clean-up may end after the run gave up (it found its lake closed): its exit is awaited.
+    const stderr = new MemoryOutput();
+    await runCliWithProcess([...args, '--summary', summaryFile], proc, { env, stderr });
+    // The clean-up may end after the run gave up (it found its lake closed): its exit, and what it wrote, awaited.
     expect(await exit).toBe(143);
-    expect(result.stderr.trim().split('\n'), result.stderr).toEqual([expect.stringMatching(/^sync: interrupted: 0 partitions written this run are kept in .*; the next run fetches what is missing$/)]);
+    expect(stderr.text.trim().split('\n'), stderr.text).toEqual([expect.stringMatching(/^sync: interrupted: 0 partitions written this run are kept in .*; the next run fetches what is missing$/)]);
     expect(JSON.parse(readFileSync(summaryFile, 'utf8'))).toMatchObject({ outcome: 'interrupted', written: [] });
     expect(existsSync(join(dir, '_newsstats_sync.lock'))).toBe(false);
   });
