@@ -352,7 +352,10 @@ export class LocalLake implements Destination {
   async #settle(): Promise<void> {
     const pending = [...this.#pending.values()];
     this.#pending.clear();
-    await Promise.all(pending);
+    // Every file settled before the first failure is reported: Promise.all gave up at the first, and
+    // the run closed its lake and released the lock while the others were still being published.
+    const failure = (await Promise.allSettled(pending)).find((result) => result.status === 'rejected');
+    if (failure !== undefined) throw failure.reason;
   }
 
   /** Bytes handed to write() and not yet in their temporary files; at most MAX_BYTES_UNWRITTEN. */
