@@ -60,19 +60,28 @@ describe('sync s3:// stopped by a signal before it opened the lake', () => {
   });
 });
 
+/**
+ * A front of the store that holds each PUT whose path matches until `release()`: `arrived` says the
+ * first is there, unanswered. The rest passes through.
+ */
+async function holdingPut(path: RegExp): Promise<{ front: Awaited<ReturnType<typeof storeFront>>; arrived: Promise<void>; release: () => void }> {
+  let arrive!: () => void;
+  const arrived = new Promise<void>((resolve) => (arrive = resolve));
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const front = await storeFront(s3.url, (request, response) => {
+    if (request.method !== 'PUT' || !path.test(request.url ?? '')) return false;
+    arrive();
+    void released.then(() => passOn(s3.url, request, response));
+    return true;
+  });
+  return { front, arrived, release };
+}
+
 describe('an s3:// lake closed while its lock is being taken', () => {
   it('is left without a lock, whether the lock PUT was on its way or not yet sent', async () => {
-    let arrived!: () => void;
-    const lockArrived = new Promise<void>((resolve) => (arrived = resolve));
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
     // The lock's PUT, held until the test lets it through to the store.
-    const front = await storeFront(s3.url, (request, response) => {
-      if (request.method !== 'PUT' || !/_newsstats_sync\.lock/.test(request.url ?? '')) return false;
-      arrived();
-      void released.then(() => passOn(s3.url, request, response));
-      return true;
-    });
+    const { front, arrived: lockArrived, release } = await holdingPut(/_newsstats_sync\.lock/);
     const { S3Lake } = await import('../../src/sync/destinations/s3.js');
     const saved = { ...process.env };
     Object.assign(process.env, s3.env, { AWS_ENDPOINT_URL_S3: front.url });
@@ -119,17 +128,8 @@ describe('an s3:// lake closed while its lock is being taken', () => {
 
 describe('an s3:// lake closed while its writes are on their way', () => {
   it('releases its lock only once they have landed, and writes nothing after', async () => {
-    let arrived!: () => void;
-    const partArrived = new Promise<void>((resolve) => (arrived = resolve));
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
     // A partition's PUT, held until the test lets it through: a signal's clean-up comes meanwhile.
-    const front = await storeFront(s3.url, (request, response) => {
-      if (request.method !== 'PUT' || !/part-0\.parquet/.test(request.url ?? '')) return false;
-      arrived();
-      void released.then(() => passOn(s3.url, request, response));
-      return true;
-    });
+    const { front, arrived: partArrived, release } = await holdingPut(/part-0\.parquet/);
     const { S3Lake } = await import('../../src/sync/destinations/s3.js');
     const saved = { ...process.env };
     Object.assign(process.env, s3.env, { AWS_ENDPOINT_URL_S3: front.url });

@@ -6,6 +6,7 @@
 // Static (only sync loads this module): the bundle turned a dynamic import of a built-in into a copy
 // of all its exports, made again for every file of a sync.
 import { Writable } from 'node:stream';
+import { OutputWriteError } from '../../output/write-error.js';
 
 /** Where the engine keeps the links rows by partition, to merge new ones by key: a `_` hides it from readers. */
 export const STORE_FOLDER = '_newsstats';
@@ -119,4 +120,14 @@ export async function produceBytes(content: Produce | Chunks): Promise<Buffer> {
   });
   await produce(out);
   return Buffer.concat(chunks);
+}
+
+/** A lake closed (a signal's clean-up) before it held its lock: it takes none afterwards. */
+export function stoppedWhileLocking(where: string): OutputWriteError {
+  return new OutputWriteError(where, undefined, 'the run was stopped while it took the lake\'s lock');
+}
+
+/** A write handed over once the lake was closed: refused, as another sync may hold the lake by then. */
+export function writtenAfterRelease(target: string): OutputWriteError {
+  return new OutputWriteError(target, undefined, 'the run was stopped and the lake\'s lock released: nothing more is written');
 }

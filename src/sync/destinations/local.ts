@@ -14,7 +14,7 @@ import { basename, dirname, join } from 'node:path';
 import { OutputWriteError } from '../../output/write-error.js';
 import { isSystemError } from '../../shared/system-error.js';
 import { STREAM_NAMES } from '../streams.js';
-import { LOCK_FILE, LakeError, STORE_FOLDER, produceBytes, type Chunks, type Destination, type Produce, type Scratch } from './destination.js';
+import { LOCK_FILE, LakeError, STORE_FOLDER, produceBytes, stoppedWhileLocking, writtenAfterRelease, type Chunks, type Destination, type Produce, type Scratch } from './destination.js';
 import { holdsLock, processStart } from './lock-holder.js';
 import { OPEN_SCRATCH, ScratchFile } from './scratch-file.js';
 import { MAX_STATE_BYTES, STATE_FILE } from '../state.js';
@@ -106,7 +106,7 @@ export class LocalLake implements Destination {
   }
 
   async open(): Promise<void> {
-    if (this.#closed) throw this.#stopped();
+    if (this.#closed) throw stoppedWhileLocking(this.where);
     const existing = await stat(this.where).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return undefined;
       throw new OutputWriteError(this.where, error);
@@ -141,12 +141,8 @@ export class LocalLake implements Destination {
   /** The lock while it is being taken: close() waits for it, so a lock taken meanwhile is removed too. */
   #locking: Promise<void> | undefined;
 
-  #stopped(): OutputWriteError {
-    return new OutputWriteError(this.where, undefined, 'the run was stopped while it took the lake\'s lock');
-  }
-
   async #lock(): Promise<void> {
-    if (this.#closed) throw this.#stopped();
+    if (this.#closed) throw stoppedWhileLocking(this.where);
     this.#locking = this.#takeLock();
     try {
       await this.#locking;
@@ -154,7 +150,7 @@ export class LocalLake implements Destination {
       this.#locking = undefined;
     }
     // Closed meanwhile: close() waited for the lock and removed it.
-    if (this.#closed) throw this.#stopped();
+    if (this.#closed) throw stoppedWhileLocking(this.where);
   }
 
   async #takeLock(): Promise<void> {
@@ -220,7 +216,7 @@ export class LocalLake implements Destination {
   #released = false;
 
   #refuseOnceReleased(path: string): void {
-    if (this.#released) throw new OutputWriteError(join(this.where, path), undefined, 'the run was stopped and the lake\'s lock released: nothing more is written');
+    if (this.#released) throw writtenAfterRelease(join(this.where, path));
   }
 
   async close(): Promise<void> {
@@ -408,11 +404,6 @@ export class LocalLake implements Destination {
   }
 }
 
-/**
- * The scratch file, read and written with synchronous calls: its bytes are the page cache's, never
- * fsynced, and a merge reads a 25-week sync's links back in about 800 pieces, each of which, through
- * the thread pool, cost the main thread more than the read (14,000 futex calls against 8,000).
- */
 /** Writes the pieces one after another from the file's start, however short a write comes back. */
 async function writeWhole(handle: FileHandle, chunks: Chunks): Promise<void> {
   if (chunks.length <= 1) return handle.writeFile(chunks[0] ?? Buffer.alloc(0));

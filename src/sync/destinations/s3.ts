@@ -17,7 +17,7 @@ import { HTTP_DEFAULTS } from '../../api/options.js';
 import { OutputWriteError } from '../../output/write-error.js';
 import { isSystemError, systemErrorReason } from '../../shared/system-error.js';
 import { MAX_STATE_BYTES, STATE_FILE } from '../state.js';
-import { LOCK_FILE, LakeError, MemoryScratch, produceBytes, type Chunks, type Destination, type Produce, type Scratch } from './destination.js';
+import { LOCK_FILE, LakeError, MemoryScratch, produceBytes, stoppedWhileLocking, writtenAfterRelease, type Chunks, type Destination, type Produce, type Scratch } from './destination.js';
 import { holdsLock, processStart, type ProcessHolder } from './lock-holder.js';
 import { proxiedAgents } from './s3-proxy.js';
 import { privateScratch } from './scratch-file.js';
@@ -218,7 +218,7 @@ export class S3Lake implements Destination {
   }
 
   async open(): Promise<void> {
-    if (this.#closed) throw this.#stopped();
+    if (this.#closed) throw stoppedWhileLocking(this.where);
     await this.#connect();
     await this.#lock();
   }
@@ -231,9 +231,6 @@ export class S3Lake implements Destination {
    */
   #closed = false;
 
-  #stopped(): OutputWriteError {
-    return new OutputWriteError(this.where, undefined, 'the run was stopped while it took the lake\'s lock');
-  }
   /** The lock's ETag while it is being taken: close() waits for it, so a PUT on its way is removed too. */
   #locking: Promise<string | undefined> | undefined;
 
@@ -264,11 +261,11 @@ export class S3Lake implements Destination {
 
   async #lock(): Promise<void> {
     this.#start = await processStart('self');
-    if (this.#closed) throw this.#stopped();
+    if (this.#closed) throw stoppedWhileLocking(this.where);
     this.#locking = this.#takeLock(this.#key(LOCK_FILE));
     const tag = await this.#locking;
     // Closed meanwhile: close() has the lock from #locking and removes it.
-    if (this.#closed) throw this.#stopped();
+    if (this.#closed) throw stoppedWhileLocking(this.where);
     this.#locking = undefined;
     this.#lockTag = tag;
     this.#released = false;
@@ -350,7 +347,7 @@ export class S3Lake implements Destination {
 
   /** A PUT sent while the lake holds its lock (refused once it is closed), counted until it settles. */
   async #sendWhileLocked<T>(path: string, send: () => Promise<T>): Promise<T> {
-    if (this.#released) throw new OutputWriteError(`${this.where}/${path}`, undefined, 'the run was stopped and the lake\'s lock released: nothing more is written');
+    if (this.#released) throw writtenAfterRelease(`${this.where}/${path}`);
     const sending = send();
     const settled = sending.then(() => undefined, () => undefined);
     this.#writing.add(settled);

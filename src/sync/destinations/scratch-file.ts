@@ -21,6 +21,9 @@ export const PRIVATE_SCRATCH_PREFIX = 'newsstats-sync-';
 /**
  * A file of ours, appended and read back by position, never fsynced (a rerun fetches its bytes
  * again): removed at dispose(), and at exit should the run end first, with the folder made for it.
+ * Read and written with synchronous calls: its bytes are the page cache's, and a merge reads a
+ * 25-week sync's links back in about 800 pieces, each of which, through the thread pool, cost the
+ * main thread more than the read (14,000 futex calls against 8,000).
  */
 export class ScratchFile implements Scratch {
   #size = 0;
