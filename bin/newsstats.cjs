@@ -93,7 +93,41 @@ function beingRebuilt(error, dist) {
   return error instanceof SyntaxError && inDist(error.stack);
 }
 
+/**
+ * Ctrl-C, kill or a closed terminal while dist/ loads, before the run listens for signals itself
+ * (src/cli/run/lifecycle.ts): without a listener Node would die of it saying nothing, and `sync` or
+ * `tap` killed at that moment would leave an orchestrator no line. Nothing has been fetched or written
+ * yet, so one line says so and the exit code is the one a later signal gives (130, 143, 129). Once the
+ * run adds a listener of its own, these only step aside: a signal the run no longer listens for (a
+ * second Ctrl-C during its clean-up) ends the process as Node's default does. A signal during Node's
+ * own start, before this file runs, still ends it with no line (docs/sync.md).
+ */
+function reportSignalsWhileLoading() {
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  let handedOver = false;
+  const onSignal = (signal) => {
+    if (!handedOver) {
+      try {
+        require('node:fs').writeSync(2, `newsstats: interrupted by ${signal} as it started; nothing was fetched or written\n`);
+      } finally {
+        process.exit(128 + require('node:os').constants.signals[signal]);
+      }
+    }
+    if (process.listenerCount(signal) > 1) return; // the run's own listener has it
+    for (const each of signals) process.off(each, onSignal);
+    process.kill(process.pid, signal);
+  };
+  const watch = (event) => {
+    if (!signals.includes(event)) return;
+    handedOver = true;
+    process.off('newListener', watch);
+  };
+  for (const signal of signals) process.on(signal, onSignal);
+  process.on('newListener', watch);
+}
+
 function run() {
+  reportSignalsWhileLoading();
   // dist/ is loaded with V8 code caches made after a run (bin/code-cache.cjs), in a folder that is the
   // user's alone; without one, by Node's require. `newsstats cache ...` never loads through the caches:
   // `cache clear` must work whatever they hold.

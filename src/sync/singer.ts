@@ -472,9 +472,20 @@ export async function runTap(options: TapOptions): Promise<TapSummary> {
  * Meltano and other orchestrators read these lines from a tap's log.
  */
 export class MetricWriter {
+  #stopped = false;
+
   constructor(private readonly stderr: NodeJS.WritableStream) {}
 
+  /**
+   * No more metrics: the run is stopping, and its line saying what was kept is the last on stderr (a
+   * request the stop cut off would otherwise report itself failed after it).
+   */
+  stop(): void {
+    this.#stopped = true;
+  }
+
   write(metric: Metric): void {
+    if (this.#stopped) return;
     this.stderr.write(`INFO METRIC: ${JSON.stringify(metric)}\n`);
   }
 

@@ -159,6 +159,7 @@ const tap = verb({
       // error line has named the failure; this one says which, and what the target may have kept.
       ctx.lifecycle.onCleanup((reason) => {
         if (reason !== 'interrupted') return;
+        metrics.stop();
         const why = ctx.lifecycle.signal === undefined ? 'stopped: stdout could not be written' : `stopped by ${ctx.lifecycle.signal}`;
         ctx.io.stderr.write(`tap: ${why}; ${keptLine()}\n`);
       });
