@@ -149,6 +149,27 @@ describe('tap', () => {
     expect(bad.stdout).toBe('');
   });
 
+
+  it('takes singer-python\'s flags: -c, -s, -d, and -p/--properties for the catalog (not both names at once)', async () => {
+    const dir = tempDir();
+    const discovered = await runCli(['tap', '-d']);
+    expect(discovered.stdout).toBe((await runCli(['tap', '--discover'])).stdout);
+    const catalog = JSON.parse(discovered.stdout);
+    for (const entry of catalog.streams) entry.metadata[0].metadata.selected = entry.stream === 'countries';
+    writeFileSync(join(dir, 'catalog.json'), JSON.stringify(catalog));
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ base_url: logged.server.url, api_key: logged.server.key }));
+    const long = await runCli(['tap', '--config', join(dir, 'config.json'), '--catalog', join(dir, 'catalog.json')]);
+    const lastState = long.stdout.trimEnd().split('\n').filter((line) => line.startsWith('{"type":"STATE"')).at(-1)!;
+    writeFileSync(join(dir, 'state.json'), JSON.stringify((JSON.parse(lastState) as { value: unknown }).value));
+    const short = await runCli(['tap', '-c', join(dir, 'config.json'), '-s', join(dir, 'state.json'), '-p', join(dir, 'catalog.json')]);
+    expect(short.code, short.stderr).toBe(0);
+    // The catalog's one stream, and no record: the state says this week's countries were sent.
+    expect([...new Set(messages(short.stdout).map((message) => `${message.type} ${message.stream ?? ''}`))]).toEqual(['SCHEMA countries', 'STATE ']);
+
+    const both = await runCli(['tap', '-c', join(dir, 'config.json'), '--properties', join(dir, 'catalog.json'), '--catalog', join(dir, 'catalog.json')]);
+    expect({ code: both.code, stdout: both.stdout }).toEqual({ code: 2, stdout: '' });
+    expect(both.stderr).toBe('error: give --catalog or --properties, not both: --properties is the older name of --catalog\n');
+  });
   it('a catalog\'s field selection is honoured as Meltano writes it; a key (inclusion automatic) is sent anyway', async () => {
     const dir = tempDir();
     const catalog = JSON.parse((await runCli(['tap', '--discover'])).stdout);

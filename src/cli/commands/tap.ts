@@ -101,10 +101,13 @@ const tap = verb({
   name: '',
   summary: 'A Singer tap: SCHEMA, RECORD and STATE messages of the sync streams on stdout',
   flags: {
-    config: textFlag('--config <file>', 'Singer config (JSON): base_url, api_key, start_week, streams, depth, top, links_limit, ranking filters'),
-    state: textFlag('--state <file>', 'Singer state (JSON): the value of the last STATE message; only later weeks are fetched'),
+    // The short forms and --properties are singer-python's (parse_args), which orchestrators and
+    // scripts written for Python taps pass.
+    config: textFlag('-c, --config <file>', 'Singer config (JSON): base_url, api_key, start_week, streams, depth, top, links_limit, ranking filters'),
+    state: textFlag('-s, --state <file>', 'Singer state (JSON): the value of the last STATE message; only later weeks are fetched'),
     catalog: textFlag('--catalog <file>', 'Singer catalog (JSON): the streams selected in it are fetched'),
-    discover: switchFlag('--discover', 'print the catalog of streams and their schemas, and fetch nothing'),
+    properties: textFlag('-p, --properties <file>', 'the older name of --catalog, as Python taps still take it'),
+    discover: switchFlag('-d, --discover', 'print the catalog of streams and their schemas, and fetch nothing'),
   },
   examples: [
     'tap --discover > catalog.json',
@@ -113,6 +116,7 @@ const tap = verb({
   prints: 'messages',
   validate: ({ flags }) => {
     if (!flags.discover && flags.config === undefined) throw new UsageError('tap needs --config FILE (or --discover)', 'a config can be as small as {"start_week": 202601}');
+    if (flags.catalog !== undefined && flags.properties !== undefined) throw new UsageError('give --catalog or --properties, not both: --properties is the older name of --catalog');
     return flags;
   },
   async run(ctx: Context, flags) {
@@ -129,9 +133,10 @@ const tap = verb({
       if (unknown.length > 0) throw new UsageError(`unknown config key ${unknown.join(', ')}; the keys are ${CONFIG_KEYS.join(', ')}`);
       const state = flags.state === undefined ? undefined : singer.checkState(readJsonFile('--state', flags.state, ctx.io.cwd));
       const { parseStreamList, STREAM_NAMES } = await import('../../sync/streams.js');
-      const catalog = flags.catalog === undefined ? undefined : singer.parseCatalog(readJsonFile('--catalog', flags.catalog, ctx.io.cwd));
+      const [catalogFlag, catalogFile] = flags.properties === undefined ? ['--catalog', flags.catalog] : ['--properties', flags.properties];
+      const catalog = catalogFile === undefined ? undefined : singer.parseCatalog(readJsonFile(catalogFlag, catalogFile, ctx.io.cwd));
       const streams = catalog?.streams ?? parseStreamList(configStreams(config) ?? STREAM_NAMES.join(','));
-      if (streams.length === 0) throw new UsageError(`--catalog ${flags.catalog} selects no stream; mark one with "selected": true in its breadcrumb [] metadata`);
+      if (streams.length === 0) throw new UsageError(`${catalogFlag} ${catalogFile} selects no stream; mark one with "selected": true in its breadcrumb [] metadata`);
       for (const note of catalog?.notes ?? []) ctx.report.note(note);
       const startText = configText(config, 'start_week');
       // The config's connection comes first, as a flag and the key variable would: else the usual sources.
