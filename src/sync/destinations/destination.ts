@@ -7,6 +7,7 @@
 // of all its exports, made again for every file of a sync.
 import { Writable } from 'node:stream';
 import { OutputWriteError } from '../../output/write-error.js';
+import { STATE_FILE } from '../state.js';
 
 /** Where the engine keeps the links rows by partition, to merge new ones by key: a `_` hides it from readers. */
 export const STORE_FOLDER = '_newsstats';
@@ -130,4 +131,18 @@ export function stoppedWhileLocking(where: string): OutputWriteError {
 /** A write handed over once the lake was closed: refused, as another sync may hold the lake by then. */
 export function writtenAfterRelease(target: string): OutputWriteError {
   return new OutputWriteError(target, undefined, 'the run was stopped and the lake\'s lock released: nothing more is written');
+}
+
+/**
+ * One lake to a folder or prefix, none inside another: a reader's glob over `outer/**` reads whatever
+ * lies under it, so the inner lake's rows would be read with the outer's, twice where they overlap.
+ * Each run looks above its lake, all the way up, and one level into its folders: whichever of the two
+ * runs next after the second lake is made is refused (docs/sync.md, "Reading the lake").
+ */
+export function insideLake(where: string, outer: string): LakeError {
+  return new LakeError(`${where} is inside the lake ${outer} (it holds ${STATE_FILE}): a read of ${outer} would read both lakes' rows; sync to a folder or prefix beside it`);
+}
+
+export function holdsLake(where: string, inner: string): LakeError {
+  return new LakeError(`${where} holds another lake, ${inner} (it has a ${STATE_FILE} of its own): a read of ${where} would read both lakes' rows; move that lake beside this one`);
 }

@@ -14,7 +14,7 @@ import { basename, dirname, join } from 'node:path';
 import { OutputWriteError } from '../../output/write-error.js';
 import { isSystemError } from '../../shared/system-error.js';
 import { STREAM_NAMES } from '../streams.js';
-import { LOCK_FILE, LakeError, STORE_FOLDER, produceBytes, stoppedWhileLocking, writtenAfterRelease, type Chunks, type Destination, type Produce, type Scratch } from './destination.js';
+import { LOCK_FILE, LakeError, STORE_FOLDER, holdsLake, insideLake, produceBytes, stoppedWhileLocking, writtenAfterRelease, type Chunks, type Destination, type Produce, type Scratch } from './destination.js';
 import { holdsLock, processStart } from './lock-holder.js';
 import { OPEN_SCRATCH, ScratchFile } from './scratch-file.js';
 import { MAX_STATE_BYTES, STATE_FILE } from '../state.js';
@@ -92,6 +92,31 @@ async function readBounded(path: string, limit: number): Promise<Buffer | undefi
   }
 }
 
+/** Whether `folder` holds a lake's state (any entry of that name: it is refused as the lake's own would be). */
+async function holdsState(folder: string): Promise<boolean> {
+  try {
+    await lstat(join(folder, STATE_FILE));
+    return true;
+  } catch {
+    return false; // absent, or a folder we may not look into: no lake we could tell of
+  }
+}
+
+/** A lake in a folder above `path`, up to the root (destination.ts, insideLake). */
+async function refuseInsideLake(where: string, path: string): Promise<void> {
+  for (let folder = dirname(path); ; folder = dirname(folder)) {
+    if (await holdsState(folder)) throw insideLake(where, folder);
+    if (folder === dirname(folder)) return;
+  }
+}
+
+/** A lake in a folder of the lake's own folder (destination.ts, holdsLake). */
+async function refuseLakesInside(where: string, root: string): Promise<void> {
+  for (const entry of await readdir(root, { withFileTypes: true })) {
+    if (entry.isDirectory() && (await holdsState(join(root, entry.name)))) throw holdsLake(where, join(where, entry.name));
+  }
+}
+
 export class LocalLake implements Destination {
   #root: string | undefined;
   readonly #vetted = new Set<string>();
@@ -107,6 +132,8 @@ export class LocalLake implements Destination {
 
   async open(): Promise<void> {
     if (this.#closed) throw stoppedWhileLocking(this.where);
+    // Before the folder is made: a refused lake leaves nothing behind.
+    await refuseInsideLake(this.where, this.where);
     const existing = await stat(this.where).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return undefined;
       throw new OutputWriteError(this.where, error);
@@ -124,10 +151,17 @@ export class LocalLake implements Destination {
     this.#root = await realpath(this.where);
     const problem = folderProblem(this.#root, await lstat(this.#root));
     if (problem !== undefined) throw new LakeError(problem);
+    await this.#refuseNested();
     this.#vetted.add(this.#root);
     this.#released = false;
     await this.#lock();
     await this.#removeLeftovers();
+  }
+
+  /** The folder named may be a link: what it names is looked above too, and into. */
+  async #refuseNested(): Promise<void> {
+    if (this.root !== this.where) await refuseInsideLake(this.where, this.root);
+    await refuseLakesInside(this.where, this.root);
   }
 
   /**
@@ -279,6 +313,8 @@ export class LocalLake implements Destination {
     this.#root = await realpath(this.where);
     const problem = folderProblem(this.#root, await lstat(this.#root));
     if (problem !== undefined) throw new LakeError(problem);
+    await refuseInsideLake(this.where, this.where);
+    await this.#refuseNested();
     return this.readState();
   }
 

@@ -17,7 +17,7 @@ import { HTTP_DEFAULTS } from '../../api/options.js';
 import { OutputWriteError } from '../../output/write-error.js';
 import { isSystemError, systemErrorReason } from '../../shared/system-error.js';
 import { MAX_STATE_BYTES, STATE_FILE } from '../state.js';
-import { LOCK_FILE, LakeError, MemoryScratch, produceBytes, stoppedWhileLocking, writtenAfterRelease, type Chunks, type Destination, type Produce, type Scratch } from './destination.js';
+import { LOCK_FILE, LakeError, MemoryScratch, holdsLake, insideLake, produceBytes, stoppedWhileLocking, writtenAfterRelease, type Chunks, type Destination, type Produce, type Scratch } from './destination.js';
 import { holdsLock, processStart, type ProcessHolder } from './lock-holder.js';
 import { proxiedAgents } from './s3-proxy.js';
 import { privateScratch } from './scratch-file.js';
@@ -190,7 +190,7 @@ export class S3Lake implements Destination {
   }
 
   /** An SDK failure as one line naming the object (exit 6), or the error as it is when it is ours. */
-  #failure(path: string, error: unknown, reading = false): unknown {
+  #failure(path: string, error: unknown, reading = false, name = `${this.where}/${path}`): unknown {
     if (error instanceof LakeError || error instanceof OutputWriteError) return error;
     // The SDK names a reset (ECONNRESET, "socket hang up") a TimeoutError too: only its own timers' say so.
     const message = (error as SdkError | undefined)?.message ?? String(error);
@@ -198,7 +198,7 @@ export class S3Lake implements Destination {
       ? `the store sent nothing for ${this.timeoutMs / 1000} s (--timeout)`
       : message;
     const line = `${(error as SdkError | undefined)?.name ?? 'S3'}: ${detail.split('\n')[0]}`;
-    return reading ? new StoreReadError(`${this.where}/${path}`, line) : new OutputWriteError(`${this.where}/${path}`, undefined, line);
+    return reading ? new StoreReadError(name, line) : new OutputWriteError(name, undefined, line);
   }
 
   async #connect(): Promise<void> {
@@ -221,6 +221,55 @@ export class S3Lake implements Destination {
     if (this.#closed) throw stoppedWhileLocking(this.where);
     await this.#connect();
     await this.#lock();
+    // After the lock, so a store that fails or stalls is met where it always was, at the lock.
+    try {
+      await this.#refuseNested();
+    } catch (error) {
+      await this.close();
+      throw error;
+    }
+  }
+
+  /**
+   * A lake above this prefix, up to the bucket's root, or in a folder of it (destination.ts,
+   * insideLake and holdsLake): a HEAD of each one's state, sent at once, after a listing of the
+   * prefix's folders (a request per 1,000). Where the credentials may not list or read there (403),
+   * nothing is known, and the run goes on.
+   */
+  async #refuseNested(): Promise<void> {
+    const { sdk, client } = this.#s3;
+    const address = (prefix: string) => `s3://${this.bucket}${prefix === '' ? '' : `/${prefix}`}`;
+    const hasState = async (prefix: string): Promise<boolean> => {
+      const Key = prefix === '' ? STATE_FILE : `${prefix}/${STATE_FILE}`;
+      try {
+        await client.send(new sdk.HeadObjectCommand({ Bucket: this.bucket, Key }));
+        return true;
+      } catch (error) {
+        if (isMissing(error) || status(error) === 403) return false;
+        throw this.#failure('', error, true, `${address(prefix)}/${STATE_FILE}`);
+      }
+    };
+    const parts = this.prefix === '' ? [] : this.prefix.split('/');
+    const above = parts.map((_, count) => parts.slice(0, count).join('/'));
+    const outer = await Promise.all(above.map(hasState));
+    const nearest = outer.lastIndexOf(true);
+    if (nearest >= 0) throw insideLake(this.where, address(above[nearest]!));
+    const folders: string[] = [];
+    let token: string | undefined;
+    do {
+      let page: import('@aws-sdk/client-s3').ListObjectsV2CommandOutput;
+      try {
+        page = await client.send(new sdk.ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.prefix === '' ? '' : `${this.prefix}/`, Delimiter: '/', ContinuationToken: token }));
+      } catch (error) {
+        if (status(error) === 403) return;
+        throw this.#failure('', error, true);
+      }
+      for (const folder of page.CommonPrefixes ?? []) if (folder.Prefix !== undefined) folders.push(folder.Prefix.replace(/\/$/, ''));
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token !== undefined);
+    const inner = await Promise.all(folders.map(hasState));
+    const first = inner.indexOf(true);
+    if (first >= 0) throw holdsLake(this.where, address(folders[first]!));
   }
 
   /**
@@ -416,7 +465,9 @@ export class S3Lake implements Destination {
 
   async peekState(): Promise<string | undefined> {
     await this.#connect();
-    return this.readState();
+    const state = await this.readState();
+    await this.#refuseNested();
+    return state;
   }
 
   async readState(): Promise<string | undefined> {
