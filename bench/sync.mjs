@@ -19,7 +19,9 @@
 //   npm run bench:sync -- --wire-only --node 24 --node 26   (the wire alone, sync and replay on each Node)
 // --node, repeated, runs the wire's sync and replay on each Node named (a path, or a major version for
 // the npm registry's node package, as `npx -y node@24` installs it); without it, the Node running this.
-// --wire-only leaves out the year, the CSV export and object storage.
+// --wire-only leaves out the year, the CSV export and object storage. --store-latency MS delays each
+// request to the store by MS, as a real store's round trip does (default 0: loopback).
+//   npm run bench:sync -- --weeks 2 --store-latency 40
 import { spawn, spawnSync } from 'node:child_process';
 import { URLSearchParams } from 'node:url';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -118,7 +120,7 @@ for (const result of wire.perNode) {
 
 if (!wireOnly) {
   console.error('bench: s3'); await s3VersusLocal();
-  if (s3Result) console.log(`sync to s3:// (s3rver on loopback) / sync to a local folder: ${s3Result.ratio.toFixed(2)}x the wall time (${(s3Result.s3 / 1000).toFixed(2)} s against ${(s3Result.local / 1000).toFixed(2)} s)`);
+  if (s3Result) console.log(`sync to s3:// (s3rver on loopback${s3Result.latency > 0 ? `, ${s3Result.latency} ms a request` : ''}) / sync to a local folder: ${s3Result.ratio.toFixed(2)}x the wall time (${(s3Result.s3 / 1000).toFixed(2)} s against ${(s3Result.local / 1000).toFixed(2)} s)`);
   else console.log('sync to s3://: skipped (s3rver or @aws-sdk/client-s3 is not installed)');
 }
 for (const dir of wire.lakes) rmSync(dir, { recursive: true, force: true });
@@ -214,7 +216,11 @@ async function s3VersusLocal() {
   }
   const store = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: join(home, 's3'), configureBuckets: [{ name: 'lake' }] });
   const { port } = await store.run();
-  const s3env = { ...env, AWS_ENDPOINT_URL_S3: `http://127.0.0.1:${port}`, AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', AWS_EC2_METADATA_DISABLED: 'true' };
+  // --store-latency MS: each request to the store waits MS first, as a real store's round trip does
+  // (loopback answers in well under a millisecond, which hides how many round trips a sync waits for).
+  const latency = numberFlag('--store-latency', 0);
+  const front = latency > 0 ? await delayingFront(port, latency) : undefined;
+  const s3env = { ...env, AWS_ENDPOINT_URL_S3: `http://127.0.0.1:${front?.port ?? port}`, AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', AWS_EC2_METADATA_DISABLED: 'true' };
   const first = addWeeks(last, -(numberFlag('--wire-weeks', 25) - 1));
   const args = ['--since', String(first), '--streams', 'rankings,country_stats,links', '--depth', '100', '--top', '20', '--concurrency', '4', '-q'];
   const ratios = [];
@@ -227,8 +233,26 @@ async function s3VersusLocal() {
     ratios.push(remote / local);
     times.push({ local, remote });
   }
+  front?.server.close();
   await store.close();
-  s3Result = { ratio: median(ratios), s3: median(times.map((t) => t.remote)), local: median(times.map((t) => t.local)) };
+  s3Result = { latency, ratio: median(ratios), s3: median(times.map((t) => t.remote)), local: median(times.map((t) => t.local)) };
+}
+
+/** A front of the store on loopback that passes each request on after `ms`. */
+async function delayingFront(storePort, ms) {
+  const { createServer, request } = await import('node:http');
+  const server = createServer((incoming, answer) => {
+    setTimeout(() => {
+      const upstream = request({ host: '127.0.0.1', port: storePort, method: incoming.method, path: incoming.url, headers: incoming.headers }, (reply) => {
+        answer.writeHead(reply.statusCode ?? 502, reply.headers);
+        reply.pipe(answer);
+      });
+      upstream.on('error', () => answer.destroy());
+      incoming.pipe(upstream);
+    }, ms);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, port: server.address().port };
 }
 
 /** A child's wall time, spawned without blocking: the S3 store answering it runs in this process. */

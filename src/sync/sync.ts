@@ -536,9 +536,9 @@ class LakeRun {
    * complete, or partial. False when there was nothing to write: no store, and nothing to add; or,
    * with `unlessUnchanged`, a recorded partition whose store already holds exactly these rows.
    */
-  async #rewriteLinks(week: number, gains: ReadonlyMap<string, number> | undefined, losses: ReadonlySet<string> | undefined, taken: string, unlessUnchanged = false): Promise<boolean> {
+  async #rewriteLinks(week: number, gains: ReadonlyMap<string, number> | undefined, losses: ReadonlySet<string> | undefined, taken: string, unlessUnchanged = false, reading?: Promise<Buffer | undefined>): Promise<boolean> {
     const storePath = linksStorePath(week);
-    const stored = await this.#lake.read(storePath);
+    const stored = await (reading ?? this.#lake.read(storePath));
     // Nothing to add to a partition that never landed (a stopped merge's new one): nothing to write.
     if (stored === undefined && gains === undefined) return false;
     const merged = new Map<string, Buffer>();
@@ -567,6 +567,33 @@ class LakeRun {
     });
     this.#state = withPartitionTaken(this.#state, 'links', week, taken, partial);
     return true;
+  }
+
+  /**
+   * The merge stores of `weeks`, to be taken in that order: each read asked for as many weeks ahead as
+   * the lake wants (Destination.readsAhead), so an object store's round trips overlap. undefined for a
+   * lake that reads on demand.
+   */
+  #storesAhead(weeks: readonly number[]): (week: number) => Promise<Buffer | undefined> | undefined {
+    const depth = this.#lake.readsAhead;
+    if (depth === 0) return () => undefined;
+    const reads = new Map<number, Promise<Buffer | undefined>>();
+    let next = 0;
+    const fill = () => {
+      for (; next < weeks.length && reads.size < depth; next += 1) {
+        const read = this.#lake.read(linksStorePath(weeks[next]!));
+        // A failure is met when its week's turn comes; one never reached (the run failed first) is dropped.
+        read.catch(() => undefined);
+        reads.set(weeks[next]!, read);
+      }
+    };
+    return (week) => {
+      fill();
+      const read = reads.get(week);
+      reads.delete(week);
+      fill();
+      return read;
+    };
   }
 
   /**
@@ -691,16 +718,20 @@ class LakeRun {
     // The merge written down and the index landed before any partition changes (writeState waits for both).
     await this.#saveState(true);
     const written = new Set<number>();
-    for (const week of [...this.#links.keys()].sort((a, b) => a - b)) {
-      if (await this.#rewriteLinks(week, this.#links.get(week), undefined, taken, true)) written.add(week);
+    const gaining = [...this.#links.keys()].sort((a, b) => a - b);
+    const storeOfGaining = this.#storesAhead(gaining);
+    for (const week of gaining) {
+      if (await this.#rewriteLinks(week, this.#links.get(week), undefined, taken, true, storeOfGaining(week))) written.add(week);
     }
     if (moving.size > 0) {
       moving.forEach(([, week], key) => index.set(key, week));
       await this.#lake.write(LINKS_INDEX, async (out) => writeIndexText(index, out));
       // Every link in its new partition, and the index saying so, before any leaves its old one.
       await this.#saveState(true);
-      for (const week of [...leaving.keys()].sort((a, b) => a - b)) {
-        if (await this.#rewriteLinks(week, undefined, leaving.get(week), taken, true)) written.add(week);
+      const losing = [...leaving.keys()].sort((a, b) => a - b);
+      const storeOfLosing = this.#storesAhead(losing);
+      for (const week of losing) {
+        if (await this.#rewriteLinks(week, undefined, leaving.get(week), taken, true, storeOfLosing(week))) written.add(week);
       }
     }
     // Every partition landed before the merge is marked done.

@@ -29,6 +29,12 @@ export interface Destination {
   /** As the user named it, for messages: a folder's path or `s3://bucket/prefix`. */
   readonly where: string;
   /**
+   * How many of the files a run reads one after another (a links merge's stores) are worth asking for
+   * ahead of their turn: 0 where a read costs no round trip (a folder), more where each is one (an
+   * object store). The engine reads that far ahead.
+   */
+  readonly readsAhead: number;
+  /**
    * Checks that the lake is ours alone, takes the one-writer lock and removes what a killed run of
    * ours left behind. A lake that is not ours, or busy, is refused here, before any request.
    */

@@ -123,6 +123,9 @@ export class LocalLake implements Destination {
   #lockText: string | undefined;
   readonly #releaseOnExit = () => this.#releaseSync();
 
+  /** A read is a system call away: none is asked ahead (read ahead, the peak of a sync rose). */
+  readonly readsAhead = 0;
+
   constructor(readonly where: string) {}
 
   get root(): string {

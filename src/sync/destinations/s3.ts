@@ -36,6 +36,22 @@ export const S3_SDK_MISSING =
 export const LEASE_MS = 10 * 60_000;
 const RENEW_MS = LEASE_MS / 3;
 
+/**
+ * Requests to the store at once (NEWSSTATS_S3_MAX_CONCURRENT_REQUESTS): PUTs of the lake's files, and
+ * half as many merge stores read ahead. Sent one after another, a store's latency was most of a sync:
+ * the bench's 25 weeks took 14.5 s at 40 ms a request against 1.9 s now (docs/performance.md, "sync",
+ * "A store's latency"). 1 is that old way: each file sent once the one before has landed.
+ */
+const DEFAULT_CONCURRENT_REQUESTS = 16;
+/** The bytes the PUTs under way may hold between them (a file larger than that goes alone). */
+const MAX_BYTES_IN_FLIGHT = 1024 * 1024;
+
+/** NEWSSTATS_S3_MAX_CONCURRENT_REQUESTS, as a count of at least 1 (a value that is none is the default). */
+export function concurrentRequests(env: NodeJS.ProcessEnv): number {
+  const value = Number(env.NEWSSTATS_S3_MAX_CONCURRENT_REQUESTS);
+  return Number.isSafeInteger(value) && value >= 1 ? value : DEFAULT_CONCURRENT_REQUESTS;
+}
+
 function isSdkMissing(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   return (code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND') && /@aws-sdk\/client-s3/.test((error as Error).message);
@@ -145,6 +161,14 @@ export class S3Lake implements Destination {
   #stateTag: string | undefined;
   #lockTag: string | undefined;
   #renew: NodeJS.Timeout | undefined;
+
+  /** PUTs under way at once; at 1, write() waits for its PUT to land. */
+  readonly #maxPuts = concurrentRequests(process.env);
+  /**
+   * Each read is a round trip: a links merge read its stores one after another, 78 GETs of 11 weeks at
+   * 40 ms each, 3.1 s of a 4.9 s sync (docs/performance.md).
+   */
+  readonly readsAhead = this.#maxPuts === 1 ? 0 : Math.ceil(this.#maxPuts / 2);
 
   private constructor(readonly where: string, readonly bucket: string, readonly prefix: string, readonly timeoutMs: number, readonly warn: ((line: string) => void) | undefined) {}
 
@@ -477,6 +501,7 @@ export class S3Lake implements Destination {
   }
 
   async writeState(text: string): Promise<void> {
+    await this.#settle();
     try {
       this.#stateTag = await this.#sendWhileLocked(STATE_FILE, () => this.#putConditionally({
         Bucket: this.bucket,
@@ -537,17 +562,55 @@ export class S3Lake implements Destination {
   }
 
   async read(path: string): Promise<Buffer | undefined> {
+    await this.#pending.get(path);
     return (await this.#get(path, 1024 * 1024 * 1024))?.bytes;
   }
 
+  /**
+   * Files handed to write() whose PUT has not settled, by path. write() returns once its PUT is sent (or
+   * waits for room among MAX_PUTS_IN_FLIGHT), as a folder's lake returns once its file is on its way,
+   * and writeState awaits them all first: the state never records an object that has not landed. A
+   * failure is reported there (exit 6); an object written twice is sent the second time only once the
+   * first has landed.
+   */
+  readonly #pending = new Map<string, Promise<void>>();
+  #putsInFlight = 0;
+  #bytesInFlight = 0;
+  readonly #waitingForRoom: Array<() => void> = [];
+
+  async #settle(): Promise<void> {
+    const pending = [...this.#pending.values()];
+    this.#pending.clear();
+    // Every PUT settled before the first failure is reported, as a folder's files (local.ts).
+    const failure = (await Promise.allSettled(pending)).find((result) => result.status === 'rejected');
+    if (failure !== undefined) throw failure.reason;
+  }
+
   async write(path: string, content: Produce | Chunks): Promise<void> {
+    if (this.#released) throw writtenAfterRelease(`${this.where}/${path}`);
+    await this.#pending.get(path);
     const bytes = await produceBytes(content);
-    const { sdk, client } = this.#s3;
-    try {
-      await this.#sendWhileLocked(path, () => client.send(new sdk.PutObjectCommand({ Bucket: this.bucket, Key: this.#key(path), Body: bytes })));
-    } catch (error) {
-      throw this.#failure(path, error);
+    while (this.#putsInFlight > 0 && (this.#putsInFlight >= this.#maxPuts || this.#bytesInFlight + bytes.length > MAX_BYTES_IN_FLIGHT)) {
+      await new Promise<void>((resolve) => this.#waitingForRoom.push(resolve));
     }
+    // Closed while it waited: refused here rather than at the next writeState, which never comes.
+    if (this.#released) throw writtenAfterRelease(`${this.where}/${path}`);
+    this.#putsInFlight += 1;
+    this.#bytesInFlight += bytes.length;
+    const { sdk, client } = this.#s3;
+    const put = this.#sendWhileLocked(path, () => client.send(new sdk.PutObjectCommand({ Bucket: this.bucket, Key: this.#key(path), Body: bytes })));
+    const done = put.then(
+      () => undefined,
+      (error: unknown) => Promise.reject(this.#failure(path, error)),
+    ).finally(() => {
+      this.#putsInFlight -= 1;
+      this.#bytesInFlight -= bytes.length;
+      for (const resolve of this.#waitingForRoom.splice(0)) resolve();
+    });
+    // Reported by the next writeState, or by a read or write of the same object.
+    done.catch(() => undefined);
+    if (this.#maxPuts > 1) this.#pending.set(path, done);
+    else await done;
   }
 }
 
