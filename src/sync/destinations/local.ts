@@ -338,7 +338,7 @@ export class LocalLake implements Destination {
   async writeState(text: string): Promise<void> {
     this.#refuseOnceReleased(STATE_FILE);
     // Every file the state may record first: published and durable, or the state is not written.
-    await this.#settle();
+    await this.settle();
     const changed = [...this.#newEntries];
     this.#newEntries.clear();
     await Promise.all(changed.map((folder) => syncFolder(folder)));
@@ -384,7 +384,7 @@ export class LocalLake implements Destination {
    */
   readonly #pending = new Map<string, Promise<void>>();
 
-  async #settle(): Promise<void> {
+  async settle(): Promise<void> {
     const pending = [...this.#pending.values()];
     this.#pending.clear();
     // Every file settled before the first failure is reported: Promise.all gave up at the first, and

@@ -501,7 +501,7 @@ export class S3Lake implements Destination {
   }
 
   async writeState(text: string): Promise<void> {
-    await this.#settle();
+    await this.settle();
     try {
       this.#stateTag = await this.#sendWhileLocked(STATE_FILE, () => this.#putConditionally({
         Bucket: this.bucket,
@@ -578,7 +578,7 @@ export class S3Lake implements Destination {
   #bytesInFlight = 0;
   readonly #waitingForRoom: Array<() => void> = [];
 
-  async #settle(): Promise<void> {
+  async settle(): Promise<void> {
     const pending = [...this.#pending.values()];
     this.#pending.clear();
     // Every PUT settled before the first failure is reported, as a folder's files (local.ts).
