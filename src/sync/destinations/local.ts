@@ -123,7 +123,7 @@ export class LocalLake implements Destination {
   #lockText: string | undefined;
   readonly #releaseOnExit = () => this.#releaseSync();
 
-  /** A read is a system call away: none is asked ahead (read ahead, the peak of a sync rose). */
+  /** A read is a system call away, no round trip to hide: none is asked ahead, as each held is memory. */
   readonly readsAhead = 0;
 
   constructor(readonly where: string) {}
@@ -307,6 +307,7 @@ export class LocalLake implements Destination {
   }
 
   async peekState(): Promise<string | undefined> {
+    await refuseInsideLake(this.where, this.where);
     const existing = await stat(this.where).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return undefined;
       throw new OutputWriteError(this.where, error);
@@ -316,7 +317,6 @@ export class LocalLake implements Destination {
     this.#root = await realpath(this.where);
     const problem = folderProblem(this.#root, await lstat(this.#root));
     if (problem !== undefined) throw new LakeError(problem);
-    await refuseInsideLake(this.where, this.where);
     await this.#refuseNested();
     return this.readState();
   }

@@ -568,7 +568,7 @@ export class S3Lake implements Destination {
 
   /**
    * Files handed to write() whose PUT has not settled, by path. write() returns once its PUT is sent (or
-   * waits for room among MAX_PUTS_IN_FLIGHT), as a folder's lake returns once its file is on its way,
+   * once there is room for it among #maxPuts), as a folder's lake returns once its file is on its way,
    * and writeState awaits them all first: the state never records an object that has not landed. A
    * failure is reported there (exit 6); an object written twice is sent the second time only once the
    * first has landed.
