@@ -61,16 +61,16 @@ describe('sync s3:// stopped by a signal before it opened the lake', () => {
 });
 
 /**
- * A front of the store that holds each PUT whose path matches until `release()`: `arrived` says the
- * first is there, unanswered. The rest passes through.
+ * A front of the store that holds each request of `method` (a PUT unless said) whose path matches
+ * until `release()`: `arrived` says the first is there, unanswered. The rest passes through.
  */
-async function holdingPut(path: RegExp): Promise<{ front: Awaited<ReturnType<typeof storeFront>>; arrived: Promise<void>; release: () => void }> {
+async function holdingPut(path: RegExp, method = 'PUT'): Promise<{ front: Awaited<ReturnType<typeof storeFront>>; arrived: Promise<void>; release: () => void }> {
   let arrive!: () => void;
   const arrived = new Promise<void>((resolve) => (arrive = resolve));
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
   const front = await storeFront(s3.url, (request, response) => {
-    if (request.method !== 'PUT' || !path.test(request.url ?? '')) return false;
+    if (request.method !== method || !path.test(request.url ?? '')) return false;
     arrive();
     void released.then(() => passOn(s3.url, request, response));
     return true;
@@ -151,6 +151,34 @@ describe('an s3:// lake closed while its writes are on their way', () => {
       ]);
       await expect(lake.write('rankings/week=202602/part-0.parquet', [Buffer.from('PAR1')])).rejects.toThrow(/lock released: nothing more is written/);
       expect(await keys('writes-on-their-way')).toEqual(['rankings/week=202601/part-0.parquet']);
+    } finally {
+      for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
+      Object.assign(process.env, saved);
+      await front.close();
+    }
+  });
+});
+
+describe('an s3:// lake closed again while its lock is being released', () => {
+  it('ends that second close only once the lock is gone', async () => {
+    // The run's own close at its end asks whether the lock is still its own (a HEAD), held here, when
+    // a SIGTERM's clean-up closes the lake too. That second close returned at once, the clean-up's
+    // exit came before the lock's DELETE was sent, and the lock stayed: a run on another host was
+    // refused until its lease ran out, ten minutes.
+    const { front, arrived: headArrived, release } = await holdingPut(/_newsstats_sync\.lock/, 'HEAD');
+    const { S3Lake } = await import('../../src/sync/destinations/s3.js');
+    const saved = { ...process.env };
+    Object.assign(process.env, s3.env, { AWS_ENDPOINT_URL_S3: front.url });
+    try {
+      const lake = S3Lake.fromAddress('s3://lake/closed-twice');
+      await lake.open();
+      const first = lake.close();
+      await headArrived;
+      // What the store holds at the moment the second close says it is done.
+      const second = lake.close().then(() => keys('closed-twice'));
+      release();
+      await first;
+      expect(await second).toEqual([]);
     } finally {
       for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
       Object.assign(process.env, saved);

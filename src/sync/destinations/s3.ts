@@ -431,7 +431,22 @@ export class S3Lake implements Destination {
     }
   }
 
-  async close(): Promise<void> {
+  /** A close() under way: another close() meanwhile ends with it. */
+  #closing: Promise<void> | undefined;
+
+  /**
+   * A close() while another is under way (a signal's clean-up while the run's own end releases the
+   * lock) waits for that one: it returned at once, the clean-up's exit came before the lock's DELETE
+   * was sent, and the lock stayed, refusing a run on another host for the whole lease.
+   */
+  close(): Promise<void> {
+    this.#closing ??= this.#release().finally(() => {
+      this.#closing = undefined;
+    });
+    return this.#closing;
+  }
+
+  async #release(): Promise<void> {
     if (this.#lockTag === undefined) this.#closed = true;
     this.#released = true;
     if (this.#renew) clearInterval(this.#renew);
