@@ -277,6 +277,8 @@ class LakeRun {
     }
     await this.#mergeLinks();
     if (this.#unsaved) await this.#saveState(true);
+    // Writes after the last state (the journal a finished merge empties) landed too, or the run failed.
+    await this.#lake.settle();
     return summary;
   }
 

@@ -41,10 +41,12 @@ describe('a lake inside another', () => {
     const outer = join(root, 'lake');
     expect((await runCli(['sync', outer, ...SMALL], { env: sandboxEnv(server) })).code).toBe(0);
 
-    const inside = await runCli(['sync', join(outer, 'eu'), ...SMALL], { env: sandboxEnv(server) });
-    expect({ code: inside.code, stdout: inside.stdout }).toEqual({ code: 2, stdout: '' });
-    expect(inside.stderr).toBe(`error: ${join(outer, 'eu')} is inside the lake ${outer} (it holds _newsstats_sync.json): a read of ${outer} would read both lakes' rows; sync to a folder or prefix beside it\n`);
-    expect(existsSync(join(outer, 'eu'))).toBe(false);
+    for (const extra of [[], ['--plan']]) {
+      const inside = await runCli(['sync', join(outer, 'eu'), ...SMALL, ...extra], { env: sandboxEnv(server) });
+      expect({ code: inside.code, stdout: inside.stdout }, extra.join(' ')).toEqual({ code: 2, stdout: '' });
+      expect(inside.stderr).toBe(`error: ${join(outer, 'eu')} is inside the lake ${outer} (it holds _newsstats_sync.json): a read of ${outer} would read both lakes' rows; sync to a folder or prefix beside it\n`);
+      expect(existsSync(join(outer, 'eu'))).toBe(false);
+    }
 
     // The other way round: a lake made first, then a lake asked for in the folder above it.
     const side = join(root, 'side');
@@ -88,10 +90,12 @@ describe('a lake inside another', () => {
   it('in object storage: the same refusals, no lock or state left, and lakes side by side allowed', async () => {
     const env = { ...sandboxEnv(server), ...s3.env };
     expect((await spawnCli(['sync', 's3://lake/nest/outer', ...SMALL], { env })).code).toBe(0);
-    const inside = await spawnCli(['sync', 's3://lake/nest/outer/eu', ...SMALL], { env });
-    expect({ code: inside.code, stdout: inside.stdout }).toEqual({ code: 2, stdout: '' });
-    expect(inside.stderr).toBe('error: s3://lake/nest/outer/eu is inside the lake s3://lake/nest/outer (it holds _newsstats_sync.json): a read of s3://lake/nest/outer would read both lakes\' rows; sync to a folder or prefix beside it\n');
-    expect(await keys('nest/outer/eu/')).toEqual([]);
+    for (const extra of [[], ['--plan']]) {
+      const inside = await spawnCli(['sync', 's3://lake/nest/outer/eu', ...SMALL, ...extra], { env });
+      expect({ code: inside.code, stdout: inside.stdout }, extra.join(' ')).toEqual({ code: 2, stdout: '' });
+      expect(inside.stderr).toBe('error: s3://lake/nest/outer/eu is inside the lake s3://lake/nest/outer (it holds _newsstats_sync.json): a read of s3://lake/nest/outer would read both lakes\' rows; sync to a folder or prefix beside it\n');
+      expect(await keys('nest/outer/eu/')).toEqual([]);
+    }
 
     expect((await spawnCli(['sync', 's3://lake/held/x/eu', ...SMALL], { env })).code).toBe(0);
     for (const extra of [[], ['--plan']]) {

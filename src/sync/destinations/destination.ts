@@ -50,6 +50,12 @@ export interface Destination {
   peekState(): Promise<string | undefined>;
   /** Replaces the state, after every file it records has landed. */
   writeState(text: string): Promise<void>;
+  /**
+   * Waits for every file handed to write() to land (or fail), and throws the first failure, as
+   * writeState does first: a run's last writes (a finished merge's emptied journal) are followed by no
+   * state, and a failure of theirs was never reported (exit 0).
+   */
+  settle(): Promise<void>;
   /** A file's bytes, or undefined when it is absent. */
   read(path: string): Promise<Buffer | undefined>;
   /** Which of these files the lake lacks (after open(), or peekState()). */

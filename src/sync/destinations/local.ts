@@ -145,7 +145,7 @@ export class LocalLake implements Destination {
   #lockText: string | undefined;
   readonly #releaseOnExit = () => this.#releaseSync();
 
-  /** A read is a system call away: none is asked ahead (read ahead, the peak of a sync rose). */
+  /** A read is a system call away, no round trip to hide: none is asked ahead, as each held is memory. */
   readonly readsAhead = 0;
 
   constructor(readonly where: string) {}
@@ -355,7 +355,7 @@ export class LocalLake implements Destination {
   async writeState(text: string): Promise<void> {
     this.#refuseOnceReleased(STATE_FILE);
     // Every file the state may record first: published and durable, or the state is not written.
-    await this.#settle();
+    await this.settle();
     const changed = [...this.#newEntries];
     this.#newEntries.clear();
     await Promise.all(changed.map((folder) => syncFolder(folder)));
@@ -401,7 +401,7 @@ export class LocalLake implements Destination {
    */
   readonly #pending = new Map<string, Promise<void>>();
 
-  async #settle(): Promise<void> {
+  async settle(): Promise<void> {
     const pending = [...this.#pending.values()];
     this.#pending.clear();
     // Every file settled before the first failure is reported: Promise.all gave up at the first, and

@@ -501,7 +501,7 @@ export class S3Lake implements Destination {
   }
 
   async writeState(text: string): Promise<void> {
-    await this.#settle();
+    await this.settle();
     try {
       this.#stateTag = await this.#sendWhileLocked(STATE_FILE, () => this.#putConditionally({
         Bucket: this.bucket,
@@ -568,7 +568,7 @@ export class S3Lake implements Destination {
 
   /**
    * Files handed to write() whose PUT has not settled, by path. write() returns once its PUT is sent (or
-   * waits for room among MAX_PUTS_IN_FLIGHT), as a folder's lake returns once its file is on its way,
+   * once there is room for it among #maxPuts), as a folder's lake returns once its file is on its way,
    * and writeState awaits them all first: the state never records an object that has not landed. A
    * failure is reported there (exit 6); an object written twice is sent the second time only once the
    * first has landed.
@@ -578,7 +578,7 @@ export class S3Lake implements Destination {
   #bytesInFlight = 0;
   readonly #waitingForRoom: Array<() => void> = [];
 
-  async #settle(): Promise<void> {
+  async settle(): Promise<void> {
     const pending = [...this.#pending.values()];
     this.#pending.clear();
     // Every PUT settled before the first failure is reported, as a folder's files (local.ts).
