@@ -6,7 +6,7 @@
  * anything is written, in a folder as in object storage; lakes side by side stay allowed.
  */
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
@@ -57,6 +57,26 @@ describe('a lake inside another', () => {
       expect(holding.stderr).toBe(`error: ${side} holds another lake, ${join(side, 'eu')} (it has a _newsstats_sync.json of its own): a read of ${side} would read both lakes' rows; move that lake beside this one\n`);
     }
     expect(readdirSync(side)).toEqual(['eu']);
+  });
+
+  it('in a folder: a new lake inside another is refused by --plan as by the run, and a link into the other lake makes nothing', async () => {
+    const root = tempDir();
+    const outer = join(root, 'lake');
+    expect((await runCli(['sync', outer, ...SMALL], { env: sandboxEnv(server) })).code).toBe(0);
+    mkdirSync(join(outer, 'teams'));
+    const refusal = (where: string) => `error: ${where} is inside the lake ${outer} (it holds _newsstats_sync.json): a read of ${outer} would read both lakes' rows; sync to a folder or prefix beside it\n`;
+
+    // --plan of a lake not made yet: the run would be refused, so the plan is.
+    const planned = await runCli(['sync', join(outer, 'teams', 'eu'), ...SMALL, '--plan'], { env: sandboxEnv(server) });
+    expect({ code: planned.code, stdout: planned.stdout, stderr: planned.stderr }).toEqual({ code: 2, stdout: '', stderr: refusal(join(outer, 'teams', 'eu')) });
+
+    // A link to a folder inside the other lake: refused before the lake's folder is made there.
+    symlinkSync(join(outer, 'teams'), join(root, 'teams'));
+    for (const extra of [[], ['--plan']]) {
+      const linked = await runCli(['sync', join(root, 'teams', 'eu'), ...SMALL, ...extra], { env: sandboxEnv(server) });
+      expect({ code: linked.code, stdout: linked.stdout, stderr: linked.stderr }, extra.join(' ')).toEqual({ code: 2, stdout: '', stderr: refusal(join(root, 'teams', 'eu')) });
+    }
+    expect(readdirSync(join(outer, 'teams'))).toEqual([]);
   });
 
   it('in a folder: lakes side by side under one plain folder are synced as ever', async () => {

@@ -159,6 +159,7 @@ const tap = verb({
       ctx.deps.onRequestEvent((event) => metrics.request(event));
       // What a stopped run kept: the last STATE sent holds every partition before it.
       let kept = { partitions: 0, state: undefined as unknown };
+      let stateSent = false;
       const keptLine = () => `the last STATE sent ${kept.state === undefined ? '(none yet) holds nothing: run again with the same state' : `holds ${kept.partitions} partition${kept.partitions === 1 ? '' : 's'} (${bookmarksText(kept.state)}): run again with it`}`;
       // A run ends early by a signal, or because stdout failed (a full disk behind `> file`): the
       // error line has named the failure; this one says which, and what the target may have kept.
@@ -181,14 +182,23 @@ const tap = verb({
         fields: catalog?.fields,
         state,
         filters: await syncFilters(ctx, ranking),
-        write: (message) => sink.write(message),
-        log: (line) => ctx.report.note(line),
+        // Once stopped, nothing more is sent: answers already on their way would put RECORDs and a
+        // STATE after the line, which then no longer named the last STATE the target got.
+        write: (message) => {
+          if (message.type === 'STATE') stateSent = !ctx.lifecycle.interrupted;
+          return ctx.lifecycle.interrupted ? Promise.resolve() : sink.write(message);
+        },
+        log: (line) => {
+          if (!ctx.lifecycle.interrupted) ctx.report.note(line);
+        },
         metric: (metric) => metrics.write(metric),
         onState: (value, partitions) => {
-          kept = { partitions, state: value };
+          if (stateSent) kept = { partitions, state: value };
         },
       });
       await sink.end();
+      // The stopped line is the run's last word (a signal's clean-up wrote it).
+      if (ctx.lifecycle.interrupted) return;
       const skipped = summary.skipped.nullKey + summary.skipped.duplicate;
       ctx.report.note(`tap: ${summary.written.length} partitions, ${summary.records} records, ${summary.requests} requests${skipped > 0 ? `, ${skipped} rows skipped (above)` : ''}${summary.failed.length > 0 ? `, ${summary.failed.length} failed` : ''}`);
       if (summary.failed.length > 0) {

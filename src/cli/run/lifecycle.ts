@@ -92,6 +92,9 @@ export class Lifecycle {
         proc.once(signal, onSignal);
         return;
       }
+      // Another kind of signal while the first's clean-up runs (Ctrl-C, then a kill): the run ends at
+      // once, as the first said (its line names it), not with the second's code.
+      if (this.#signal !== undefined) return proc.exit(exitCodeOfSignal(this.#signal));
       this.#signal = signal;
       void this.close('interrupted').finally(() => proc.exit(exitCodeOfSignal(signal)));
     };

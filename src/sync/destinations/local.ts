@@ -10,7 +10,7 @@
 import { constants, openSync, readFileSync, unlinkSync } from 'node:fs';
 import { lstat, mkdir, open, readdir, realpath, rename, stat, unlink, link, type FileHandle } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { OutputWriteError } from '../../output/write-error.js';
 import { isSystemError } from '../../shared/system-error.js';
 import { STREAM_NAMES } from '../streams.js';
@@ -110,6 +110,28 @@ async function refuseInsideLake(where: string, path: string): Promise<void> {
   }
 }
 
+/**
+ * `path` as it will be once made: the links of its nearest folder that exists resolved, the rest as
+ * named. A lake asked for through a link (`teams/eu`, teams a link into another lake) is looked above
+ * where it would land before its folder is made there.
+ */
+async function landingPath(path: string): Promise<string> {
+  for (let existing = path; ; existing = dirname(existing)) {
+    try {
+      return join(await realpath(existing), relative(existing, path));
+    } catch {
+      if (existing === dirname(existing)) return path;
+    }
+  }
+}
+
+/** A lake above `where`, as named and where it lands (destination.ts, insideLake). */
+async function refuseInsideLakes(where: string): Promise<void> {
+  await refuseInsideLake(where, where);
+  const landing = await landingPath(where);
+  if (landing !== where) await refuseInsideLake(where, landing);
+}
+
 /** A lake in a folder of the lake's own folder (destination.ts, holdsLake). */
 async function refuseLakesInside(where: string, root: string): Promise<void> {
   for (const entry of await readdir(root, { withFileTypes: true })) {
@@ -136,7 +158,7 @@ export class LocalLake implements Destination {
   async open(): Promise<void> {
     if (this.#closed) throw stoppedWhileLocking(this.where);
     // Before the folder is made: a refused lake leaves nothing behind.
-    await refuseInsideLake(this.where, this.where);
+    await refuseInsideLakes(this.where);
     const existing = await stat(this.where).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return undefined;
       throw new OutputWriteError(this.where, error);
@@ -154,17 +176,11 @@ export class LocalLake implements Destination {
     this.#root = await realpath(this.where);
     const problem = folderProblem(this.#root, await lstat(this.#root));
     if (problem !== undefined) throw new LakeError(problem);
-    await this.#refuseNested();
+    await refuseLakesInside(this.where, this.#root);
     this.#vetted.add(this.#root);
     this.#released = false;
     await this.#lock();
     await this.#removeLeftovers();
-  }
-
-  /** The folder named may be a link: what it names is looked above too, and into. */
-  async #refuseNested(): Promise<void> {
-    if (this.root !== this.where) await refuseInsideLake(this.where, this.root);
-    await refuseLakesInside(this.where, this.root);
   }
 
   /**
@@ -307,7 +323,8 @@ export class LocalLake implements Destination {
   }
 
   async peekState(): Promise<string | undefined> {
-    await refuseInsideLake(this.where, this.where);
+    // A lake not made yet is refused as its run would be.
+    await refuseInsideLakes(this.where);
     const existing = await stat(this.where).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return undefined;
       throw new OutputWriteError(this.where, error);
@@ -317,7 +334,7 @@ export class LocalLake implements Destination {
     this.#root = await realpath(this.where);
     const problem = folderProblem(this.#root, await lstat(this.#root));
     if (problem !== undefined) throw new LakeError(problem);
-    await this.#refuseNested();
+    await refuseLakesInside(this.where, this.#root);
     return this.readState();
   }
 
