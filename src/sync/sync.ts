@@ -258,8 +258,8 @@ class LakeRun {
       // Emptied, not left as it was: rows in no merge store and in the index under this week stayed
       // there when the links moved to another week (the move takes them out of this partition's store,
       // and there was none), each then in two partitions for good.
-      for (const week of lostLinks.emptied) if (await this.#rewriteLinks(week, new Map(), undefined, taken)) summary.written.push({ stream: 'links', week });
-      for (const week of lostLinks.fromStore) if (await this.#rewriteLinks(week, undefined, undefined, taken)) summary.written.push({ stream: 'links', week, ...(partialWeeks(this.#state, 'links').includes(week) && { partial: true }) });
+      for (const week of lostLinks.emptied) if (await this.#rewriteLinks(week, new Map(), undefined, taken)) this.#counted({ stream: 'links', week });
+      for (const week of lostLinks.fromStore) if (await this.#rewriteLinks(week, undefined, undefined, taken)) this.#counted({ stream: 'links', week, ...(partialWeeks(this.#state, 'links').includes(week) && { partial: true }) });
       await this.#saveState(true);
     }
 
@@ -407,6 +407,20 @@ class LakeRun {
     }
   }
 
+  /**
+   * A partition written this run, counted (the run's line, --summary's `written`) once its file is
+   * handed to the lake, and taken back should that write fail: files are on their way together, and
+   * one whose PUT failed was reported as written though the lake never held it.
+   */
+  #counted(partition: Partition): void {
+    const written = this.#summary.written;
+    written.push(partition);
+    this.#lake.landing(partitionPath(partition))?.catch(() => {
+      const at = written.indexOf(partition);
+      if (at >= 0) written.splice(at, 1);
+    });
+  }
+
   /** A partition of rankings, country stats or a reference table: fetched, written whole, recorded. */
   async #writePartition(task: Task): Promise<void> {
     const weekly = task.week !== undefined;
@@ -418,8 +432,8 @@ class LakeRun {
       await this.#saveState(true);
     }
     await this.#writeRows(partition, (write) => (weekly ? this.#reader.weekly(task.stream, task.week!, write) : this.#reader.reference(task.stream, write)));
-    // Counted as soon as it has landed: a signal during the state's write below still reports it.
-    this.#summary.written.push(partition);
+    // Counted at once: a signal during the state's write below still reports it.
+    this.#counted(partition);
     let state = withPartitionTaken(this.#state, task.stream, partition.week, takenText(new Date()), task.partial === true);
     if (!weekly) state = withSnapshotDone(state, task.stream);
     else if (!task.partial) state = withWeekDone(state, task.stream, task.week!);
@@ -671,7 +685,7 @@ class LakeRun {
         continue;
       }
       const partial = partialWeeks(this.#state, 'links').includes(week);
-      this.#summary.written.push({ stream: 'links', week, ...(partial && { partial: true }) });
+      this.#counted({ stream: 'links', week, ...(partial && { partial: true }) });
     }
     await this.#saveState(true);
     await this.#lake.write(LINKS_MERGING, [Buffer.from(NO_MERGE)]);

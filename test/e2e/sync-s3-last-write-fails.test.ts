@@ -3,13 +3,16 @@
  * PUTs are sent without waiting for each to land, and a failure is reported by the next state write,
  * which waits for them all. A run that finishes a stopped links merge ends with emptying its journal
  * (`merging.json`), and where it then has nothing more to write, no state write came after: a 500 on
- * that PUT ended the run with exit 0, the journal still naming the merge. The store's front answers
- * every PUT of the named objects 500, so nothing depends on timing.
+ * that PUT ended the run with exit 0, the journal still naming the merge. And a partition whose PUT
+ * failed was still counted as written (--summary). The store's front answers every PUT of the named
+ * objects 500, so nothing depends on timing.
  */
+import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { FIXED_NOW, sandbox, sandboxEnv, spawnCli } from './harness.js';
+import { FIXED_NOW, sandbox, sandboxEnv, spawnCli, tempDir } from './harness.js';
 import { localS3, storeFront, type LocalS3 } from './s3-server.js';
 
 let server: RunningSandbox;
@@ -36,7 +39,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-describe('sync to object storage, when its last write fails', () => {
+describe('sync to object storage, when a write fails', () => {
   const sync = (week: number) =>
     spawnCli(['sync', 's3://lake/last-write', '--since', String(week), '--until', String(week), '--streams', 'links', '--depth', '5', '--top', '8', '--links-limit', '30'], {
       // One attempt a request: the front fails every one anyway.
@@ -63,5 +66,24 @@ describe('sync to object storage, when its last write fails', () => {
     const again = await sync(202640);
     expect(again.code, again.stderr).toBe(0);
     expect(await merging()).toBe('{}\n');
+  });
+
+  it('a partition whose PUT failed is not counted as written (--summary)', async () => {
+    // The weeks fetched one after another (--concurrency 1), their PUTs under way together all the same:
+    // the failed one was counted as each was handed to the store, and stayed in the account.
+    failing = /\/rankings\/week=202638\/part-0\.parquet$/;
+    const summary = join(tempDir(), 'summary.json');
+    const result = await spawnCli(['sync', 's3://lake/counted', '--since', '202636', '--until', '202640', '--streams', 'rankings', '--depth', '5', '--concurrency', '1', '--summary', summary], {
+      env: { ...sandboxEnv(server), ...s3.env, AWS_ENDPOINT_URL_S3: front.url, AWS_MAX_ATTEMPTS: '1' },
+      timeoutMs: 60_000,
+    });
+    failing = undefined;
+    expect(result.code, result.stderr).toBe(6);
+    expect(result.stderr).toMatch(/^error: cannot write to s3:\/\/lake\/counted\/rankings\/week=202638\/part-0\.parquet: InternalError/m);
+    const account = JSON.parse(readFileSync(summary, 'utf8')) as { outcome: string; written: Array<{ stream: string; week: number }> };
+    expect(account.outcome).toBe('failed');
+    expect(account.written.map(({ week }) => week)).not.toContain(202638);
+    const landed = await (await fetch(`${s3.url}/lake?list-type=2&prefix=counted/rankings/`)).text();
+    for (const { week } of account.written) expect(landed).toContain(`counted/rankings/week=${week}/part-0.parquet`);
   });
 });

@@ -56,6 +56,11 @@ export interface Destination {
    * state, and a failure of theirs was never reported (exit 0).
    */
   settle(): Promise<void>;
+  /**
+   * The write of `path` still on its way, if any: it settles once the file has landed, and rejects
+   * with the failure (reported by the next writeState or settle() as well).
+   */
+  landing(path: string): Promise<void> | undefined;
   /** A file's bytes, or undefined when it is absent. */
   read(path: string): Promise<Buffer | undefined>;
   /** Which of these files the lake lacks (after open(), or peekState()). */

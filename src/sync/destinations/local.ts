@@ -401,6 +401,10 @@ export class LocalLake implements Destination {
    */
   readonly #pending = new Map<string, Promise<void>>();
 
+  landing(path: string): Promise<void> | undefined {
+    return this.#pending.get(path);
+  }
+
   async settle(): Promise<void> {
     const pending = [...this.#pending.values()];
     this.#pending.clear();

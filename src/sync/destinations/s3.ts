@@ -593,6 +593,10 @@ export class S3Lake implements Destination {
   #bytesInFlight = 0;
   readonly #waitingForRoom: Array<() => void> = [];
 
+  landing(path: string): Promise<void> | undefined {
+    return this.#pending.get(path);
+  }
+
   async settle(): Promise<void> {
     const pending = [...this.#pending.values()];
     this.#pending.clear();
