@@ -26,7 +26,7 @@ export const ENVIRONMENT: Readonly<Record<string, string>> = {
   AWS_PROFILE: 'sync s3://: the profile of ~/.aws/config and ~/.aws/credentials (moved by AWS_CONFIG_FILE, AWS_SHARED_CREDENTIALS_FILE); keys from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN, the profile, or container and instance metadata',
   AWS_REGION: 'sync s3://: the bucket\'s region (also AWS_DEFAULT_REGION; else the profile\'s, else us-east-1)',
   AWS_ENDPOINT_URL_S3: 'sync s3://: an S3-compatible store (MinIO, R2, GCS interoperability), e.g. http://minio:9000, addressed by path (also AWS_ENDPOINT_URL, or the profile\'s endpoint_url)',
-  NEWSSTATS_S3_MAX_CONCURRENT_REQUESTS: 'sync s3://: requests to the store at once (default 16): PUTs of the lake\'s files, and half as many merge stores read ahead; 1 sends each only once the one before is answered',
+  NEWSSTATS_S3_MAX_CONCURRENT_REQUESTS: 'sync s3://: requests to the store at once, 1 to 64 (default 16): PUTs of the lake\'s files, and half as many merge stores read ahead; 1 sends each only once the one before is answered',
   PAGER: 'the pager for output taller than the terminal, after NEWSSTATS_PAGER and the profile\'s pager (default less -FRX)',
   NEWSSTATS_JQ_MAX_MB: 'the most memory a --jq filter may hold, in MiB (default 1024); past it the filter is stopped, exit 2',
   NO_COLOR: 'any non-empty value turns colour off (so does TERM=dumb)',

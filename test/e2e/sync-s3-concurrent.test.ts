@@ -105,4 +105,14 @@ describe('sync to object storage, at a store\'s latency', () => {
       await front.close();
     }
   });
+
+  it('NEWSSTATS_S3_MAX_CONCURRENT_REQUESTS other than 1-64 is refused in one line before anything is sent (exit 2)', async () => {
+    const sent = s3.requests.length;
+    for (const value of ['0', '65', '1e3', 'many', '-4']) {
+      const result = await sync('refused', s3.url, { NEWSSTATS_S3_MAX_CONCURRENT_REQUESTS: value });
+      expect({ code: result.code, stdout: result.stdout }, value).toEqual({ code: 2, stdout: '' });
+      expect(result.stderr, value).toBe(`error: NEWSSTATS_S3_MAX_CONCURRENT_REQUESTS must be a whole number from 1 to 64, not ${JSON.stringify(value)}\n`);
+    }
+    expect(s3.requests.slice(sent)).toEqual([]);
+  });
 });

@@ -46,10 +46,18 @@ const DEFAULT_CONCURRENT_REQUESTS = 16;
 /** The bytes the PUTs under way may hold between them (a file larger than that goes alone). */
 const MAX_BYTES_IN_FLIGHT = 1024 * 1024;
 
-/** NEWSSTATS_S3_MAX_CONCURRENT_REQUESTS, as a count of at least 1 (a value that is none is the default). */
+/** The most NEWSSTATS_S3_MAX_CONCURRENT_REQUESTS may ask: past it, a run only holds more at once. */
+const MOST_CONCURRENT_REQUESTS = 64;
+
+/** NEWSSTATS_S3_MAX_CONCURRENT_REQUESTS (unset or empty: the default); anything but 1-64 is refused (exit 2). */
 export function concurrentRequests(env: NodeJS.ProcessEnv): number {
-  const value = Number(env.NEWSSTATS_S3_MAX_CONCURRENT_REQUESTS);
-  return Number.isSafeInteger(value) && value >= 1 ? value : DEFAULT_CONCURRENT_REQUESTS;
+  const text = env.NEWSSTATS_S3_MAX_CONCURRENT_REQUESTS?.trim();
+  if (text === undefined || text === '') return DEFAULT_CONCURRENT_REQUESTS;
+  const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!(value >= 1 && value <= MOST_CONCURRENT_REQUESTS)) {
+    throw new LakeError(`NEWSSTATS_S3_MAX_CONCURRENT_REQUESTS must be a whole number from 1 to ${MOST_CONCURRENT_REQUESTS}, not ${JSON.stringify(env.NEWSSTATS_S3_MAX_CONCURRENT_REQUESTS)}`);
+  }
+  return value;
 }
 
 function isSdkMissing(error: unknown): boolean {
