@@ -120,6 +120,41 @@ export class MemoryScratch implements Scratch {
   }
 }
 
+/**
+ * Files handed to a lake's write() and still on their way, by path: a lake publishes them in the
+ * background, and awaits them all before its state (settle), so the state never records a file that
+ * has not landed. One of a folder's, one of an object store's.
+ */
+export class FilesOnTheirWay {
+  readonly #landing = new Map<string, Promise<void>>();
+
+  /** The write of `path` on its way, if any (Destination.landing). */
+  get(path: string): Promise<void> | undefined {
+    return this.#landing.get(path);
+  }
+
+  set(path: string, landing: Promise<void>): void {
+    this.#landing.set(path, landing);
+  }
+
+  /** Settles once every write on its way has, failed or not (close() waits so before the lock goes). */
+  async allSettled(): Promise<void> {
+    await Promise.allSettled([...this.#landing.values()]);
+  }
+
+  /**
+   * Waits for every write on its way, then throws the first failure (Destination.settle). Promise.all
+   * gave up at the first, and the run closed its lake and released the lock while the others were
+   * still landing.
+   */
+  async settle(): Promise<void> {
+    const landing = [...this.#landing.values()];
+    this.#landing.clear();
+    const failure = (await Promise.allSettled(landing)).find((result) => result.status === 'rejected');
+    if (failure !== undefined) throw failure.reason;
+  }
+}
+
 /** A lake the user must fix before it is synced (exit 2): not a folder, not theirs alone, a link in it. */
 export class LakeError extends Error {
   override name = 'LakeError';

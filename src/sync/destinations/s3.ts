@@ -17,7 +17,7 @@ import { HTTP_DEFAULTS } from '../../api/options.js';
 import { OutputWriteError } from '../../output/write-error.js';
 import { isSystemError, systemErrorReason } from '../../shared/system-error.js';
 import { MAX_STATE_BYTES, STATE_FILE } from '../state.js';
-import { LOCK_FILE, LakeError, MemoryScratch, holdsLake, insideLake, produceBytes, stoppedWhileLocking, writtenAfterRelease, type Chunks, type Destination, type Produce, type Scratch } from './destination.js';
+import { FilesOnTheirWay, LOCK_FILE, LakeError, MemoryScratch, holdsLake, insideLake, produceBytes, stoppedWhileLocking, writtenAfterRelease, type Chunks, type Destination, type Produce, type Scratch } from './destination.js';
 import { holdsLock, processStart, type ProcessHolder } from './lock-holder.js';
 import { proxiedAgents } from './s3-proxy.js';
 import { privateScratch } from './scratch-file.js';
@@ -596,7 +596,7 @@ export class S3Lake implements Destination {
    * failure is reported there (exit 6); an object written twice is sent the second time only once the
    * first has landed.
    */
-  readonly #pending = new Map<string, Promise<void>>();
+  readonly #pending = new FilesOnTheirWay();
   #putsInFlight = 0;
   #bytesInFlight = 0;
   readonly #waitingForRoom: Array<() => void> = [];
@@ -605,12 +605,8 @@ export class S3Lake implements Destination {
     return this.#pending.get(path);
   }
 
-  async settle(): Promise<void> {
-    const pending = [...this.#pending.values()];
-    this.#pending.clear();
-    // Every PUT settled before the first failure is reported, as a folder's files (local.ts).
-    const failure = (await Promise.allSettled(pending)).find((result) => result.status === 'rejected');
-    if (failure !== undefined) throw failure.reason;
+  settle(): Promise<void> {
+    return this.#pending.settle();
   }
 
   async write(path: string, content: Produce | Chunks): Promise<void> {
