@@ -213,6 +213,17 @@ export async function runServingCli(
 }
 
 /**
+ * A stand-in for the process, for runCliWithProcess: signals are emitted on it, and `exit` settles
+ * with the code the run's clean-up exits with (which may come after main() has returned). It never
+ * exits, so the run goes on as a real one does for a moment after a signal.
+ */
+export function standInProcess(): { proc: EventEmitter & { exit(code: number): void }; exit: Promise<number> } {
+  let exited: (code: number) => void = () => undefined;
+  const exit = new Promise<number>((resolve) => (exited = resolve));
+  return { proc: Object.assign(new EventEmitter(), { exit: (code: number) => exited(code) }), exit };
+}
+
+/**
  * The CLI in this process with a stand-in for its process (`process`), the run's only source of
  * signals: a test emits one at the moment it chooses. Its `exit` is the test's to record; the run
  * itself goes on, as a real one may for a moment between a signal and its exit.

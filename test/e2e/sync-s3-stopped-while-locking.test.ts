@@ -6,9 +6,8 @@
  * The store's front holds the lock's PUT until the clean-up has begun, so the order is certain.
  */
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { EventEmitter } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCliWithProcess } from './harness.js';
+import { runCliWithProcess, standInProcess } from './harness.js';
 import { localS3, passOn, storeFront, type LocalS3 } from './s3-server.js';
 
 let s3: LocalS3;
@@ -29,9 +28,7 @@ async function keys(prefix: string): Promise<string[]> {
 
 describe('sync s3:// stopped by a signal before it opened the lake', () => {
   it('takes no lock afterwards', async () => {
-    let exited: (code: number) => void = () => undefined;
-    const exit = new Promise<number>((resolve) => (exited = resolve));
-    const proc = Object.assign(new EventEmitter(), { exit: (code: number) => exited(code) });
+    const { proc, exit } = standInProcess();
     // SIGTERM as soon as the run listens for it: before the sync knows its lake, so its clean-up has
     // none to close. The stand-in never exits, so the run goes on, as a real one does until its exit.
     const listen = proc.once.bind(proc);

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { addWeeks, isoWeekOf } from '../../src/shared/weeks.js';
-import { MemoryOutput, runCliWithProcess, sandbox, tempDir } from './harness.js';
+import { MemoryOutput, runCliWithProcess, sandbox, standInProcess, tempDir } from './harness.js';
 import { storeFront } from './s3-server.js';
 
 const NOW = new Date();
@@ -35,9 +35,7 @@ function serviceFront(onRequest: (path: string) => void): Promise<{ url: string;
 
 describe('sync --summary after a signal', () => {
   it('stays the interrupted account, listing what its line counts, whatever the run writes after the signal', async () => {
-    let exited: (code: number) => void = () => undefined;
-    const exit = new Promise<number>((resolve) => (exited = resolve));
-    const proc = Object.assign(new EventEmitter(), { exit: (code: number) => exited(code) });
+    const { proc, exit } = standInProcess();
     // The clean-up may end after main() returned (the run went on to its end): its writes are seen here.
     const stderr = new MemoryOutput();
     // SIGTERM when the run asks the service for its first ranking: partitions are still to land.
@@ -76,9 +74,7 @@ describe('sync --summary after a signal', () => {
     const env = { NEWSSTATS_BASE_URL: server.url, NEWSSTATS_API_KEY: server.key };
     const first = await runCliWithProcess(args, Object.assign(new EventEmitter(), { exit: () => undefined }), { env });
     expect(first.stderr).toMatch(/^sync: wrote /m);
-    let exited: (code: number) => void = () => undefined;
-    const exit = new Promise<number>((resolve) => (exited = resolve));
-    const proc = Object.assign(new EventEmitter(), { exit: (code: number) => exited(code) });
+    const { proc, exit } = standInProcess();
     // SIGTERM as soon as the run listens for signals, before sync has loaded its engine (a real process
     // exited 143 then, saying nothing); the stand-in never exits, so the run, with nothing to write,
     // goes on to its end (and said "up to date" after the interrupted line).

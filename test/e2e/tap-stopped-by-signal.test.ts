@@ -7,13 +7,12 @@
  * process never exits, so the run goes on to its end after the signal: nothing may be sent after the
  * line, and the line must count the STATEs the target got.
  */
-import { EventEmitter } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { addWeeks, isoWeekOf } from '../../src/shared/weeks.js';
-import { MemoryOutput, runCliWithProcess, sandbox, tempDir } from './harness.js';
+import { MemoryOutput, runCliWithProcess, sandbox, standInProcess, tempDir } from './harness.js';
 import { storeFront } from './s3-server.js';
 
 const NOW = new Date();
@@ -27,9 +26,7 @@ afterAll(async () => {
 
 describe('tap stopped by a signal', () => {
   it('sends nothing after its stopped line, which counts the STATEs the target got and is the last on stderr', async () => {
-    let exited: (code: number) => void = () => undefined;
-    const exit = new Promise<number>((resolve) => (exited = resolve));
-    const proc = Object.assign(new EventEmitter(), { exit: (code: number) => exited(code) });
+    const { proc, exit } = standInProcess();
     const stderr = new MemoryOutput();
     // SIGTERM as the tap asks for its second week's ranking: a week is sent, more are on their way.
     let rankings = 0;
