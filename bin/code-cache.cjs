@@ -31,7 +31,8 @@
 // node:http script's query on Node 24); V8 does the same in Chrome, caching a script on its second
 // load. One folder per install and per v8.cachedDataVersionTag() (Node's V8, its flags, the CPU); the
 // CLI sets a V8 flag at run time (Lifecycle.tuneV8) and V8 rejects a cache made under other flags, so
-// a file's cache is written only when the flags at exit are those it was loaded under. Caches of files
+// a file's cache is written only when the flags at exit are those it was loaded under (the CLI sets
+// its flags back as the run ends, so that is every file but those loaded while one was set). Caches of files
 // dist/ no longer has are removed when a cache is written.
 'use strict';
 const { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');

@@ -3,7 +3,8 @@
  * install writes none (a run in a fresh container pays nothing for caches), after the second every
  * file of dist/ the query loads has a cache, and a third run writes none (V8 accepted every one).
  * A V8 flag the CLI changes at run time and leaves changed (src/cli/run/lifecycle.ts) would fail this:
- * the files loaded before it would never get a cache, or get one rejected on each run.
+ * the files loaded before it would never get a cache, or get one rejected on each run. A sync sets
+ * flags for the whole run: the same over syncs.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -46,6 +47,33 @@ describe('code caches over runs of the built CLI', () => {
     const third = await spawnAndCollect(process.execPath, query, env);
     expect(third.code).toBe(0);
     expect(third.stdout).toBe(first.stdout);
+    expect(written()).toEqual(caches);
+  });
+
+  it('caches each file a sync loads, its start and undici too: the flags of a bulk run are set once they are loaded and set back as it ends', async () => {
+    const home = tempDir('newsstats-code-cache-sync-');
+    const record = join(home, 'loaded.json');
+    const env = isolatedEnv(home, { NEWSSTATS_BASE_URL: server.url, NEWSSTATS_API_KEY: server.key, NEWSSTATS_RECORD_MODULES: record });
+    // No links: their week's lines are made by the JSON renderer's chunk, loaded under the bulk flags.
+    const sync = (run: number) => spawnAndCollect(process.execPath, ['-r', PRELOAD, BIN, 'sync', join(home, `lake-${run}`), '--streams', 'rankings,country_stats', '--top', '3', '-q'], env);
+    const written = () => {
+      const root = join(home, 'cache', 'newsstats', 'compile-cache');
+      return Object.fromEntries(readdirSync(root).filter((name) => name.startsWith('code-')).flatMap((folder) => readdirSync(join(root, folder)).map((name) => [name, statSync(join(root, folder, name)).mtimeMs])));
+    };
+
+    const first = await sync(1);
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    await sync(2);
+    const { files } = JSON.parse(readFileSync(record, 'utf8')) as { files: string[] };
+    const dist = join(REPO, 'dist');
+    const loaded = files.filter((file) => file.startsWith(dist)).map((file) => file.slice(dist.length + 1).replaceAll('/', '+'));
+    expect(loaded).toContain('cli+main.js');
+    expect(loaded.some((file) => file.startsWith('chunks+client-'))).toBe(true);
+    const caches = written();
+    expect(Object.keys(caches).sort()).toEqual([...loaded].sort());
+
+    expect((await sync(3)).code).toBe(0);
     expect(written()).toEqual(caches);
   });
 

@@ -30,7 +30,20 @@ describe('V8 flags the CLI sets for a moment', () => {
     undo();
     expect(cachedDataVersionTag()).toBe(before);
 
-    await new Lifecycle().tuneV8('--wasm-tiering-budget=2147483647');
+    await new Lifecycle().tuneV8('--wasm-tiering-budget=2147483647', `--wasm-tiering-budget=${WASM_TIERING_BUDGET_DEFAULT}`);
+    expect(cachedDataVersionTag()).toBe(before);
+  });
+
+  it("sets a bulk run's flags back as the run closes, so the flags hash as before (the code caches written at exit are those of its files)", async () => {
+    const before = cachedDataVersionTag();
+    const lifecycle = new Lifecycle(ownsProcess);
+    try {
+      await lifecycle.tuneV8('--no-wasm-tier-up --no-wasm-dynamic-tiering', '--wasm-tier-up --wasm-dynamic-tiering');
+      await lifecycle.tuneHeapForBulk();
+      expect(cachedDataVersionTag()).not.toBe(before);
+    } finally {
+      await lifecycle.close();
+    }
     expect(cachedDataVersionTag()).toBe(before);
   });
 });

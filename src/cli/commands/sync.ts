@@ -220,9 +220,12 @@ const sync = verb({
       // Replaced by the outcome at the end: a run killed outright (SIGKILL, a machine gone) leaves
       // `running`, never the account of an earlier run for the orchestrator to take as this one's.
       await writeSummary('running');
-      await ctx.lifecycle.tuneHeapForBulk();
       // A plan sends nothing, so it needs no key (nor a base URL): no client is made for it.
       const client = flags.plan ? undefined : await ctx.deps.client({ concurrency: flags.concurrency, bulk: true });
+      // Once the run's modules are loaded: those loaded under a flag off its default are compiled from
+      // source, Node's own too, and dist/'s are cached only under the flags they were loaded under
+      // (Lifecycle.tuneV8).
+      await ctx.lifecycle.tuneHeapForBulk();
       let progress = { tick() {}, done() {} };
       await runSync({
         summary,

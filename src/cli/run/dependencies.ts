@@ -143,7 +143,7 @@ export class Dependencies {
     // 86-95 (bisected to the budget replacing --liftoff-only, d0ef796). There the parser stays on
     // Liftoff for the whole run: tier-up off before undici compiles it (--liftoff-only itself is read
     // at start-up only on Node 22 and later), at no cost in CPU (npm run bench:export-memory).
-    if (this.#bulk) await this.lifecycle.tuneV8('--no-wasm-tier-up --no-wasm-dynamic-tiering');
+    if (this.#bulk) await this.lifecycle.tuneV8('--no-wasm-tier-up --no-wasm-dynamic-tiering', '--wasm-tier-up --wasm-dynamic-tiering');
     // NEWSSTATS_NO_STARTUP_MACHINERY=1 leaves the budget at V8's default (docs/performance.md, "Start-up machinery").
     const parserInstantiated = this.#bulk || this.env.NEWSSTATS_NO_STARTUP_MACHINERY
       ? () => {}

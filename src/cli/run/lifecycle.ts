@@ -15,6 +15,8 @@ import type { ProcessControl } from './io.js';
  * to 85 MiB); peaks otherwise within 2-9 MiB (docs/performance.md, "sync" and "Export memory").
  */
 const BULK_HEAP_FLAGS = '--no-optimize-for-size --semi-space-growth-factor=1 --heap-growing-percent=30';
+/** V8's own values of the flags BULK_HEAP_FLAGS changes (the same on Node 20 to 26; optimize-for-size is off by default). */
+const BULK_HEAP_FLAGS_DEFAULT = '--semi-space-growth-factor=2 --heap-growing-percent=0';
 
 export type CloseReason = 'done' | 'interrupted';
 
@@ -30,6 +32,8 @@ export class Lifecycle {
   /** A pager has the terminal: Ctrl-C is its (less stops a search with it), not the end of the run. */
   #paging = false;
   readonly #cleanups: Array<(reason: CloseReason) => Promise<void> | void> = [];
+  /** V8 flags set for the run, each with the setting that puts it back: done as the run closes (tuneV8). */
+  readonly #flagsToRestore: Array<() => void> = [];
 
   /** `process` is the real process when the run owns it (bin/newsstats.cjs); absent in-process. */
   constructor(readonly process?: ProcessControl) {}
@@ -78,6 +82,7 @@ export class Lifecycle {
     if (reason === 'interrupted') this.#interrupted = true;
     const cleanups = this.#cleanups.splice(0).reverse();
     for (const cleanup of cleanups) await cleanup(reason);
+    for (const restore of this.#flagsToRestore.splice(0)) restore();
   }
 
   /**
@@ -105,26 +110,31 @@ export class Lifecycle {
 
   /**
    * Sets a V8 flag, but only when the run owns its process (bin/newsstats.cjs): a program that calls
-   * main() in-process, such as the test suite, keeps its own V8 settings. The flag holds for the rest
-   * of the run, or until the returned function sets `undo` (the flag at V8's default) instead.
+   * main() in-process, such as the test suite, keeps its own V8 settings. The flag holds until the
+   * run closes, or until the returned function sets `undo` (the flag at V8's default) sooner.
    *
    * V8 checks every code cache against a hash of its flags: Node's for its own modules and ours for
    * dist/ (bin/code-cache.cjs). While a flag is off its default, the modules loaded are compiled from
-   * source and cached apart, so a flag needed for a moment is set back as soon as it did its work.
+   * source and cached apart, so a flag needed for a moment is set back as soon as it did its work, and
+   * every flag is set back as the run closes: the caches of dist/ are written at exit, each only when
+   * the flags are those its file was loaded under, so a bulk run that kept its flags to the end never
+   * cached the modules it loaded before setting them (its start, the sync engine, undici).
    */
   /** V8's heap for a bulk run (export, sync): BULK_HEAP_FLAGS, for the rest of the run. */
   tuneHeapForBulk(): Promise<() => void> {
-    return this.tuneV8(BULK_HEAP_FLAGS);
+    return this.tuneV8(BULK_HEAP_FLAGS, BULK_HEAP_FLAGS_DEFAULT);
   }
 
-  async tuneV8(flag: string, undo?: string): Promise<() => void> {
+  async tuneV8(flag: string, undo: string): Promise<() => void> {
     if (!this.process) return () => {};
     const { setFlagsFromString } = await import('node:v8');
     setFlagsFromString(flag);
-    let pending = undo;
-    return () => {
+    let pending: string | undefined = undo;
+    const restore = () => {
       if (pending !== undefined) setFlagsFromString(pending);
       pending = undefined;
     };
+    this.#flagsToRestore.push(restore);
+    return restore;
   }
 }
