@@ -94,17 +94,23 @@ function stringTracker(text: string): (position: number) => boolean {
 /**
  * The text with every number that JSON.parse could change (digits beyond 2^53, `1.50`, an exponent)
  * turned into a string holding its digits behind MARK, so JSON.parse keeps them. Only the numbers
- * MAYBE_CHANGED_NUMBER finds are looked at (every other number prints as written), and only those
- * outside strings are marked: a bulk answer (50 links, each with an articleHash beyond 2^53) costs a
- * scan of its quotes and a slice per such number, where a callback for every string and number of
- * the text cost 5x the garbage. A number found that JSON.parse would in fact keep (1234567890123456)
- * is marked too: both modes read a marked number written without an exponent as they read it
- * unmarked, and asking (printsAsWritten) cost more than marking. Undefined when the text holds MARK
- * already (as the escape \u0000), a number not in a container, or a found number that is not a JSON
- * number or is beyond the bounds: the slicing parser reads those, and refuses what it must. (Text
- * with a `__proto__` string, which the walk below must not assign as a key, never comes here.)
+ * MAYBE_CHANGED_NUMBER finds are looked at (every other number prints as written): a bulk answer (50
+ * links, each with an articleHash beyond 2^53) costs a slice per such number, where a callback for
+ * every string and number of the text cost 5x the garbage. A number found that JSON.parse would in
+ * fact keep (1234567890123456) is marked too: both modes read a marked number written without an
+ * exponent as they read it unmarked, and asking (printsAsWritten) cost more than marking. Undefined
+ * when the text holds MARK already (as the escape \u0000), a number not in a container, or a found
+ * number that is not a JSON number or is beyond the bounds: the slicing parser reads those, and
+ * refuses what it must.
+ *
+ * With `insideString` (stringTracker), number-like text inside a string is left alone. Without it,
+ * such text is marked too, and the result is never JSON: the mark's opening quote, after a `:`, `,`,
+ * `[` or a space (never a backslash), ends that string, and the `\` after it can follow no value.
+ * So parseWithJsonParse marks without it first, and with it only when JSON.parse refuses the text:
+ * tracking every quote of an answer was half of what marking cost, for numbers that answers never
+ * put in a string after one of those characters.
  */
-function markChangedNumbers(text: string): string | undefined {
+function markChangedNumbers(text: string, insideString?: (position: number) => boolean): string | undefined {
   if (text.includes('\\u0000')) return undefined;
   const first = text.trimStart().charCodeAt(0);
   if (first === 0x2d || (first >= 0x30 && first <= 0x39)) return undefined;
@@ -112,7 +118,6 @@ function markChangedNumbers(text: string): string | undefined {
   // was a cost of every links store line the merge reads back.
   const candidates = CHANGED_NUMBER_CANDIDATES;
   candidates.lastIndex = 0;
-  const insideString = stringTracker(text);
   let marked = '';
   let copied = 0;
   // test(), not exec(): no match array for each number. The match ends inside the number (the
@@ -125,7 +130,7 @@ function markChangedNumbers(text: string): string | undefined {
     NUMBER_TAIL.test(text);
     const end = NUMBER_TAIL.lastIndex;
     candidates.lastIndex = end;
-    if (insideString(start)) continue;
+    if (insideString?.(start) === true) continue;
     const token = text.slice(start, end);
     // Native mode reads an identifier JSON.parse kept as its printed digits, but a marked one as digits
     // only when written without an exponent: `1e+21` must stay unmarked there.
@@ -199,8 +204,9 @@ function withModeNumbers(value: unknown, key: string | number, walk: NumberWalk,
   } else {
     const record = value as Record<string, unknown>;
     // for...in: objects of one shape share the keys V8 caches; Object.keys made an array of every
-    // object's keys (4 MB of a bulk sync's garbage). Own keys only ("__proto__" never reaches here):
-    // a key some code made enumerable on Object.prototype is none of the answer's.
+    // object's keys (4 MB of a bulk sync's garbage). Own keys only: a key some code made enumerable
+    // on Object.prototype is none of the answer's. A "__proto__" key is one of them (JSON.parse
+    // defines every key as the object's own), so assigning it sets that property, not the prototype.
     for (const name in record) if (Object.hasOwn(record, name)) record[name] = withModeNumbers(record[name], name, walk, depth + 1);
   }
   return value;
@@ -239,20 +245,30 @@ export function parseJson(text: string, mode: NumberMode, identifierFields: Iden
  * Throws NestingDepthError for JSON nested deeper than `maxDepth`.
  */
 export function parseWithJsonParse(text: string, mode: NumberMode, identifierFields: IdentifierFields = NO_FIELDS, maxDepth = Number.POSITIVE_INFINITY): unknown {
-  // The walk assigns every key: a "__proto__" one would set the prototype, so such text is left to
-  // the slicing parser. Text without a number JSON.parse could change is read as it is.
-  if (text.includes('"__proto__"')) return undefined;
+  // Text without a number JSON.parse could change is read as it is.
   const marked = MAYBE_CHANGED_NUMBER.test(text);
-  const readable = marked ? markChangedNumbers(text) : text;
-  if (readable === undefined) return undefined;
   try {
-    const parsed: unknown = JSON.parse(readable);
+    let parsed = jsonParsed(marked ? markChangedNumbers(text) : text);
+    // Refused: perhaps a number-like text inside a string was marked (see markChangedNumbers).
+    if (parsed === undefined && marked) parsed = jsonParsed(markChangedNumbers(text, stringTracker(text)));
+    // Not JSON, or not to be made exact for JSON.parse: parseJsonSlicing reads it, or throws the
+    // SyntaxError with the position.
+    if (parsed === undefined) return undefined;
     // Nothing to change and no depth to count: JSON.parse's value is native mode's.
     if (mode === 'native' && !marked && identifierFields.size === 0 && maxDepth === Number.POSITIVE_INFINITY) return parsed;
     return withModeNumbers(parsed, '', { mode, marked, identifierFields, maxDepth }, 0);
   } catch (error) {
     if (error instanceof NestingDepthError) throw error;
-    // Not JSON: parseJsonSlicing throws the SyntaxError with the position.
+    return undefined;
+  }
+}
+
+/** JSON.parse's value of the text; undefined (which no JSON text is) when it refuses it, or for no text. */
+function jsonParsed(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
     return undefined;
   }
 }

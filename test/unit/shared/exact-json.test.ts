@@ -2,6 +2,7 @@ import { isLosslessNumber, LosslessNumber, parse, stringify } from 'lossless-jso
 import * as fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { isBeyondNumberBounds, JSON_PARSE_MAX_CHARS, NumberBoundError, parseJson, parseJsonSlicing, parseWithJsonParse, printsAsWritten } from '../../../src/shared/exact-json/parse.js';
+import { stringify as exactStringify } from '../../../src/shared/exact-json/stringify.js';
 
 // parseJson takes JSON.parse's fast path only when that loses nothing; every case here must give
 // exactly what lossless-json alone gives, whichever path it took.
@@ -244,5 +245,69 @@ describe('the unmarked JSON.parse path (text without a number JSON.parse could c
     }), { seed: 20261128, numRuns: 2000 });
     expect(parseWithJsonParse('{"n":1e+21,"h":12345678901234567891}', 'native', identifiers)).toMatchObject({ n: '1e+21' });
     expect(parseWithJsonParse('{"n":1234567890123456,"h":12345678901234567891}', 'native', identifiers)).toMatchObject({ n: '1234567890123456' });
+  });
+});
+
+describe('marking numbers without tracking strings first (the JSON.parse path)', () => {
+  test('number-like text inside a string, marked by the first try, makes text JSON.parse refuses: the second try, tracking strings, reads it', () => {
+    for (const text of ['{"t":"a, 12345678901234567890","n":12345678901234567890}', '["x:1.50", 1.50]', '{"t":"[-0 and ,1e5","n":-0}', '{"k, 1.50":1.50}']) {
+      expect(() => JSON.parse(text.replace(/([:,[]\s*)(-?[\d.]+(?:e\d+)?)/g, '$1"\\u0000$2"'))).toThrow(SyntaxError);
+      expect(stringify(parseWithJsonParse(text, 'lossless')), text).toBe(stringify(parse(text)));
+    }
+  });
+
+  test('a __proto__ key beside marked numbers is read by JSON.parse as an own key, the prototype untouched, in both modes', () => {
+    const text = '{"__proto__":{"polluted":1.50},"n":12345678901234567890}';
+    for (const mode of ['lossless', 'native'] as const) {
+      const value = parseWithJsonParse(text, mode) as Record<string, unknown>;
+      expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+      expect(Object.hasOwn(value, '__proto__')).toBe(true);
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    }
+    expect(stringify(parseWithJsonParse(text, 'lossless'))).toBe(stringify(parse(text)));
+  });
+});
+
+describe('compact stringify of plain data (JSON.stringify, each LosslessNumber\'s object replaced by its digits)', () => {
+  const big = (digits: string) => new LosslessNumber(digits);
+  const cases: Record<string, unknown> = {
+    'objects that look like a LosslessNumber': [{ value: '5', isLosslessNumber: true }, big('12345678901234567890'), { value: '6' }],
+    'an object that looks like a LosslessNumber beside one that no longer does': [{ value: '5', isLosslessNumber: true }, Object.assign(big('9'), { extra: 1 })],
+    'an object of a first key "value" before a LosslessNumber': [{ value: 'x', b: 1 }, big('1.50')],
+    'strings holding a LosslessNumber\'s text': { a: '{"value":"5","isLosslessNumber":true}', b: big('7'), '{"value":"1","isLosslessNumber":true}': big('8') },
+    'a LosslessNumber with a field of its own': [Object.assign(big('9'), { extra: 1 }), big('10')],
+    'a Date, a bigint, undefined and functions': { d: new Date(0), b: 2n ** 70n, u: undefined, f: () => 1, list: [undefined, () => 1, big('1.0')] },
+    'nested deeper than the plain path goes': JSON.parse(`${'['.repeat(150)}1${']'.repeat(150)}`) as unknown,
+    'a null-prototype object': Object.assign(Object.create(null) as object, { a: big('3.50') }),
+    'top-level values': [big('-0'), 'text', null, true, Number.NaN, -0],
+  };
+  for (const [name, value] of Object.entries(cases)) {
+    test(`${name}: what lossless-json writes`, () => {
+      expect(exactStringify(value)).toBe(stringify(value));
+      if (Array.isArray(value)) for (const item of value) expect(exactStringify(item)).toBe(stringify(item) ?? 'null');
+    });
+  }
+
+  test('any plain data of LosslessNumbers, strings that look like JSON, and nesting: what lossless-json writes (fast-check)', () => {
+    const number = fc.oneof(fc.constantFrom('0', '-0', '1.50', '12345678901234567890', '1e5', '-2.5E-7', '5.8504'), fc.integer().map(String)).map(big);
+    const text = fc.oneof(fc.string(), fc.constantFrom('{"value":"5","isLosslessNumber":true}', '"\\u0000', '\u0000', 'é\ud800', '"value"', 'isLosslessNumber'));
+    const key = fc.oneof(fc.constantFrom('value', 'isLosslessNumber', 'a', '1', '__proto__'), fc.string({ maxLength: 4 }));
+    const data: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        number,
+        text,
+        fc.constantFrom(null, true, false, 0.1, -0),
+        fc.array(tie('value'), { maxLength: 4 }),
+        fc.array(fc.tuple(key, tie('value')), { maxLength: 4 }).map((entries) => {
+          const record: Record<string, unknown> = {};
+          for (const [name, item] of entries) Object.defineProperty(record, name, { value: item, enumerable: true, writable: true, configurable: true });
+          return record;
+        }),
+      ),
+    })).value;
+    fc.assert(fc.property(data, (value) => {
+      expect(exactStringify(value)).toBe(stringify(value) ?? 'null');
+    }), { seed: 20261128, numRuns: 3000 });
   });
 });
