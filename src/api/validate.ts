@@ -8,7 +8,7 @@
  * is no week, an identifier that is empty. So a broken answer fails at the edge, the same way for
  * every format, instead of turning into made-up rows or a TypeError deep in a renderer.
  */
-import { isLosslessNumber } from 'lossless-json';
+import { isLosslessNumber, LosslessNumber } from 'lossless-json';
 import { ResponseShapeError } from './errors.js';
 import { ENDPOINT_SPECS, ENDPOINTS, type Endpoint, type ResponseShape } from '../schema/contract.js';
 import { mayBeMissing, type Fields, type FieldSpec } from '../schema/spec.js';
@@ -73,10 +73,14 @@ export function checkResponseShape(endpoint: Endpoint, path: string, data: unkno
 export function shapeProblem(endpoint: Endpoint, data: unknown): string | undefined {
   const shape: ResponseShape = ENDPOINT_SPECS[endpoint];
   const check = VALUE_CHECKS[endpoint];
-  if (!shape.list) return recordProblem(data, shape, check);
+  const list = shape.list;
+  // Looked up once an answer, not once a record.
+  const checks = checksOf(shape.schema, false);
+  const optional = shape.optional === undefined ? undefined : checksOf(shape.optional, true);
+  if (!list) return recordProblem(data, checks, optional, check);
   if (!Array.isArray(data)) return `expected an array, got ${describe(data)}`;
   for (let index = 0; index < data.length; index++) {
-    const problem = recordProblem(data[index], shape, check);
+    const problem = recordProblem(data[index], checks, optional, check);
     // The item's place is put in front only for a problem: a string for every item of every answer was
     // garbage of a bulk sync.
     if (problem !== undefined) return `item ${index + 1}: ${problem}`;
@@ -86,25 +90,66 @@ export function shapeProblem(endpoint: Endpoint, data: unknown): string | undefi
 
 function recordProblem(
   value: unknown,
-  shape: ResponseShape,
+  checks: readonly FieldCheck[],
+  optional: readonly FieldCheck[] | undefined,
   check: ((record: Record<string, unknown>) => string | undefined) | undefined,
 ): string | undefined {
-  const problem = recordFieldsProblem(value, shape.schema, shape.optional);
+  const problem = recordFieldsProblem(value, checks, optional);
   if (problem !== undefined) return problem;
   return check?.(value as Record<string, unknown>);
 }
 
-/** A field to check: its name, its spec, and whether it must be present and not null. */
+/**
+ * What a value of a field must pass to be taken at once, decided from the field's spec once rather
+ * than for each value (a sync checks some 300,000 values). A quick test only ever accepts: a value it
+ * does not take, and so every problem, goes on to valueProblem, the one reading of the rule and its
+ * messages, so the verdicts stay valueProblem's. Nearly every value of an answer is taken without the
+ * switch over its spec's type, format and identifier flag, and without the library's getter test of a
+ * LosslessNumber. The tests that read text stay calls to the regular expression and Number(), which
+ * are as fast in a fresh process: loops over characters were faster once V8 had optimised them, but
+ * slower in the first second a sync lasts.
+ * - `text`: a string that is no identifier;
+ * - `integer`: an integer, not a week: a safe integer, or a LosslessNumber of digits;
+ * - `week`: such an integer that isValidWeek takes;
+ * - `number`: a finite number, or a LosslessNumber whose text is one;
+ * - `timestamp`, `boolean`: as valueProblem reads them;
+ * - `none`: identifiers, arrays and objects (a ranking's countryRows, a person's countries).
+ */
+type Quick = 'none' | 'text' | 'integer' | 'week' | 'number' | 'timestamp' | 'boolean';
+
+/** A field to check: its name, its spec, its quick test, and whether it must be present and not null. */
 interface FieldCheck {
   readonly field: string;
   readonly spec: FieldSpec;
+  readonly quick: Quick;
   readonly needed: boolean;
 }
 
+function quickTest(spec: FieldSpec): Quick {
+  switch (spec.type) {
+    case 'string':
+      return spec.identifier ? 'none' : 'text';
+    case 'integer':
+      return spec.format === 'week' ? 'week' : 'integer';
+    case 'number':
+      return 'number';
+    case 'timestamp':
+      return 'timestamp';
+    case 'boolean':
+      return 'boolean';
+    // A quick test of an array of records, which called checksProblem again, made V8's optimised code
+    // of the check so large it came later and slower (fresh processes, Node 24).
+    case 'array':
+    case 'object':
+      return 'none';
+  }
+}
+
 /**
- * Each schema's fields as a list of checks, made once: a ranking checks the same schema a hundred
- * times. Apart for a shape's optional fields, which are never needed. Walked by index: for...of over
- * the entries, with their destructuring, made an iterator result per field of every record.
+ * Each schema's fields as a list of checks, made on its first answer (an endpoint never called costs
+ * nothing) and then kept: a ranking checks the same schema a hundred times. Apart for a shape's
+ * optional fields, which are never needed. Walked by index: for...of over the entries, with their
+ * destructuring, made an iterator result per field of every record.
  */
 const fieldChecks = new WeakMap<Fields, readonly FieldCheck[]>();
 const optionalFieldChecks = new WeakMap<Fields, readonly FieldCheck[]>();
@@ -112,40 +157,72 @@ function checksOf(schema: Fields, mayBeAbsent: boolean): readonly FieldCheck[] {
   const cache = mayBeAbsent ? optionalFieldChecks : fieldChecks;
   let checks = cache.get(schema);
   if (checks === undefined) {
-    // The tolerance rule: null and a field left out are expected, except where the client cannot go on.
-    checks = Object.entries(schema).map(([field, spec]) => ({ field, spec, needed: !mayBeMissing(spec) && !mayBeAbsent }));
+    checks = Object.entries(schema).map(([field, spec]) => ({
+      field,
+      spec,
+      quick: quickTest(spec),
+      // The tolerance rule: null and a field left out are expected, except where the client cannot go on.
+      needed: !mayBeMissing(spec) && !mayBeAbsent,
+    }));
     cache.set(schema, checks);
   }
   return checks;
 }
 
 /**
- * The problem of a record with `schema`'s fields (and `optional`'s, which may be left out), without
+ * The problem of a record with `checks`' fields (and `optional`'s, which may be left out), without
  * its place: each level puts its place in front of a problem found below it.
  */
-function recordFieldsProblem(value: unknown, schema: Fields, optional: Fields | undefined): string | undefined {
+function recordFieldsProblem(value: unknown, checks: readonly FieldCheck[], optional: readonly FieldCheck[] | undefined): string | undefined {
   if (!isRecord(value)) return `expected an object, got ${describe(value)}`;
-  const problem = checksProblem(value, checksOf(schema, false));
+  const problem = checksProblem(value, checks);
   if (problem !== undefined || optional === undefined) return problem;
-  return checksProblem(value, checksOf(optional, true));
+  return checksProblem(value, optional);
 }
 
 function checksProblem(record: Record<string, unknown>, checks: readonly FieldCheck[]): string | undefined {
   for (let index = 0; index < checks.length; index++) {
-    const { field, spec, needed } = checks[index]!;
+    const check = checks[index]!;
+    const field = check.field;
     if (!Object.hasOwn(record, field)) {
-      if (needed) return `field "${field}" is missing`;
+      if (check.needed) return `field "${field}" is missing`;
       continue;
     }
     const value = record[field];
     if (value === null) {
-      if (needed) return `field "${field}" is null`;
+      if (check.needed) return `field "${field}" is null`;
       continue;
     }
-    const problem = valueProblem(value, spec, field);
+    if (quicklyAccepted(value, check.quick)) continue;
+    const problem = valueProblem(value, check.spec, field);
     if (problem !== undefined) return problem;
   }
   return undefined;
+}
+
+/** True when valueProblem would surely find nothing in `value`; false leaves it to valueProblem. */
+function quicklyAccepted(value: unknown, quick: Quick): boolean {
+  switch (quick) {
+    case 'text':
+      return typeof value === 'string';
+    case 'integer':
+      if (typeof value === 'number') return Number.isSafeInteger(value);
+      // instanceof rather than the library's test, a getter call: a LosslessNumber of another copy of
+      // the library, which instanceof misses, goes the long way.
+      return value instanceof LosslessNumber && isIntegerText(value.value);
+    case 'week':
+      if (typeof value === 'number') return Number.isSafeInteger(value) && isValidWeek(value);
+      return value instanceof LosslessNumber && isIntegerText(value.value) && isValidWeek(Number(value.value));
+    case 'number':
+      if (typeof value === 'number') return Number.isFinite(value);
+      return value instanceof LosslessNumber && Number.isFinite(Number(value.value));
+    case 'timestamp':
+      return typeof value === 'string' && isTimestamp(value);
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'none':
+      return false;
+  }
 }
 
 /** Why `value` cannot be a value of `spec`, or undefined when it can. */
@@ -167,13 +244,14 @@ function valueProblem(value: unknown, spec: FieldSpec, field: string): string | 
       if (!Array.isArray(value)) return expected(field, spec.items === 'string' ? 'an array of strings' : 'an array', value);
       const items = spec.items;
       if (items === undefined) return undefined;
+      const itemChecks = items === 'string' ? undefined : checksOf(items, false);
       for (let index = 0; index < value.length; index++) {
         const item: unknown = value[index];
-        if (items === 'string') {
+        if (itemChecks === undefined) {
           // An item may be null: the tolerance rule holds for every item of a list.
           if (item !== null && typeof item !== 'string') return `field "${field}": expected an array of strings, got ${describe(item)} at item ${index + 1}`;
         } else {
-          const problem = recordFieldsProblem(item, items, undefined);
+          const problem = recordFieldsProblem(item, itemChecks, undefined);
           if (problem !== undefined) return `${field}[${index + 1}]: ${problem}`;
         }
       }
@@ -181,7 +259,7 @@ function valueProblem(value: unknown, spec: FieldSpec, field: string): string | 
     }
     case 'object': {
       if (!isRecord(value)) return expected(field, 'an object', value);
-      const problem = spec.fields === undefined ? undefined : recordFieldsProblem(value, spec.fields, undefined);
+      const problem = spec.fields === undefined ? undefined : recordFieldsProblem(value, checksOf(spec.fields, false), undefined);
       return problem === undefined ? undefined : `${field}.${problem}`;
     }
   }

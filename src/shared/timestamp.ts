@@ -62,10 +62,14 @@ export function timestampMillis(text: string): number {
   const hour = digitsAt(text, 11, 2);
   const minute = digitsAt(text, 14, 2);
   const second = digitsAt(text, 17, 2);
-  if (year < 0 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return Number.NaN;
+  // Every month has 28 days: the month's length is asked only past them (a 29th of February is rare
+  // enough that optimised code made without it was thrown away when one came).
+  if (year < 0 || month < 1 || month > 12 || day < 1 || (day > 28 && day > daysInMonth(year, month)) || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return Number.NaN;
   let at = SHORTEST;
   let millis = 0;
-  if (text.charCodeAt(at) === 0x2e) {
+  // Nothing is read past the end (the text is mostly just the 19 characters): V8 threw away its
+  // optimised code for a read out of bounds and made it again, in every process.
+  if (length > SHORTEST && text.charCodeAt(at) === 0x2e) {
     let fractionDigits = 0;
     for (at += 1; at < length; at += 1) {
       const digit = text.charCodeAt(at) - 0x30;
@@ -77,7 +81,7 @@ export function timestampMillis(text: string): number {
     if (fractionDigits === 0 || fractionDigits > 9) return Number.NaN;
     if (fractionDigits < 3) millis *= 10 ** (3 - fractionDigits);
   }
-  if (text.charCodeAt(at) === 0x5a) at += 1;
+  if (at < length && text.charCodeAt(at) === 0x5a) at += 1;
   if (at !== length) return Number.NaN;
   return daysFromCivil(year, month, day) * 86_400_000 + ((hour * 60 + minute) * 60 + second) * 1000 + millis;
 }

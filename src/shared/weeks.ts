@@ -71,7 +71,8 @@ export function isValidWeek(week: number): boolean {
   if (!Number.isSafeInteger(week)) return false;
   const year = weekYear(week);
   const number = weekNumber(week);
-  return year >= 1000 && year <= 9999 && number >= 1 && number <= weeksInYear(year);
+  // Every year has 52 weeks: only a 53rd asks the year (the client's check asks this of every week field).
+  return year >= 1000 && year <= 9999 && number >= 1 && (number <= 52 || (number === 53 && weeksInYear(year) === 53));
 }
 
 /** Monday 00:00 UTC of the week, as a Date. */

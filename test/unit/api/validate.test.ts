@@ -65,6 +65,42 @@ describe('shapeProblem', () => {
     expect(shapeProblem('/api/data/weeks/current', { currentWeek: 202699, last4StartWeek: 202644 })).toBe('field "currentWeek": 202699 is not a week (YYYYWW)');
   });
 
+  it('takes a number or an integer by what its text says, whether or not the quick test of the common form takes it (fast-check)', () => {
+    // Integers, decimals of up to 300 and more digits before the point (10^309 overflows), exponents.
+    const digits = (min: number, max: number) => fc.string({ unit: fc.constantFrom('0', '1', '9'), minLength: min, maxLength: max });
+    const numberText = fc.oneof(
+      fc.tuple(fc.constantFrom('', '-'), digits(1, 20)).map(([sign, whole]) => sign + whole),
+      fc.tuple(fc.constantFrom('', '-'), digits(1, 20), digits(1, 8)).map(([sign, whole, fraction]) => `${sign}${whole}.${fraction}`),
+      fc.tuple(fc.constantFrom('', '-'), digits(295, 315), fc.option(digits(1, 3))).map(([sign, whole, fraction]) => `${sign}${whole}${fraction === null ? '' : `.${fraction}`}`),
+      fc.tuple(digits(1, 3), fc.constantFrom('e', 'E', 'e+', 'e-'), digits(1, 3)).map(([whole, mark, exponent]) => whole + mark + exponent),
+    );
+    // Put in by hand: the constructor refuses leading zeros, which the check reads as Number() does.
+    const lossless = (text: string) => Object.assign(new LosslessNumber('1'), { value: text });
+    fc.assert(fc.property(numberText, (text) => {
+      const number = shapeProblem('/api/data/people/top', [{ personHash: 'p', dominance: lossless(text) }]);
+      expect(number).toBe(Number.isFinite(Number(text)) ? undefined : `item 1: field "dominance": expected a number, got the number ${text.length > 40 ? `${text.slice(0, 40)}…` : text}`);
+      const integer = shapeProblem('/api/data/people/top', [{ personHash: 'p', mentionCount: lossless(text) }]);
+      expect(integer === undefined).toBe(/^-?\d+$/.test(text));
+    }));
+    // Text no parse makes, and a LosslessNumber of another copy of the library.
+    expect(shapeProblem('/api/data/people/top', [{ personHash: 'p', dominance: lossless('abc') }])).toBe('item 1: field "dominance": expected a number, got the number abc');
+    expect(shapeProblem('/api/data/people/top', [{ personHash: 'p', mentionCount: lossless('-') }])).toBe('item 1: field "mentionCount": expected an integer, got -');
+    expect(shapeProblem('/api/data/people/top', [{ personHash: 'p', mentionCount: lossless('') }])).toBe('item 1: field "mentionCount": expected an integer, got ');
+    const foreign = (text: string) => ({ [Symbol.for('lossless-json.LosslessNumber')]: true, value: text });
+    expect(shapeProblem('/api/data/people/top', [{ personHash: 'p', mentionCount: foreign('12'), dominance: foreign('1.5') }])).toBeUndefined();
+    expect(shapeProblem('/api/data/people/top', [{ personHash: 'p', mentionCount: foreign('1.5') }])).toBe('item 1: field "mentionCount": expected an integer, got 1.5');
+    // Native mode: a safe integer, a whole number beyond 2^53 (no identifier), no integer at all.
+    expect(shapeProblem('/api/data/people/top', [{ personHash: 'p', mentionCount: 2 ** 60, dominance: -0 }])).toBeUndefined();
+    expect(shapeProblem('/api/data/people/top', [{ personHash: 'p', dominance: Number.POSITIVE_INFINITY }])).toBe('item 1: field "dominance": expected a number, got the number Infinity');
+    const weeks = (startWeek: unknown) => shapeProblem('/api/data/people/{personHash}/country-stats', { startWeek });
+    expect([weeks(new LosslessNumber('202653')), weeks(202652), weeks(new LosslessNumber('202601'))]).toEqual([undefined, undefined, undefined]);
+    expect(weeks(new LosslessNumber('202553'))).toBe('field "startWeek": 202553 is not a week (YYYYWW)');
+    expect(weeks(202600)).toBe('field "startWeek": 202600 is not a week (YYYYWW)');
+    expect(weeks(new LosslessNumber('202601.0'))).toBe('field "startWeek": expected a week (YYYYWW), got 202601.0');
+    expect(shapeProblem('/api/data/people/top', [{ personHash: 'p', birthDate: '1900-02-29T00:00:00' }])).toMatch(/that is a real time/);
+    expect(shapeProblem('/api/data/people/top', [{ personHash: 'p', birthDate: '2000-02-29T00:00:00.5Z' }])).toBeUndefined();
+  });
+
   it('knows every endpoint it is asked about: a path without a shape does not compile', () => {
     // @ts-expect-error '/api/data/something/new' is no key of ENDPOINT_SHAPES
     expect(() => shapeProblem('/api/data/something/new', 'anything')).toThrow(TypeError);

@@ -4,10 +4,12 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import * as fc from 'fast-check';
 import { LosslessNumber } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
 import { renderView, openRowSink, type View } from '../../../src/output/index.js';
 import { ValueOutOfRangeError } from '../../../src/output/errors.js';
+import { compactJson } from '../../../src/output/flatten.js';
 import { ROW_GROUP_ROWS, openParquetWriter, parquetColumns, parquetValue } from '../../../src/output/parquet.js';
 import { parseTimestamp } from '../../../src/shared/timestamp.js';
 import { duckRows, duckTypes, readParquet, sqlText } from '../../duckdb.js';
@@ -151,6 +153,39 @@ describe('parquet', () => {
     expect(parquetValue({ name: 'articleHash', kind: 'DECIMAL' }, n('9'.repeat(38)))).toBe('9'.repeat(38));
     expect(parquetValue({ name: 'gdp', kind: 'DECIMAL' }, n('3.0e2'))).toBe('300');
     expect(parseTimestamp('2026-02-30T00:00:00')).toBeUndefined();
+  });
+
+  it('writes a JSON column as compactJson does (lossless-json\'s text), whatever the value holds', () => {
+    const json = (value: unknown) => parquetValue({ name: 'countryRows', kind: 'JSON' }, value);
+    class Point {
+      constructor(readonly x = n('1')) {}
+    }
+    const awkward: unknown[] = [
+      [{ countryId: n('39'), countryName: 'Rom\u0101nia "RO"\n', countryIso: 'RO', mentions: n('6') }],
+      { nested: [[n('-0.0'), n('1e400'), n('12345678901234567890123')], {}, []], 'key "quoted"\u2028': true, nothing: null, '': false },
+      ['a', 'b\ud800'], [], {}, 'text', 0, -0, 1e21, 0.1, true,
+      // What lossless-json writes its own way, or skips: left to it.
+      [undefined, () => 1, Number.NaN], { gone: undefined, also: () => 1, kept: 1 }, Number.POSITIVE_INFINITY, 12n,
+      new Date(Date.UTC(2026, 0, 1)), { toJSON: () => 'replaced' }, Object.assign(Object.create(null), { bare: n('2') }),
+      new Point(), [new Point()], Object.assign([n('1')], { extra: 1 }), Object.assign(new Array(3), { 0: n('1'), 2: n('3') }),
+    ];
+    for (const value of awkward) expect(json(value)).toBe(compactJson(value));
+    // And any JSON a parser makes, every number a LosslessNumber as the CLI reads them.
+    const losslessJson: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small' },
+        fc.string({ unit: 'grapheme' }),
+        fc.string({ unit: 'binary' }),
+        fc.double({ noNaN: true }).map((number) => n(String(number).replace('Infinity', '1e999'))),
+        fc.bigInt().map((integer) => n(String(integer))),
+        fc.boolean(),
+        fc.constant(null),
+        fc.array(tie('value'), { maxLength: 5 }),
+        fc.dictionary(fc.string(), tie('value'), { maxKeys: 5 }),
+      ),
+    })).value;
+    // (null itself is the column's null, not the text `null`.)
+    fc.assert(fc.property(losslessJson, (value) => value === null || json(value) === compactJson(value)), { seed: 20261128, numRuns: 300 });
   });
 
   it('reads a timestamp as xlsx does (shared/timestamp.ts), a fraction cut to the millisecond, never rounded up', () => {
