@@ -312,6 +312,11 @@ export class LocalLake implements Destination {
       try {
         await mkdir(path, { mode: 0o755 });
         this.#newEntries.add(dirname(path));
+        // Made just now by this run, in a folder vetted already: a real folder of ours that no one
+        // else can write into (0755, and a umask only takes bits away), so nothing to look at: one
+        // lstat fewer a partition's new folder, a round trip through the thread pool each.
+        this.#vetted.add(path);
+        continue;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new OutputWriteError(path, error);
       }
