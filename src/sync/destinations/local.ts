@@ -286,21 +286,19 @@ export class LocalLake implements Destination {
     this.#lockText = undefined;
   }
 
-  /** Our temporary files a killed run left: in the lake's own folders only, never through a link. */
+  /**
+   * Our temporary files a killed run left: in the lake's own folders only, never through a link. All
+   * of a level's folders are listed at once, each once: every listing is a round trip through the
+   * thread pool before the run's first request, and a lake of two years has some 600 week folders.
+   */
   async #removeLeftovers(): Promise<void> {
-    const folders = [this.root];
-    const streamFolders = [...STREAM_NAMES.map((name) => join(this.root, name)), ...STREAM_NAMES.map((name) => join(this.root, STORE_FOLDER, name))];
-    for (const folder of streamFolders) {
-      const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
-      folders.push(folder);
-      for (const entry of entries) if (entry.isDirectory() && /^week=(\d{6}|0)$/.test(entry.name)) folders.push(join(folder, entry.name));
-    }
-    for (const folder of folders) {
-      const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
-      for (const entry of entries) {
-        if (entry.isFile() && TEMPORARY.test(entry.name)) await unlink(join(folder, entry.name)).catch(() => undefined);
-      }
-    }
+    const list = async (folder: string) => ({ folder, entries: await readdir(folder, { withFileTypes: true }).catch(() => []) });
+    const [root, ...streams] = await Promise.all([this.root, ...STREAM_NAMES.map((name) => join(this.root, name)), ...STREAM_NAMES.map((name) => join(this.root, STORE_FOLDER, name))].map(list));
+    const weekFolders = streams.flatMap(({ folder, entries }) => entries.filter((entry) => entry.isDirectory() && /^week=(\d{6}|0)$/.test(entry.name)).map((entry) => join(folder, entry.name)));
+    const listed = [root!, ...streams, ...(await Promise.all(weekFolders.map(list)))];
+    await Promise.all(listed.flatMap(({ folder, entries }) => entries
+      .filter((entry) => entry.isFile() && TEMPORARY.test(entry.name))
+      .map((entry) => unlink(join(folder, entry.name)).catch(() => undefined))));
   }
 
   /** Creates the folders of a path inside the lake one by one, each vetted: no link, ours alone. */
