@@ -11,7 +11,7 @@
 //
 //   npm run bench:machinery [-- --runs 10] [-- --node 24 --node 26] [-- --cpu]
 //
-// Warm runs share a cache folder per variant (after the warm-up round, the caches are written); cold
+// Warm runs share a cache folder per variant (after the two warm-up rounds, the caches are written); cold
 // runs each get an empty one. --cpu compares CPU time instead of wall time (lib.mjs).
 import { join } from 'node:path';
 import { bin, home, KEY, median, nodesFromArgs, numberFlag, pairedRatio, repo, sampleRuns, startSandbox, table, timed } from './lib.mjs';

@@ -11,7 +11,7 @@
 //   executable           the standalone executable (npm run build:exe), with --exe PATH
 //   another version      a built checkout of another commit (git worktree add DIR COMMIT; npm ci;
 //                        npm run build), with --against DIR: before/after figures in one run
-// Every command runs in turn, run by run, after one warm-up round; medians of wall time, of ratios
+// Every command runs in turn, run by run, after two warm-up rounds; medians of wall time, of ratios
 // taken run by run, and of peak RSS (GNU time).
 //
 //   npm run bench:query [-- --runs 30] [-- --node PATH|MAJOR ...] [-- --exe build/newsstats] [-- --against DIR] [-- --cold] [-- --cpu]

@@ -8,8 +8,8 @@
 // --node, repeated, names each Node to measure: a path, or a major version for the npm registry's node
 // package (`--node 24 --node 26`); without it, the Node running this. --exe adds the standalone
 // executable (npm run build:exe) beside the installed package run by the last --node, which should be
-// the Node it was built on. Every command of every Node runs in turn, run by run, after one warm-up
-// round; each ratio is the median of ratios taken run by run. Needs the build (npm install runs it).
+// the Node it was built on. Every command of every Node runs in turn, run by run, after two warm-up
+// rounds; each ratio is the median of ratios taken run by run. Needs the build (npm install runs it).
 import { statSync } from 'node:fs';
 import { bin, cacheEnv, cold, median, nodesFromArgs, numberFlag, pairedRatio, sampleRuns, table, timed } from './lib.mjs';
 
