@@ -24,7 +24,7 @@
  * version), which `sync` relies on for its byte-identical resumes. Snappy compression; text and JSON
  * columns dictionary-encoded.
  */
-import { LosslessNumber, isLosslessNumber } from 'lossless-json';
+import { LosslessNumber } from 'lossless-json';
 import { fieldSpec } from '../schema/knowledge.js';
 import { integerDigits } from '../shared/exact-json/identifier.js';
 import { ValueOutOfRangeError } from './errors.js';
@@ -162,55 +162,14 @@ export function parquetValue(column: ParquetColumn, value: unknown): EncodedValu
 }
 
 /**
- * compactJson's text (lossless-json's stringify), the same bytes. A parsed answer's arrays and
- * objects (a ranking's countryRows, a link's otherPeople) hold only text, numbers, booleans and null,
- * which parsedJson writes without lossless-json's generic walk (four instanceof checks and a
- * JSON.stringify call for every number); what it does not know goes to compactJson.
+ * compactJson's text. An array of strings (a link's otherPeople) holds no number to keep, so
+ * JSON.stringify writes it as lossless-json would, without lossless-json's walk of every value.
+ * (A writer of its own for the rest, what a parser makes, took 5% off the Parquet writer's CPU but
+ * nothing a whole sync could show: docs/performance.md, "What the tenth session took off".)
  */
 function jsonText(value: unknown): string {
-  return (isStringArray(value) ? JSON.stringify(value) : parsedJson(value)) ?? compactJson(value);
-}
-
-/** An array of strings alone (a link's otherPeople): no number to keep, so JSON.stringify writes it as lossless-json would. */
-function isStringArray(value: unknown): value is string[] {
-  if (!Array.isArray(value)) return false;
-  for (let index = 0; index < value.length; index += 1) if (typeof value[index] !== 'string') return false;
-  return true;
-}
-
-/**
- * lossless-json's text of `value` when it is made of what a parser makes: strings, finite numbers,
- * booleans, null, LosslessNumbers, arrays, and objects of Object's own prototype without toJSON.
- * Undefined at anything else (undefined, NaN, a bigint, a Date...), for compactJson to write whole.
- */
-function parsedJson(value: unknown): string | undefined {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : undefined;
-  if (typeof value === 'boolean') return value ? 'true' : 'false';
-  if (value === null) return 'null';
-  if (typeof value !== 'object') return undefined;
-  if (isLosslessNumber(value)) return value.toString();
-  if (Array.isArray(value)) {
-    let text = '[';
-    for (let index = 0; index < value.length; index += 1) {
-      const item = parsedJson(value[index]);
-      if (item === undefined) return undefined;
-      text += index === 0 ? item : `,${item}`;
-    }
-    return `${text}]`;
-  }
-  if (Object.getPrototypeOf(value) !== Object.prototype) return undefined;
-  const object = value as Record<string, unknown>;
-  if (typeof object.toJSON === 'function') return undefined;
-  let text = '';
-  // Own keys in Object.keys' order, without an array of them an object.
-  for (const key in object) {
-    if (!Object.hasOwn(object, key)) continue;
-    const item = parsedJson(object[key]);
-    if (item === undefined) return undefined;
-    text += `${text === '' ? '{' : ','}${JSON.stringify(key)}:${item}`;
-  }
-  return text === '' ? '{}' : `${text}}`;
+  if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return JSON.stringify(value);
+  return compactJson(value);
 }
 
 /** An integer written as digits alone, without leading zeros: what integerDigits would return. */
