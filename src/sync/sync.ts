@@ -21,7 +21,7 @@
 import type { NewsStatsClient } from '../api/client.js';
 import { ResponseShapeError } from '../api/errors.js';
 import { ValueOutOfRangeError } from '../output/errors.js';
-import { openParquetWriter } from '../output/parquet.js';
+import { ROW_GROUP_ROWS, openParquetWriter } from '../output/parquet.js';
 import type { Row } from '../output/view.js';
 import { isoWeekOf, weeksBetween } from '../shared/weeks.js';
 import { STORE_FOLDER, type Destination, type Scratch } from './destinations/destination.js';
@@ -558,12 +558,29 @@ class LakeRun {
     // Nothing to add to a partition that never landed (a stopped merge's new one): nothing to write.
     if (stored === undefined && gains === undefined) return false;
     const merged = new Map<string, Buffer>();
-    for (const line of storeLines(stored)) merged.set(linkKey(storeRow(line)), line);
+    // A stored line is parsed for its key; its row is kept for the writer, which would otherwise parse
+    // it again (half of a daily run's parsing), as long as the writer holds that many rows itself (a
+    // row group) before writing them out.
+    const storedLines = storeLines(stored);
+    const storedRows = storedLines.length <= ROW_GROUP_ROWS ? new Map<string, Row>() : undefined;
+    for (const line of storedLines) {
+      const row = storeRow(line);
+      const key = linkKey(row);
+      merged.set(key, line);
+      storedRows?.set(key, row);
+    }
     for (const key of losses ?? []) merged.delete(key);
     const heldNumbers = Uint32Array.from(gains?.values() ?? []).sort();
     const heldLines = this.#heldLines(heldNumbers);
-    for (let index = 0; index < heldNumbers.length; index += 1) merged.set(this.#heldKeys[heldNumbers[index]!]!, heldLines[index]!);
-    const lines = [...merged.keys()].sort().map((key) => merged.get(key)!);
+    for (let index = 0; index < heldNumbers.length; index += 1) {
+      const key = this.#heldKeys[heldNumbers[index]!]!;
+      const line = heldLines[index]!;
+      // A link fetched again as the store holds it, byte for byte, is the row parsed above.
+      if (storedRows !== undefined && merged.get(key)?.equals(line) !== true) storedRows.delete(key);
+      merged.set(key, line);
+    }
+    const keys = [...merged.keys()].sort();
+    const lines = keys.map((key) => merged.get(key)!);
     const chunks: Buffer[] = [];
     for (const line of lines) chunks.push(line, NEWLINE);
     const partial = this.#links.has(week) ? week >= this.#currentWeek : partialWeeks(this.#state, 'links').includes(week);
@@ -577,9 +594,9 @@ class LakeRun {
       return false;
     }
     await this.#lake.write(storePath, chunks);
-    // Parsed again a row at a time: each lives only while the writer takes it.
+    // A new line parsed as the writer takes it: it lives only while the writer holds it.
     await this.#writeRows({ stream: 'links', week }, async (write) => {
-      for (const line of lines) await write(storeRow(line));
+      for (let index = 0; index < lines.length; index += 1) await write(storedRows?.get(keys[index]!) ?? storeRow(lines[index]!));
     });
     this.#state = withPartitionTaken(this.#state, 'links', week, taken, partial);
     return true;
