@@ -90,6 +90,11 @@ export const stateOf = (dir: string) => JSON.parse(readFileSync(join(dir, '_news
 /** A run of sync that must succeed, in a process of its own for object storage (the AWS SDK reads AWS's variables from the real environment). */
 export async function sync(servers: LakeServers, lake: string, server: RunningSandbox, options = OPTIONS, ...extra: string[]): Promise<void> {
   const env = { ...sandboxEnv(server), ...servers.s3.env };
-  const result = lake.startsWith('s3://') ? await spawnCli(['sync', lake, ...options, ...extra], { env }) : await runCli(['sync', lake, ...options, ...extra], { env });
-  expect(result.code, result.stderr).toBe(0);
+  const remote = lake.startsWith('s3://');
+  const requestsBefore = servers.s3.requests.length;
+  const result = remote ? await spawnCli(['sync', lake, ...options, ...extra], { env }) : await runCli(['sync', lake, ...options, ...extra], { env });
+  // A run that failed or was stopped (code null: killed after the harness's 20 s) says what the local
+  // store last received, the one clue to a run that waited on it (seen once in a full suite, 2026-11-28).
+  const storeSaw = remote ? `; the store received ${servers.s3.requests.length - requestsBefore} requests, the last: ${servers.s3.requests.slice(-8).join(', ')}` : '';
+  expect(result.code, `${result.stderr}${result.code === 0 ? '' : storeSaw}`).toBe(0);
 }
