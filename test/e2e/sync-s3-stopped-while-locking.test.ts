@@ -139,9 +139,11 @@ describe('an s3:// lake closed while its writes are on their way', () => {
       const closing = lake.close();
       release();
       await Promise.all([writing, closing]);
-      // In the store's order of arrival: the partition, then the lock's release.
+      // In the store's order of arrival: the lock (and the probe of the store's conditional writes,
+      // refused), the partition, then the lock's release.
       const order = s3.requests.slice(sent).filter((request) => /writes-on-their-way\/(rankings|_newsstats_sync\.lock)/.test(request) && !request.startsWith('HEAD'));
       expect(order.map((request) => request.replace(/\?.*$/, ''))).toEqual([
+        'PUT /lake/writes-on-their-way/_newsstats_sync.lock',
         'PUT /lake/writes-on-their-way/_newsstats_sync.lock',
         'PUT /lake/writes-on-their-way/rankings/week%3D202601/part-0.parquet',
         'DELETE /lake/writes-on-their-way/_newsstats_sync.lock',

@@ -343,7 +343,9 @@ export class S3Lake implements Destination {
   async #lock(): Promise<void> {
     this.#start = await processStart('self');
     if (this.#closed) throw stoppedWhileLocking(this.where);
-    this.#locking = this.#takeLock(this.#key(LOCK_FILE));
+    const key = this.#key(LOCK_FILE);
+    // The probe inside #locking: close() waits for it, and removes the lock whatever ETag it left.
+    this.#locking = this.#takeLock(key).then(async (tag) => (await this.#probeConditionalWrites(key)) ?? tag);
     const tag = await this.#locking;
     // Closed meanwhile: close() has the lock from #locking and removes it.
     if (this.#closed) throw stoppedWhileLocking(this.where);
@@ -399,6 +401,27 @@ export class S3Lake implements Destination {
         if (attempt === 3) throw new OutputWriteError(this.where, undefined, 'another sync took its lock just now; wait for it to end');
       }
     }
+  }
+
+  /**
+   * Whether the store honours conditional writes, asked once the lock is this run's: S3, MinIO and R2
+   * refuse a second `If-None-Match: *` PUT of an object that exists (412). A store that accepts it
+   * ignores the conditions that keep two syncs of a lake apart (s3rver does, and some S3-compatible
+   * stores do): the run goes on, as it would have, and says so in one line. The probe's body is this
+   * run's lock, so where it lands it changes only the lease's times; its ETag is then the lock's.
+   * One request more a run (docs/sync.md, "Object storage").
+   */
+  async #probeConditionalWrites(Key: string): Promise<string | undefined> {
+    let tag: string | undefined;
+    try {
+      tag = await this.#putConditionally({ Bucket: this.bucket, Key, Body: this.#lockBody(), IfNoneMatch: '*' });
+    } catch {
+      // Refused as it should be; any other failure says nothing of the store's conditions, and the
+      // lock is this run's either way.
+      return undefined;
+    }
+    this.warn?.(`sync: ${this.where}: the store ignores conditional writes (it accepted If-None-Match: * for ${LOCK_FILE}, which exists), so it cannot keep two syncs of this lake from overwriting each other's files: run one at a time`);
+    return tag;
   }
 
   async #renewLease(): Promise<void> {
