@@ -116,6 +116,7 @@ describe('randomised lake histories, killed at random and finished', () => {
         if (process.env.NEWSSTATS_HISTORY_SHOW) console.log(story.join('\n'));
         await expectAWholeLake(where === 'a folder' ? lake : await download(servers, prefix), story.join('\n'));
       }
-    });
+      // About a dozen runs: 4-10 s alone, more beside the rest of the suite.
+    }, 120_000);
   }
 });
