@@ -288,6 +288,27 @@ describe('sync to object storage', () => {
     expect(readdirSync(cwd)).toEqual([]);
   });
 
+  it('an address missing a slash (s3:/bucket/lake, s3:bucket, gs:/bucket) is refused in one line, not made a local folder; ./ makes it one', async () => {
+    const cwd = tempDir();
+    for (const [address, said] of [
+      ['s3:/lake/x', /^error: s3:\/lake\/x: an object store is written s3:\/\/bucket\/prefix, two slashes after s3:; for a local folder of that name, write \.\/s3:\/lake\/x$/],
+      ['s3:lake', /an object store is written s3:\/\/bucket\/prefix/],
+      ['S3:/lake', /an object store is written s3:\/\/bucket\/prefix/],
+      ['gs:/bucket/lake', /^error: gs:\/bucket\/lake: gs: is not a destination sync writes to; give a local folder or s3:\/\/bucket\/prefix; for a local folder of that name, write \.\/gs:\/bucket\/lake$/],
+    ] as const) {
+      const result = await runCli(['sync', address, ...SMALL], { env, cwd });
+      expect(result.code, address).toBe(2);
+      expect(result.stderr.trim(), address).toMatch(said);
+      expect(result.stderr.trim().split('\n'), address).toHaveLength(1);
+    }
+    expect(readdirSync(cwd)).toEqual([]);
+    // A folder whose name has a colon is still one: written ./ first, or not an address's scheme.
+    for (const folder of ['./s3:lake', 'backup:2026']) {
+      const result = await runCli(['sync', folder, ...SMALL, '--plan'], { env, cwd });
+      expect(result.code, `${folder}: ${result.stderr}`).toBe(0);
+    }
+  });
+
   it('an address no reader could glob, with a line break, a password or an endpoint in it, is refused in one line before anything is sent', async () => {
     const refusals: [string, RegExp][] = [
       ['s3://lake/q?x=1', /the prefix has "\?", which readers take as a glob or a URL's query or fragment/],
