@@ -148,6 +148,20 @@ describe('an --output path that cannot be written is refused before any request'
     expect(result.stderr).toMatch(/^error: cannot write to \/proc\/top\.csv: the directory \/proc (exists but cannot hold a file: it is the kernel's process file system \(proc\), not a regular file system|is not writable)/);
   });
 
+  test('-o s3://bucket/x.csv: exit 2, one line saying -o writes a local file, a hint to pipe it; no folder s3: made', async () => {
+    const cwd = tempDir('newsstats-e2e-output-');
+    for (const [address, hint] of [
+      ['s3://bucket/top.csv', /^hint: to put it in object storage, write to stdout and pipe it: leave out -o, add -f csv, then \| aws s3 cp - s3:\/\/bucket\/top\.csv/m],
+      ['s3://bucket/top', /add -f FORMAT/],
+      ['gs://bucket/top.json', /^hint: give a local file, e.g. --output top\.csv$/m],
+    ] as const) {
+      const result = await runCli(['countries', 'list', '-o', address], { env: sandboxEnv(logged), cwd });
+      expectFailure(result, 2, `cannot write --output ${address}: --output writes a local file, and ${address.slice(0, address.indexOf(':'))}:// names none`);
+      expect(result.stderr, address).toMatch(hint);
+    }
+    expect(listDir(cwd)).toEqual([]);
+  });
+
   test('the service was not asked', async () => {
     // The sandbox runs in this process: readLog has every line it logged, with no wait.
     expect(await readLog(log)).toEqual([]);

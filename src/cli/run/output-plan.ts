@@ -28,6 +28,7 @@ export function chooseFormat(
   // A special file takes what a pipe would: json, unless --format says otherwise.
   if (globals.output && isSpecialTarget(globals.output, io.cwd)) return 'json';
   if (globals.output) {
+    refuseAddress(globals.output, '--output');
     const format = formatFromPath(globals.output);
     // `-o json` meant the format (kubectl's -o): point at --format rather than write a file named json.
     if (!format && isOutputFormat(globals.output)) {
@@ -46,11 +47,27 @@ export function chooseFormat(
 }
 
 /**
+ * An address is no local file: `-o s3://b/x.csv` was the file x.csv in a folder `s3:/b` under the
+ * current one, and where that folder existed, written there.
+ */
+function refuseAddress(path: string, flag: string): void {
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]+):\/\//.exec(path)?.[1];
+  if (scheme === undefined) return;
+  throw new UsageError(
+    `cannot write ${flag} ${path}: ${flag} writes a local file, and ${scheme}:// names none`,
+    scheme.toLowerCase() === 's3' && flag === '--output'
+      ? `to put it in object storage, write to stdout and pipe it: leave out -o, add -f ${formatFromPath(path) ?? 'FORMAT'}, then | aws s3 cp - ${path} (a lake of many weeks: newsstats sync s3://bucket/prefix)`
+      : `give a local file, e.g. ${flag} ${flag === '--output' ? 'top.csv' : 'summary.json'}`,
+  );
+}
+
+/**
  * Refuses an --output path (or another file a run writes at its end, `flag` naming it) that cannot be
  * written before any request is made: a run that would fetch everything and then fail to save it
  * wastes the user's time and quota.
  */
 export function checkOutputPath(path: string, cwd = '.', flag = '--output'): void {
+  refuseAddress(path, flag);
   // resolve() drops a trailing slash: `-o out/` would otherwise write a file named `out`.
   if (/[/\\]$/.test(path)) {
     throw new UsageError(`cannot write ${flag} ${path}: it names a folder (it ends with /)`, `give a file name, e.g. ${flag} out/${flag === '--output' ? 'top.csv' : 'summary.json'}`);
