@@ -120,6 +120,19 @@ describe('sync', () => {
     expect(state.currentWeek).toBe(CURRENT);
   });
 
+  it('a --since the service has not reached yet: up to date, and one line says why (no completed week of it yet)', async () => {
+    const dir = join(tempDir(), 'lake');
+    const ahead = addWeeks(CURRENT, 2);
+    const result = await runCli(['sync', dir, '--since', String(ahead), '--streams', 'rankings'], { env });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain(`sync: --since ${ahead} is after the last completed week, ${addWeeks(CURRENT, -1)}: no week of it to fetch yet\n`);
+    expect(result.stderr).toMatch(/^sync: up to date, 1 request, /m);
+    // The current week with --include-current is a week to fetch: no such line.
+    const current = await runCli(['sync', join(tempDir(), 'lake'), '--since', String(CURRENT), '--streams', 'rankings', '--include-current'], { env });
+    expect(current.code, current.stderr).toBe(0);
+    expect(current.stderr).not.toMatch(/no week of it to fetch yet/);
+  });
+
   it('a second run makes no request and changes nothing; --refresh fetches one week again', async () => {
     const { dir, files } = await referenceRun();
     const before = (await readLog(log)).length;

@@ -4,7 +4,7 @@
  * failed after retries (docs/sync.md).
  */
 import { BOUNDS } from '../../api/types.js';
-import { describeWeeks, parseWeek } from '../../shared/weeks.js';
+import { addWeeks, describeWeeks, parseWeek } from '../../shared/weeks.js';
 import { concurrencyFlag } from '../flags/concurrency.js';
 import type { Context } from '../run/spec.js';
 import { IncompleteRunError, UsageError } from '../run/errors.js';
@@ -253,6 +253,12 @@ const sync = verb({
         },
       });
       progress.done();
+      // A --since the service has not reached yet is no mistake (a job set up ahead of its first week),
+      // but "up to date" alone said nothing of why nothing was fetched.
+      const lastWeekToFetch = summary.currentWeek === undefined ? undefined : flags.includeCurrent === true ? summary.currentWeek : addWeeks(summary.currentWeek, -1);
+      if (flags.since !== undefined && lastWeekToFetch !== undefined && flags.since > lastWeekToFetch) {
+        ctx.report.note(`sync: --since ${flags.since} is after the last ${flags.includeCurrent === true ? 'week' : 'completed week'}, ${lastWeekToFetch}: no week of it to fetch yet`);
+      }
       if (flags.plan) {
         await writeSummary('plan');
         return { text: planText(summary, lake.where, flags.top) };
