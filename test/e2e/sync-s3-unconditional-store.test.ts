@@ -6,10 +6,12 @@
  * after taking its lock, and says so in one line; it goes on as before. The front plays that store for
  * the lock's second If-None-Match PUT only, so the rest of the lake is s3rver's as in every other test.
  */
+import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { FIXED_NOW, sandbox, sandboxEnv, spawnCli } from './harness.js';
+import { FIXED_NOW, sandbox, sandboxEnv, spawnCli, tempDir } from './harness.js';
 import { localS3, passOn, storeFront, type LocalS3 } from './s3-server.js';
 
 let server: RunningSandbox;
@@ -71,10 +73,15 @@ describe('sync to a store that ignores conditional writes', () => {
     expect(lockCreates.get('/lake/honouring/_newsstats_sync.lock')).toBe(2);
   });
 
-  it('is silent under --quiet, as the run\'s other notes are', async () => {
+  it('is silent under --quiet, as the run\'s other notes are, and in --summary\'s notes all the same', async () => {
     ignoreConditions = true;
-    const result = await sync('ignoring-quietly', '-q');
+    const summary = join(tempDir(), 'summary.json');
+    const result = await sync('ignoring-quietly', '-q', '--summary', summary);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toBe('');
+    const { outcome, notes } = JSON.parse(readFileSync(summary, 'utf8')) as { outcome: string; notes: string[] };
+    expect(outcome).toBe('ok');
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatch(WARNING);
   });
 });

@@ -123,10 +123,14 @@ describe('sync', () => {
   it('a --since the service has not reached yet: up to date, and one line says why (no completed week of it yet)', async () => {
     const dir = join(tempDir(), 'lake');
     const ahead = addWeeks(CURRENT, 2);
-    const result = await runCli(['sync', dir, '--since', String(ahead), '--streams', 'rankings'], { env });
+    const summary = join(tempDir(), 'summary.json');
+    const result = await runCli(['sync', dir, '--since', String(ahead), '--streams', 'rankings', '--summary', summary], { env });
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toContain(`sync: --since ${ahead} is after the last completed week, ${addWeeks(CURRENT, -1)}: no week of it to fetch yet\n`);
+    const line = `sync: --since ${ahead} is after the last completed week, ${addWeeks(CURRENT, -1)}: no week of it to fetch yet`;
+    expect(result.stderr).toContain(`${line}\n`);
     expect(result.stderr).toMatch(/^sync: up to date, 1 request, /m);
+    // The same in --summary, for a run with -q.
+    expect(JSON.parse(readFileSync(summary, 'utf8'))).toMatchObject({ outcome: 'ok', notes: [line] });
     // The current week with --include-current is a week to fetch: no such line.
     const current = await runCli(['sync', join(tempDir(), 'lake'), '--since', String(CURRENT), '--streams', 'rankings', '--include-current'], { env });
     expect(current.code, current.stderr).toBe(0);

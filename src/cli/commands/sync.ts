@@ -93,7 +93,7 @@ async function refuseSummaryInLake(summary: string, cwd: string, lakeWhere: stri
 }
 
 /** The machine-readable account of a run (`--summary FILE`), written whatever the outcome. */
-function summaryJson(where: string, outcome: string, summary: SyncSummary, seconds: number, error?: unknown): string {
+function summaryJson(where: string, outcome: string, summary: SyncSummary, seconds: number, notes: readonly string[], error?: unknown): string {
   return JSON.stringify({
     lake: where,
     outcome,
@@ -103,6 +103,7 @@ function summaryJson(where: string, outcome: string, summary: SyncSummary, secon
     planned: summary.planned.map((task) => ({ stream: task.stream, week: task.week ?? null, partial: task.partial === true })),
     written: summary.written.map((partition) => ({ stream: partition.stream, week: partition.week, partial: partition.partial === true })),
     failed: summary.failed.map(({ task, error: failure }) => ({ stream: task.stream, week: task.week ?? null, error: failure instanceof Error ? failure.message : String(failure) })),
+    notes,
     ...(error !== undefined && { error: error instanceof Error ? error.message : String(error) }),
   }, null, 2) + '\n';
 }
@@ -150,6 +151,13 @@ const sync = verb({
     let lake: Destination | undefined;
     // Set when --summary names one of the lake's own files: then no account is written there at all.
     let summaryRefused = false;
+    // The run's notes about the lake and its weeks, in --summary too: an orchestrator runs with -q,
+    // which keeps them off stderr.
+    const notes: string[] = [];
+    const note = (line: string) => {
+      notes.push(line);
+      ctx.report.note(line);
+    };
     const writeSummaryNow = async (outcome: string, error: unknown, account: SyncSummary) => {
       const [{ openAtomicFile }, path] = await Promise.all([import('../../output/atomic.js'), import('node:path')]);
       // Whole or not at all (a temporary file renamed over it): a full disk never leaves half an
@@ -157,7 +165,7 @@ const sync = verb({
       try {
         const file = await openAtomicFile(path.resolve(ctx.io.cwd, flags.summary!));
         try {
-          file.stream.write(summaryJson(lakeName, outcome, account, Number(seconds().toFixed(1)), error));
+          file.stream.write(summaryJson(lakeName, outcome, account, Number(seconds().toFixed(1)), notes, error));
           await file.commit();
         } finally {
           await file.abort();
@@ -206,7 +214,7 @@ const sync = verb({
       if (flags.summary !== undefined) checkOutputPath(flags.summary, ctx.io.cwd, '--summary');
       const streams = parseStreamList(flags.streams ?? STREAM_NAMES.join(','));
       // An object store's requests are bounded by the same --timeout as the API's.
-      lake = await destinationOf(dir, ctx.io.cwd, { timeoutMs: (await ctx.deps.settings()).timeout * 1000, warn: (line) => ctx.report.note(line) });
+      lake = await destinationOf(dir, ctx.io.cwd, { timeoutMs: (await ctx.deps.settings()).timeout * 1000, warn: note });
       lakeName = lake.where;
       // A signal before the lake was known found no lake to close: closed now, it takes no lock (an
       // s3:// lock taken after the clean-up stayed when the process exited).
@@ -257,7 +265,7 @@ const sync = verb({
       // but "up to date" alone said nothing of why nothing was fetched.
       const lastWeekToFetch = summary.currentWeek === undefined ? undefined : flags.includeCurrent === true ? summary.currentWeek : addWeeks(summary.currentWeek, -1);
       if (flags.since !== undefined && lastWeekToFetch !== undefined && flags.since > lastWeekToFetch) {
-        ctx.report.note(`sync: --since ${flags.since} is after the last ${flags.includeCurrent === true ? 'week' : 'completed week'}, ${lastWeekToFetch}: no week of it to fetch yet`);
+        note(`sync: --since ${flags.since} is after the last ${flags.includeCurrent === true ? 'week' : 'completed week'}, ${lastWeekToFetch}: no week of it to fetch yet`);
       }
       if (flags.plan) {
         await writeSummary('plan');
