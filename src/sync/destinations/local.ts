@@ -379,7 +379,8 @@ export class LocalLake implements Destination {
     try {
       return new ScratchFile(file, openSync(file, OPEN_SCRATCH, 0o600));
     } catch (error) {
-      throw isSystemError(error) ? new OutputWriteError(file, error) : error;
+      // Named by its folder and purpose, as ScratchFile's own errors are: the file's name is a temporary one.
+      throw isSystemError(error) ? new OutputWriteError(`${folder} (the links held until the merge)`, error) : error;
     }
   }
 

@@ -7,7 +7,7 @@
 import { closeSync, constants, openSync, readSync, rmdirSync, unlinkSync, writeSync, writevSync } from 'node:fs';
 import { mkdtemp, rmdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { OutputWriteError } from '../../output/write-error.js';
 import { isSystemError } from '../../shared/system-error.js';
 import type { Scratch } from './destination.js';
@@ -41,6 +41,14 @@ export class ScratchFile implements Scratch {
     process.once('exit', this.#disposeOnExit);
   }
 
+  /**
+   * What an error names: the folder and what the file is for. Its own name is a temporary one of
+   * ours (`.held.ndjson.newsstats-sync-…tmp`), which told a user with a full disk nothing.
+   */
+  get #named(): string {
+    return `${dirname(this.path)} (the links held until the merge)`;
+  }
+
   get #open(): number {
     if (this.#fd === undefined) throw new Error(`${this.path} is disposed of`);
     return this.#fd;
@@ -56,7 +64,7 @@ export class ScratchFile implements Scratch {
       for (let at = 0; rest !== undefined && at < rest.length; ) at += writeSync(this.#open, rest, at, rest.length - at, start + written + at);
       this.#size += total;
     } catch (error) {
-      throw isSystemError(error) ? new OutputWriteError(this.path, error) : error;
+      throw isSystemError(error) ? new OutputWriteError(this.#named, error) : error;
     }
     return start;
   }
@@ -65,7 +73,7 @@ export class ScratchFile implements Scratch {
     const bytes = Buffer.allocUnsafe(length);
     for (let at = 0; at < length; ) {
       const read = readSync(this.#open, bytes, at, length - at, position + at);
-      if (read === 0) throw new OutputWriteError(this.path, undefined, `it ended at ${position + at} bytes, short of what was written to it`);
+      if (read === 0) throw new OutputWriteError(this.#named, undefined, `it ended at ${position + at} bytes, short of what was written to it`);
       at += read;
     }
     return bytes;

@@ -85,3 +85,18 @@ describe('a local lake\'s writes', () => {
     }
   });
 });
+
+describe('a full disk under the links held until the merge', () => {
+  it('is named by the folder and what the file is for, not by its temporary name (ENOSPC from /dev/full)', async () => {
+    const { openSync } = await import('node:fs');
+    const { ScratchFile } = await import('../../../src/sync/destinations/scratch-file.js');
+    const dir = join(tempDir(), 'lake', LINKS);
+    // /dev/full takes no byte: every write fails as a full disk's does.
+    const scratch = new ScratchFile(join(dir, '.held.ndjson.newsstats-sync-1-000000000000.tmp'), openSync('/dev/full', 'w'));
+    try {
+      expect(() => scratch.append([Buffer.from('{"a":1}\n')])).toThrow(`cannot write to ${dir} (the links held until the merge): no space left on the device (ENOSPC)`);
+    } finally {
+      scratch.dispose();
+    }
+  });
+});
