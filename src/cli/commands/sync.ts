@@ -265,7 +265,7 @@ const sync = verb({
       // but "up to date" alone said nothing of why nothing was fetched.
       const lastWeekToFetch = summary.currentWeek === undefined ? undefined : flags.includeCurrent === true ? summary.currentWeek : addWeeks(summary.currentWeek, -1);
       if (flags.since !== undefined && lastWeekToFetch !== undefined && flags.since > lastWeekToFetch) {
-        note(`sync: --since ${flags.since} is after the last ${flags.includeCurrent === true ? 'week' : 'completed week'}, ${lastWeekToFetch}: no week of it to fetch yet`);
+        note(`sync: --since ${flags.since} is after ${flags.includeCurrent === true ? 'the current week' : 'the last completed week'}, ${lastWeekToFetch}: no week of it to fetch yet`);
       }
       if (flags.plan) {
         await writeSummary('plan');

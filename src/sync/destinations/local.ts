@@ -16,7 +16,7 @@ import { isSystemError } from '../../shared/system-error.js';
 import { STREAM_NAMES } from '../streams.js';
 import { FilesOnTheirWay, LOCK_FILE, LakeError, STORE_FOLDER, holdsLake, insideLake, produceBytes, stoppedWhileLocking, writtenAfterRelease, type Chunks, type Destination, type Produce, type Scratch } from './destination.js';
 import { holdsLock, processStart } from './lock-holder.js';
-import { OPEN_SCRATCH, ScratchFile } from './scratch-file.js';
+import { heldLinksNamed, OPEN_SCRATCH, ScratchFile } from './scratch-file.js';
 import { MAX_STATE_BYTES, STATE_FILE } from '../state.js';
 
 
@@ -379,8 +379,7 @@ export class LocalLake implements Destination {
     try {
       return new ScratchFile(file, openSync(file, OPEN_SCRATCH, 0o600));
     } catch (error) {
-      // Named by its folder and purpose, as ScratchFile's own errors are: the file's name is a temporary one.
-      throw isSystemError(error) ? new OutputWriteError(`${folder} (the links held until the merge)`, error) : error;
+      throw isSystemError(error) ? new OutputWriteError(heldLinksNamed(folder), error) : error;
     }
   }
 

@@ -12,6 +12,15 @@ import { OutputWriteError } from '../../output/write-error.js';
 import { isSystemError } from '../../shared/system-error.js';
 import type { Scratch } from './destination.js';
 
+/**
+ * What an error about the held links names: their folder and what the file is for. The file's own
+ * name is a temporary one of ours (`.held.ndjson.newsstats-sync-…tmp`), which told a user with a full
+ * disk nothing.
+ */
+export function heldLinksNamed(folder: string): string {
+  return `${folder} (the links held until the merge)`;
+}
+
 /** Made new, never through a link, read and written back by position. */
 export const OPEN_SCRATCH = constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 
@@ -41,12 +50,8 @@ export class ScratchFile implements Scratch {
     process.once('exit', this.#disposeOnExit);
   }
 
-  /**
-   * What an error names: the folder and what the file is for. Its own name is a temporary one of
-   * ours (`.held.ndjson.newsstats-sync-…tmp`), which told a user with a full disk nothing.
-   */
   get #named(): string {
-    return `${dirname(this.path)} (the links held until the merge)`;
+    return heldLinksNamed(dirname(this.path));
   }
 
   get #open(): number {
