@@ -93,6 +93,11 @@ const TAKEN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 
 /** Reads a state's text; a file of another shape is an error naming it and the field, never started over. */
 export function parseState(text: string, where: string): SyncState {
+  // No run writes an empty state: a write to it was cut short, by a store that writes an object in
+  // place as its PUT arrives (s3rver does; S3 keeps the object before).
+  if (text.trim() === '') {
+    throw new StateError(`${where} is empty: a write to it was cut short (a store that writes objects in place as they arrive, such as s3rver, keeps half a write); remove it and run again, which fetches the lake's weeks into the same files`);
+  }
   let value: unknown;
   try {
     value = JSON.parse(text.replace(/^\uFEFF/, ''));

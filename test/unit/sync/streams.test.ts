@@ -99,4 +99,11 @@ describe('the streams table', () => {
     expect(parseState(state('links'), 'lake').streams.links!.taken).toEqual({ '0': '2026-11-27T10:00:00Z' });
     expect(() => parseState(state('rankings'), 'lake')).toThrow(/streams\.rankings\.taken\.0 is not a week/);
   });
+
+  it('names an empty state a write cut short (s3rver writes objects in place), not "not JSON", with the way out', () => {
+    for (const text of ['', '\n', '  ']) {
+      expect(() => parseState(text, 's3://lake/x/_newsstats_sync.json')).toThrow('s3://lake/x/_newsstats_sync.json is empty: a write to it was cut short (a store that writes objects in place as they arrive, such as s3rver, keeps half a write); remove it and run again, which fetches the lake\'s weeks into the same files');
+    }
+    expect(() => parseState('{"version"', 'lake')).toThrow('lake is not JSON: remove it to start over, or fix it');
+  });
 });
