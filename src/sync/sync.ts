@@ -127,11 +127,16 @@ function mergingText(merge: LinksMerge): string {
 
 /** LINKS_MERGING's text as the merge it holds; what is not such a file is a StateError naming it. */
 function parseMerging(text: string, where: string): LinksMerge {
+  // Text that is not JSON was read as "no merge", so a merge it named was never finished. A folder's
+  // journal is written whole; an empty one is a write cut short by a store that writes objects in
+  // place (s3rver). Which partitions the merge was changing is then unknown: the way out fetches the
+  // links anew (a partition and its store gone, the next run forgets its week, #forgetLost).
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    value = undefined;
+    const what = text.trim() === '' ? 'empty: a write to it was cut short (a store that writes objects in place as they arrive, such as s3rver, keeps half a write)' : 'not JSON';
+    throw new StateError(`${where} is ${what}, so which links partitions a merge was changing is unknown: remove the links folders (links/ and _newsstats/links/) and run again, which fetches every week's links anew`);
   }
   const isWeek = (week: unknown): week is number => Number.isSafeInteger(week);
   const isMove = (weeks: unknown) => Array.isArray(weeks) && weeks.length === 2 && weeks.every(isWeek);

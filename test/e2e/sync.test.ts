@@ -4,7 +4,7 @@
  * killed with SIGKILL at several points and resumed ends byte-identical to one never interrupted;
  * partitions that fail are left for the next run, exit 7, under several failure patterns.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
@@ -135,6 +135,23 @@ describe('sync', () => {
     const current = await runCli(['sync', join(tempDir(), 'lake'), '--since', String(CURRENT), '--streams', 'rankings', '--include-current'], { env });
     expect(current.code, current.stderr).toBe(0);
     expect(current.stderr).not.toMatch(/no week of it to fetch yet/);
+  });
+
+  it('a links merge journal cut short (empty) or not JSON is refused with the way out, which ends with the same files', async () => {
+    const { files } = await referenceRun();
+    for (const text of ['', '{"weeks":[2026']) {
+      const dir = join(tempDir(), 'lake');
+      expect((await runCli(['sync', dir, ...SMALL], { env })).code).toBe(0);
+      // Read as "no merge", such a journal left a merge it named unfinished.
+      writeFileSync(join(dir, '_newsstats', 'links', 'merging.json'), text);
+      const refused = await runCli(['sync', dir, ...SMALL], { env });
+      expect(refused.code, text).toBe(2);
+      expect(refused.stderr, text).toMatch(new RegExp(`^error: \\S+/_newsstats/links/merging\\.json is ${text === '' ? 'empty: a write to it was cut short' : 'not JSON'}.*: remove the links folders \\(links/ and _newsstats/links/\\) and run again, which fetches every week's links anew\\n$`));
+      rmSync(join(dir, 'links'), { recursive: true });
+      rmSync(join(dir, '_newsstats', 'links'), { recursive: true });
+      expect((await runCli(['sync', dir, ...SMALL], { env })).code, text).toBe(0);
+      expectSameFiles(snapshot(dir), files);
+    }
   });
 
   it('a second run makes no request and changes nothing; --refresh fetches one week again', async () => {
