@@ -3,8 +3,10 @@
  * sent, and the index of each link's partition week. Read and written as bytes and a line at a time,
  * so that a sync's whole run of links is never one string or one array of parsed rows.
  */
+import { LosslessNumber } from 'lossless-json';
 import type { Row } from '../output/view.js';
 import { parseJson } from '../shared/exact-json/parse.js';
+import { StateError } from './state.js';
 
 export const NEWLINE = Buffer.from('\n');
 
@@ -25,9 +27,23 @@ export function storeLines(bytes: Buffer | undefined): Buffer[] {
   return lines;
 }
 
-/** A line of a merge store as the row it holds, every number a LosslessNumber of the digits sent. */
-export function storeRow(line: Buffer): Row {
-  return parseJson(line.toString('utf8'), 'lossless') as Row;
+/**
+ * A line of a merge store as the row it holds, every number a LosslessNumber of the digits sent.
+ * `where` names the store: a line that is not a JSON object (a store edited, or cut short by an
+ * object store that writes in place) is a StateError with the way out, where the parser's
+ * SyntaxError named neither the file nor what to do.
+ */
+export function storeRow(line: Buffer, where: string): Row {
+  let row: unknown;
+  try {
+    row = parseJson(line.toString('utf8'), 'lossless');
+  } catch {
+    row = undefined;
+  }
+  if (typeof row !== 'object' || row === null || Array.isArray(row) || row instanceof LosslessNumber) {
+    throw new StateError(`${where} holds a line that is not a links row (a JSON object): remove the file and run again, which empties its partition and fetches every week's links anew`);
+  }
+  return row as Row;
 }
 
 /** Keys of the links index written to the file at a time. */

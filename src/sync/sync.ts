@@ -520,11 +520,16 @@ class LakeRun {
       for (const [key, week] of Object.entries(value as Record<string, number>)) index.set(key, week);
     } else {
       for (const week of Object.keys(this.#state.streams.links?.taken ?? {}).map(Number)) {
-        for (const line of storeLines(await this.#lake.read(linksStorePath(week)))) index.set(linkKey(storeRow(line)), week);
+        for (const line of storeLines(await this.#lake.read(linksStorePath(week)))) index.set(linkKey(storeRow(line, this.#storeName(week))), week);
       }
       this.#indexUnwritten = true;
     }
     return (this.#index = index);
+  }
+
+  /** A week's merge store as errors name it: the lake's address and the store's path. */
+  #storeName(week: number): string {
+    return `${this.#lake.where}/${linksStorePath(week)}`;
   }
 
   /**
@@ -569,7 +574,7 @@ class LakeRun {
     const storedLines = storeLines(stored);
     const storedRows = storedLines.length <= ROW_GROUP_ROWS ? new Map<string, Row>() : undefined;
     for (const line of storedLines) {
-      const row = storeRow(line);
+      const row = storeRow(line, this.#storeName(week));
       const key = linkKey(row);
       merged.set(key, line);
       storedRows?.set(key, row);
@@ -601,7 +606,7 @@ class LakeRun {
     await this.#lake.write(storePath, chunks);
     // A new line parsed as the writer takes it: it lives only while the writer holds it.
     await this.#writeRows({ stream: 'links', week }, async (write) => {
-      for (let index = 0; index < lines.length; index += 1) await write(storedRows?.get(keys[index]!) ?? storeRow(lines[index]!));
+      for (let index = 0; index < lines.length; index += 1) await write(storedRows?.get(keys[index]!) ?? storeRow(lines[index]!, this.#storeName(week)));
     });
     this.#state = withPartitionTaken(this.#state, 'links', week, taken, partial);
     return true;
@@ -652,7 +657,7 @@ class LakeRun {
       let keys = storeKeys.get(week);
       if (!keys) {
         keys = new Set();
-        for (const line of storeLines(await this.#lake.read(linksStorePath(week)))) keys.add(linkKey(storeRow(line)));
+        for (const line of storeLines(await this.#lake.read(linksStorePath(week)))) keys.add(linkKey(storeRow(line, this.#storeName(week))));
         storeKeys.set(week, keys);
       }
       return keys.has(key);

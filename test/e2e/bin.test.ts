@@ -3,7 +3,7 @@
  * main() when that write fails.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/cli/run/exit-codes.js';
@@ -40,7 +40,7 @@ describe('bin/newsstats.cjs --version', () => {
  */
 describe('a run while dist/ is being rebuilt', () => {
   const REBUILDING = 'error: newsstats is being rebuilt (its dist/ folder is incomplete, as during npm install or npm run build); run it again in a moment\n';
-  const copy = (dist: 'none' | 'cut' | 'no-chunks') => {
+  const copy = (dist: 'none' | 'cut' | 'no-chunks' | 'cut-chunks') => {
     const root = tempDir('newsstats-rebuild-');
     cpSync(join(REPO, 'bin'), join(root, 'bin'), { recursive: true });
     cpSync(join(REPO, 'package.json'), join(root, 'package.json'));
@@ -48,10 +48,18 @@ describe('a run while dist/ is being rebuilt', () => {
     else cpSync(join(REPO, 'dist'), join(root, 'dist'), { recursive: true });
     if (dist === 'cut') writeFileSync(join(root, 'dist', 'cli', 'main.js'), readFileSync(join(REPO, 'dist', 'cli', 'main.js'), 'utf8').slice(0, 4000));
     if (dist === 'no-chunks') rmSync(join(root, 'dist', 'chunks'), { recursive: true });
+    // Every chunk cut off mid-write: the first the entry loads fails to compile, after main() began.
+    if (dist === 'cut-chunks') {
+      for (const name of readdirSync(join(root, 'dist', 'chunks')).filter((file) => file.endsWith('.js'))) {
+        const path = join(root, 'dist', 'chunks', name);
+        const text = readFileSync(path, 'utf8');
+        writeFileSync(path, text.slice(0, Math.floor(text.length / 2)));
+      }
+    }
     return join(root, 'bin', 'newsstats.cjs');
   };
 
-  it.each(['none', 'cut', 'no-chunks'] as const)('dist/ %s: one line, exit 1', (dist) => {
+  it.each(['none', 'cut', 'no-chunks', 'cut-chunks'] as const)('dist/ %s: one line, exit 1', (dist) => {
     const bin = copy(dist);
     for (const home of [tempDir(), undefined]) {
       // With and without a code-cache folder: both ways of loading dist/.

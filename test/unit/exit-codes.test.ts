@@ -93,6 +93,22 @@ describe('describeFailure', () => {
       .toEqual({ exitCode: 2, lines: ["error: unknown option '--limt'; did you mean --limit?"] });
   });
 
+  it('says "being rebuilt" only for a module of dist/ missing or cut off, not for any error thrown from dist/ code', () => {
+    const REBUILDING = 'error: newsstats is being rebuilt (its dist/ folder is incomplete, as during npm install or npm run build); run it again in a moment';
+    const withStack = (error: Error, stack: string) => Object.assign(error, { stack });
+    // A chunk cut off mid-write: Node heads the stack with the file's place; the frames are its loader's.
+    const cut = withStack(new SyntaxError('Unexpected end of input'), '/opt/newsstats/dist/chunks/chunk-AB12.js:40\n  const x = {\n\nSyntaxError: Unexpected end of input\n    at wrapSafe (node:internal/modules/cjs/loader:1486:18)\n    at Module._compile (node:internal/modules/cjs/loader:1528:20)');
+    // The same through bin/code-cache.cjs, which compiles dist/ with vm.Script.
+    const cutCached = withStack(new SyntaxError("Unexpected token ')'"), "/opt/newsstats/dist/chunks/json-4C7Y.js:72\n})\n ^\n\nSyntaxError: Unexpected token ')'\n    at new Script (node:vm:117:7)\n    at load (/opt/newsstats/bin/code-cache.cjs:221:20)");
+    const missing = Object.assign(new Error("Cannot find module '/opt/newsstats/dist/chunks/json-XY.js'"), { code: 'MODULE_NOT_FOUND' });
+    for (const error of [cut, cutCached, missing]) expect(describeFailure(error, false).lines, error.message).toEqual([REBUILDING]);
+    // A SyntaxError of data (a lake's file read at run time) and an ENOENT of a file outside dist/,
+    // each with dist/ frames in its stack, as every error our code throws has.
+    const parsed = withStack(new SyntaxError('Unexpected end of JSON input at 9'), 'SyntaxError: Unexpected end of JSON input at 9\n    at parseJsonText (/opt/newsstats/dist/chunks/chunk-KN7C.js:287:11)\n    at storeRow (/opt/newsstats/dist/chunks/sync-HQ77.js:70:5)');
+    const gone = withStack(Object.assign(new Error("ENOENT: no such file or directory, open '/lake/x'"), { code: 'ENOENT', path: '/lake/x' }), "Error: ENOENT: no such file or directory, open '/lake/x'\n    at openSync (node:fs:573:18)\n    at LocalLake.scratch (/opt/newsstats/dist/chunks/destinations-ES.js:380:9)");
+    for (const error of [parsed, gone]) expect(describeFailure(error, false).lines, error.message).not.toContain(REBUILDING);
+  });
+
   it('a bug shows its stack only under --verbose', () => {
     const bug = new Error('boom');
     expect(describeFailure(bug, false).lines).toEqual(['error: boom']);

@@ -73,13 +73,26 @@ function configurationHints(error: ConfigurationError): string[] {
 /** bin/newsstats.cjs says the same when dist/cli/main.js itself is missing or cut off. */
 const REBUILDING = 'error: newsstats is being rebuilt (its dist/ folder is incomplete, as during npm install or npm run build); run it again in a moment';
 
-/** A module of our own build missing, or cut off mid-write: `git pull && npm install` rebuilding dist/ (#31). */
+/** A file of our own build. */
+const DIST_FILE = /[/\\]dist[/\\](?:chunks|cli|sandbox)[/\\]/;
+
+/**
+ * A module of our own build missing, or cut off mid-write: `git pull && npm install` rebuilding dist/
+ * (#31). Only the missing file's name or the loader's place counts, not the stack's frames: every
+ * error our code throws has dist/ in its stack, and a SyntaxError from reading a lake's file or an
+ * ENOENT of a sync call was told "newsstats is being rebuilt".
+ */
 function isDistIncomplete(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
-  const { code } = error as NodeJS.ErrnoException;
-  const ours = /[/\\]dist[/\\](?:chunks|cli|sandbox)[/\\]/.test(`${error.message}\n${error.stack ?? ''}`);
-  return ours && (code === 'MODULE_NOT_FOUND' || code === 'ENOENT' || error instanceof SyntaxError);
+  const { code, path } = error as NodeJS.ErrnoException;
+  if (code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND' || code === 'ENOENT') return DIST_FILE.test(`${path ?? ''}\n${error.message}`);
+  // A module that fails to compile (through Node's loader or bin/code-cache.cjs's vm.Script alike):
+  // Node heads its stack with the file's place, `/…/dist/chunks/x.js:72`, above the message.
+  return error instanceof SyntaxError && COMPILED_AT_DIST_FILE.test(error.stack ?? '');
 }
+
+/** The first line of a compile error's stack: a file of our build and a line number. */
+const COMPILED_AT_DIST_FILE = /^(?:file:\/\/)?[^\n]*[/\\]dist[/\\](?:chunks|cli|sandbox)[/\\][^\n]*:\d+\n/;
 
 /**
  * A value outside a flag's choices (`--format=JSON`, `--sort mention`): the choice it most likely

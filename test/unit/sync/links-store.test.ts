@@ -34,8 +34,16 @@ describe('the links merge store', () => {
     const bytes = Buffer.from(`${rows[0]}\n\n${rows[1]}`);
     const lines = storeLines(bytes);
     expect(lines.map((line) => line.toString('utf8'))).toEqual(rows);
-    expect(lines.map((line) => stringify(storeRow(line)))).toEqual(rows.map((row) => stringify(parse(row))));
+    expect(lines.map((line) => stringify(storeRow(line, 'store')))).toEqual(rows.map((row) => stringify(parse(row))));
     expect(storeLines(undefined)).toEqual([]);
+  });
+
+  it('names a line that is not a links row by its store, with the way out, not as a bare SyntaxError', () => {
+    for (const line of ['{"half":', '7', '[1]', 'null']) {
+      expect(() => storeRow(Buffer.from(line), 'lake/_newsstats/links/week=202647.ndjson'), line).toThrow(
+        "lake/_newsstats/links/week=202647.ndjson holds a line that is not a links row (a JSON object): remove the file and run again, which empties its partition and fetches every week's links anew",
+      );
+    }
   });
 });
 
@@ -68,7 +76,7 @@ describe('a held link read back at the merge', () => {
       const reader = parse(exactStringify(row)) as Row;
       const line = exactStringify(reader);
       expect(line).toBe(stringify(reader));
-      const held = storeRow(Buffer.from(line));
+      const held = storeRow(Buffer.from(line), 'store');
       expect(exactStringify(held)).toBe(line);
       expect(isLosslessNumber(held.articleHash)).toBe(true);
       expect((await linksFile([held])).equals(await linksFile([reader]))).toBe(true);
