@@ -36,7 +36,7 @@
 // dist/ no longer has are removed when a cache is written.
 'use strict';
 const { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
-const { join } = require('node:path');
+const { dirname, join } = require('node:path');
 
 const FORMAT = 'newsstats-code-cache-2';
 /** Commands a cache records having run (and is rewritten for): beyond these it is left as it is. */
@@ -47,13 +47,30 @@ const MAX_CACHE_BYTES = 8 * 1024 * 1024;
 const STICKY = 0o1000;
 const WRITABLE_BY_OTHERS = 0o022;
 
+/**
+ * `mkdir -p` a folder at a time (src/shared/make-folders.ts's twin: this file runs before dist/ is
+ * loaded). Node's recursive mkdir spins for ever where a folder exists but takes no new one and says
+ * ENOENT: XDG_CACHE_HOME under /proc hung every run at full CPU, deaf to SIGTERM. Throws that ENOENT.
+ */
+function makeFolders(path, mode) {
+  const missing = [];
+  for (let at = path; !statSync(at, { throwIfNoEntry: false }) && dirname(at) !== at; at = dirname(at)) missing.unshift(at);
+  for (const folder of missing) {
+    try {
+      mkdirSync(folder, { mode });
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+    }
+  }
+}
+
 /** The code cache folder for this user, or undefined when none is safe to use. */
 function codeCacheDirectory(env, uid) {
   const base = env.XDG_CACHE_HOME ? env.XDG_CACHE_HOME : join(require('node:os').homedir(), '.cache');
   const ours = join(base, 'newsstats');
   const directory = join(ours, 'compile-cache');
   try {
-    mkdirSync(base, { recursive: true, mode: 0o700 });
+    makeFolders(base, 0o700);
     const parent = statSync(base); // the user's choice of base may be a symbolic link
     if (!parent.isDirectory() || (parent.uid !== uid && parent.uid !== 0)) return undefined;
     if ((parent.mode & WRITABLE_BY_OTHERS) !== 0 && (parent.mode & STICKY) === 0) return undefined;

@@ -3,11 +3,12 @@
  * holding named profiles. It holds the API key, so the directory is 0700 and the file 0600, and both
  * are tightened again on every write in case a user created them by hand with looser modes.
  */
-import { chmodSync, mkdirSync } from 'node:fs';
+import { chmodSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type Conf from 'conf';
 import { InputFileError, readInputFile } from '../shared/input-file.js';
+import { makeFoldersSync } from '../shared/make-folders.js';
 import { systemErrorReason } from '../shared/system-error.js';
 import { SETTINGS, type ProfileKey } from './settings.js';
 
@@ -121,7 +122,7 @@ export class ProfileStore {
     const { default: ConfClass } = await import('conf');
     const directory = configDirectory(env);
     try {
-      mkdirSync(directory, { recursive: true, mode: 0o700 });
+      makeFoldersSync(directory, 0o700);
     } catch (error) {
       throw configSystemError('create the config folder', directory, error);
     }

@@ -3,7 +3,7 @@
  * main() when that write fails.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/cli/run/exit-codes.js';
@@ -38,6 +38,19 @@ describe('bin/newsstats.cjs --version', () => {
  * incomplete and says so in one line, exit 1, never a stack trace. A copy of the package whose dist/
  * lacks the entry, or holds it cut off mid-write, or lacks a chunk the entry loads later.
  */
+describe('a cache or config folder under /proc (a folder that takes no new one)', () => {
+  // Node's recursive mkdir spun the main thread there for ever, before any signal listener could run:
+  // every run hung at full CPU, and SIGTERM did not end it.
+  it.runIf(existsSync('/proc/self'))('runs as without a cache, and says the config folder cannot be made, both at once', () => {
+    const env = { PATH: process.env.PATH ?? '', HOME: tempDir(), XDG_CACHE_HOME: '/proc/newsstats-cache', XDG_CONFIG_HOME: '/proc/newsstats-config' };
+    const version = spawnSync(process.execPath, [join(REPO, 'bin', 'newsstats.cjs'), '--version'], { encoding: 'utf8', env, timeout: 20_000, killSignal: 'SIGKILL' });
+    expect([version.status, version.signal, version.stderr]).toEqual([0, null, '']);
+    const config = spawnSync(process.execPath, [join(REPO, 'bin', 'newsstats.cjs'), 'config', 'set', 'base-url', 'https://stats.example.com'], { encoding: 'utf8', env, timeout: 20_000, killSignal: 'SIGKILL' });
+    expect(config.signal).toBeNull();
+    expect(config.stderr).toMatch(/^error: cannot create the config folder \/proc\/newsstats-config\/newsstats: .*\(ENOENT\)\n$/);
+  });
+});
+
 describe('a run while dist/ is being rebuilt', () => {
   const REBUILDING = 'error: newsstats is being rebuilt (its dist/ folder is incomplete, as during npm install or npm run build); run it again in a moment\n';
   const copy = (dist: 'none' | 'cut' | 'no-chunks' | 'cut-chunks') => {

@@ -137,6 +137,13 @@ describe('sync', () => {
     expect(current.stderr).not.toMatch(/no week of it to fetch yet/);
   });
 
+  it('a lake under /proc (a folder that takes no new one) ends at once: exit 6, one line saying what /proc is', async () => {
+    if (!existsSync('/proc/self')) return;
+    const result = await runCli(['sync', '/proc/newsstats-lake', ...SMALL], { env });
+    expect(result.code, result.stderr).toBe(6);
+    expect(result.stderr).toBe("error: cannot write to /proc/newsstats-lake: /proc exists but cannot hold a folder: it is the kernel's process file system (proc), not a regular file system (ENOENT)\n");
+  }, 15_000);
+
   it('a links merge journal cut short (empty) or not JSON is refused with the way out, which ends with the same files', async () => {
     const { files } = await referenceRun();
     for (const text of ['', '{"weeks":[2026']) {

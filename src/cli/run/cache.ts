@@ -13,6 +13,7 @@ import { constants } from 'node:fs';
 import { lstat, mkdir, open, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Endpoint } from '../../api/types.js';
+import { makeFolders } from '../../shared/make-folders.js';
 import { xdgDirectory } from '../../config/store.js';
 import type { ResolvedSettings } from '../../config/resolve.js';
 import type { GlobalOptions } from '../flags/global.js';
@@ -68,7 +69,7 @@ export async function unsafeFolderReason(path: string): Promise<string | undefin
 
 /** Creates the cache folders 0700 where missing, then vets each; returns why they cannot be used, if so. */
 async function prepareFolders(root: string, scope: string): Promise<string | undefined> {
-  await mkdir(dirname(root), { recursive: true, mode: 0o700 });
+  await makeFolders(dirname(root), 0o700);
   for (const folder of [root, scope]) {
     await mkdir(folder, { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== 'EEXIST') throw error;

@@ -2,7 +2,7 @@
  * Decides, before any request, what a run will write and where: the format, the fields, and whether a
  * terminal is there to see it. Pure but for a look at the --output path, so each rule is a short unit test.
  */
-import { accessSync, constants, statfsSync, statSync } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import {
   BINARY_FORMATS, formatFromPath, isOutputFormat, isSpecialTarget, outputExtensions, selectFields, type OutputFormat, type RenderOptions, type ViewSpec,
@@ -12,6 +12,7 @@ import type { Io } from './io.js';
 import { OutputWriteError } from '../../output/write-error.js';
 import { ClosedStdout, closedStdoutError } from './closed-stdout.js';
 import { UsageError } from './errors.js';
+import { pseudoFileSystemOf } from '../../shared/pseudo-file-system.js';
 
 export interface OutputPlan {
   render: RenderOptions;
@@ -98,22 +99,9 @@ export function checkOutputPath(path: string, cwd = '.', flag = '--output'): voi
   }
   // root may write anywhere, yet /proc and /sys take no new file: the write would fail with ENOENT,
   // which reads as a missing folder. The folder exists; say what it is.
-  const kind = PSEUDO_FILE_SYSTEMS.get(statfsSync(directory).type);
+  const kind = pseudoFileSystemOf(directory);
   if (kind !== undefined) throw unwritable(path, 'ENOENT', `the directory ${directory} exists but cannot hold a file: it is ${kind}, not a regular file system`);
 }
-
-/** Kernel file systems that exist as folders but take no new regular file (statfs f_type magic numbers). */
-const PSEUDO_FILE_SYSTEMS = new Map<number, string>([
-  [0x9fa0, 'the kernel\'s process file system (proc)'],
-  [0x62656572, 'the kernel\'s sysfs'],
-  [0x27e0eb, 'a cgroup file system'],
-  [0x63677270, 'a cgroup2 file system'],
-  [0x64626720, 'debugfs'],
-  [0x74726163, 'tracefs'],
-  [0x73636673, 'securityfs'],
-  [0x1cd1, 'devpts'],
-  [0xcafe4a11, 'bpffs'],
-]);
 
 /** What the write would have failed with, found before any request. */
 function unwritable(path: string, code: string, detail: string): OutputWriteError {

@@ -12,6 +12,8 @@ import { lstat, mkdir, open, readdir, realpath, rename, stat, unlink, link, type
 import { hostname } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
 import { OutputWriteError } from '../../output/write-error.js';
+import { makeFolders } from '../../shared/make-folders.js';
+import { pseudoFileSystemOf } from '../../shared/pseudo-file-system.js';
 import { isSystemError } from '../../shared/system-error.js';
 import { STREAM_NAMES } from '../streams.js';
 import { FilesOnTheirWay, LOCK_FILE, LakeError, STORE_FOLDER, holdsLake, insideLake, produceBytes, stoppedWhileLocking, writtenAfterRelease, type Chunks, type Destination, type Produce, type Scratch } from './destination.js';
@@ -165,7 +167,12 @@ export class LocalLake implements Destination {
     });
     if (existing && !existing.isDirectory()) throw new LakeError(`${this.where} is not a folder`);
     if (!existing) {
-      const first = await mkdir(this.where, { recursive: true, mode: 0o755 }).catch((error: unknown) => Promise.reject(new OutputWriteError(this.where, error)));
+      const first = await makeFolders(this.where, 0o755).catch((error: NodeJS.ErrnoException) => {
+        // /proc and /sys exist but take no new folder, and say ENOENT: say what the folder is.
+        const above = dirname(error.path ?? this.where);
+        const kind = error.code === 'ENOENT' ? pseudoFileSystemOf(above) : undefined;
+        throw new OutputWriteError(error.path ?? this.where, error, kind === undefined ? undefined : `${above} exists but cannot hold a folder: it is ${kind}, not a regular file system`);
+      });
       // Each folder made, from the first up to the lake itself, is a new entry of the one above it.
       for (let made = this.where; first !== undefined && made !== dirname(made); made = dirname(made)) {
         this.#newEntries.add(dirname(made));
