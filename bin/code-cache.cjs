@@ -48,7 +48,7 @@ const STICKY = 0o1000;
 const WRITABLE_BY_OTHERS = 0o022;
 
 /**
- * `mkdir -p` a folder at a time (src/shared/make-folders.ts's twin: this file runs before dist/ is
+ * `mkdir -p` a folder at a time (src/shared/system-error.ts's twin: this file runs before dist/ is
  * loaded). Node's recursive mkdir spins for ever where a folder exists but takes no new one and says
  * ENOENT: XDG_CACHE_HOME under /proc hung every run at full CPU, deaf to SIGTERM. Throws that ENOENT.
  */

@@ -8,8 +8,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type Conf from 'conf';
 import { InputFileError, readInputFile } from '../shared/input-file.js';
-import { makeFoldersSync } from '../shared/make-folders.js';
-import { systemErrorReason } from '../shared/system-error.js';
+import { makeFoldersSync, systemErrorReason } from '../shared/system-error.js';
 import { SETTINGS, type ProfileKey } from './settings.js';
 
 /** The config file or its folder is unusable: a one-line reason naming the path (exit 2). */

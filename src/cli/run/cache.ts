@@ -13,7 +13,7 @@ import { constants } from 'node:fs';
 import { lstat, mkdir, open, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Endpoint } from '../../api/types.js';
-import { makeFolders } from '../../shared/make-folders.js';
+import { makeFolders, systemErrorReason } from '../../shared/system-error.js';
 import { xdgDirectory } from '../../config/store.js';
 import type { ResolvedSettings } from '../../config/resolve.js';
 import type { GlobalOptions } from '../flags/global.js';
@@ -137,10 +137,7 @@ export async function cachedList(run: CacheRun, name: CachedListName, fetchList:
 
   const root = cacheDirectory(env);
   const scope = join(root, cacheScope(settings.baseUrl, settings.profile));
-  const unsafe = await prepareFolders(root, scope).catch(async (error: unknown) => {
-    const { systemErrorReason } = await import('../../shared/system-error.js');
-    return `${root} cannot be created: ${systemErrorReason(error)}`;
-  });
+  const unsafe = await prepareFolders(root, scope).catch((error: unknown) => `${root} cannot be created: ${systemErrorReason(error)}`);
   if (unsafe !== undefined) {
     report.note(`newsstats: not using the cache: ${unsafe}; running uncached`);
     return fetchList();

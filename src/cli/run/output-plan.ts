@@ -12,7 +12,7 @@ import type { Io } from './io.js';
 import { OutputWriteError } from '../../output/write-error.js';
 import { ClosedStdout, closedStdoutError } from './closed-stdout.js';
 import { UsageError } from './errors.js';
-import { pseudoFileSystemOf } from '../../shared/pseudo-file-system.js';
+import { pseudoFileSystemOf } from '../../shared/system-error.js';
 
 export interface OutputPlan {
   render: RenderOptions;

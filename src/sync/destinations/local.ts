@@ -12,9 +12,7 @@ import { lstat, mkdir, open, readdir, realpath, rename, stat, unlink, link, type
 import { hostname } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
 import { OutputWriteError } from '../../output/write-error.js';
-import { makeFolders } from '../../shared/make-folders.js';
-import { pseudoFileSystemOf } from '../../shared/pseudo-file-system.js';
-import { isSystemError } from '../../shared/system-error.js';
+import { isSystemError, makeFolders, pseudoFileSystemOf } from '../../shared/system-error.js';
 import { STREAM_NAMES } from '../streams.js';
 import { FilesOnTheirWay, LOCK_FILE, LakeError, STORE_FOLDER, holdsLake, insideLake, produceBytes, stoppedWhileLocking, writtenAfterRelease, type Chunks, type Destination, type Produce, type Scratch } from './destination.js';
 import { holdsLock, processStart } from './lock-holder.js';

@@ -1,5 +1,5 @@
 /**
- * mkdir -p that ends (src/shared/make-folders.ts). Node's recursive mkdir spins for ever on a folder
+ * mkdir -p that ends (src/shared/system-error.ts). Node's recursive mkdir spins for ever on a folder
  * that exists but takes no new one and says ENOENT (/proc): a sync into /proc/lake hung, and a config
  * or cache folder there spun the main thread, deaf to SIGTERM. The /proc test hangs with Node's
  * recursive mkdir (mkdir(path, { recursive: true })), and so fails at its timeout.
@@ -7,7 +7,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeFolders, makeFoldersSync } from '../../../src/shared/make-folders.js';
+import { makeFolders, makeFoldersSync } from '../../../src/shared/system-error.js';
 import { tempDir } from '../../e2e/harness.js';
 
 // procfs: it exists, and mkdir in it says ENOENT, whoever asks.
