@@ -520,7 +520,8 @@ class LakeRun {
       for (const [key, week] of Object.entries(value as Record<string, number>)) index.set(key, week);
     } else {
       for (const week of Object.keys(this.#state.streams.links?.taken ?? {}).map(Number)) {
-        for (const line of storeLines(await this.#lake.read(linksStorePath(week)))) index.set(linkKey(storeRow(line, this.#storeName(week))), week);
+        const where = this.#storeName(week);
+        for (const line of storeLines(await this.#lake.read(linksStorePath(week)))) index.set(linkKey(storeRow(line, where)), week);
       }
       this.#indexUnwritten = true;
     }
@@ -572,9 +573,11 @@ class LakeRun {
     // it again (half of a daily run's parsing), as long as the writer holds that many rows itself (a
     // row group) before writing them out.
     const storedLines = storeLines(stored);
+    // Named once: storeRow takes it for every line, and a merge parses thousands.
+    const where = this.#storeName(week);
     const storedRows = storedLines.length <= ROW_GROUP_ROWS ? new Map<string, Row>() : undefined;
     for (const line of storedLines) {
-      const row = storeRow(line, this.#storeName(week));
+      const row = storeRow(line, where);
       const key = linkKey(row);
       merged.set(key, line);
       storedRows?.set(key, row);
@@ -606,7 +609,7 @@ class LakeRun {
     await this.#lake.write(storePath, chunks);
     // A new line parsed as the writer takes it: it lives only while the writer holds it.
     await this.#writeRows({ stream: 'links', week }, async (write) => {
-      for (let index = 0; index < lines.length; index += 1) await write(storedRows?.get(keys[index]!) ?? storeRow(lines[index]!, this.#storeName(week)));
+      for (let index = 0; index < lines.length; index += 1) await write(storedRows?.get(keys[index]!) ?? storeRow(lines[index]!, where));
     });
     this.#state = withPartitionTaken(this.#state, 'links', week, taken, partial);
     return true;
@@ -657,7 +660,8 @@ class LakeRun {
       let keys = storeKeys.get(week);
       if (!keys) {
         keys = new Set();
-        for (const line of storeLines(await this.#lake.read(linksStorePath(week)))) keys.add(linkKey(storeRow(line, this.#storeName(week))));
+        const where = this.#storeName(week);
+        for (const line of storeLines(await this.#lake.read(linksStorePath(week)))) keys.add(linkKey(storeRow(line, where)));
         storeKeys.set(week, keys);
       }
       return keys.has(key);
