@@ -79,7 +79,8 @@ describe('failRate', () => {
     for (let index = 0; index < 5; index++) {
       const started = performance.now();
       expect((await http.get(PATH, { key: 'wrong' })).status).toBe(401);
-      expect(performance.now() - started).toBeLessThan(500);
+      // Under the 2 s the faults would add, with room for a loaded machine.
+      expect(performance.now() - started).toBeLessThan(1_500);
     }
   });
 
