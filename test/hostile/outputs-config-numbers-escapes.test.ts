@@ -128,7 +128,7 @@ describe('what --output is decided by what the path is', () => {
       env: env(),
       // The answer arrives at once; give the CLI a moment to be waiting for a reader, then stop it.
       onSpawn: (child) => void seen().then(() => sleep(500)).then(() => child.kill('SIGTERM')),
-      timeoutMs: 8_000,
+      timeoutMs: 30_000,
     });
     expect({ code: result.code, signal: result.signal }).toEqual({ code: 143, signal: null });
     expect(lstatSync(fifo).isFIFO()).toBe(true);
@@ -215,7 +215,7 @@ describe('the config file is read without blocking and within a bound', () => {
   test('a FIFO planted as config.json: exit 2 naming it, at once (no writer ever comes)', async () => {
     const home = homeWithConfig((path) => expect(spawnSync('mkfifo', [path]).status).toBe(0));
     // A process: a regression blocks in open() for good, which only killing a process ends.
-    const result = await runProcess(['countries', 'list', '--no-cache', '-f', 'json'], { home, env: env(), timeoutMs: 8_000 });
+    const result = await runProcess(['countries', 'list', '--no-cache', '-f', 'json'], { home, env: env(), timeoutMs: 30_000 });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^error: the config file .*config\.json is a FIFO; it must be a regular file/m);
   });
@@ -223,7 +223,7 @@ describe('the config file is read without blocking and within a bound', () => {
   test('config.json linked to /dev/zero: exit 2 naming it, memory never grows', async () => {
     const home = homeWithConfig((path) => symlinkSync('/dev/zero', path));
     // A process: a regression reads without end, which must not exhaust the test runner's memory.
-    const result = await runProcess(['countries', 'list', '--no-cache', '-f', 'json'], { home, env: env(), timeoutMs: 8_000 });
+    const result = await runProcess(['countries', 'list', '--no-cache', '-f', 'json'], { home, env: env(), timeoutMs: 30_000 });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^error: the config file .*config\.json is a device; it must be a regular file/m);
   });
