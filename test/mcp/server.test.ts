@@ -98,7 +98,7 @@ beforeAll(async () => {
   client.onerror = (error) => transportErrors.push(error);
   await client.connect(transport);
   tools = (await client.listTools()).tools;
-}, 30_000);
+});
 
 afterAll(async () => {
   await client?.close();
@@ -375,7 +375,7 @@ describe('what never reaches the client', () => {
     } finally {
       await other.close();
     }
-  }, 30_000);
+  });
 
   it('stdout carried protocol messages only, and no result or message held the key', () => {
     // A progress notification the client's SDK read after the response it belongs to is its own race, not a malformed message.
