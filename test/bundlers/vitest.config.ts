@@ -8,7 +8,7 @@ export default defineConfig({
     root: resolve(import.meta.dirname, '../..'),
     include: ['test/bundlers/**/*.check.ts'],
     globalSetup: ['test/global-setup.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 30_000,
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
   },
 });

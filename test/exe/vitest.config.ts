@@ -9,7 +9,7 @@ export default defineConfig({
   test: {
     root: resolve(import.meta.dirname, '../..'),
     include: ['test/exe/**/*.check.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
   },
 });

@@ -9,7 +9,7 @@ export default defineConfig({
     root: resolve(import.meta.dirname, '../..'),
     include: ['test/runtimes/**/*.check.ts'],
     globalSetup: ['test/global-setup.ts'],
-    testTimeout: 60_000,
+    testTimeout: 120_000,
     hookTimeout: 180_000,
   },
 });
