@@ -24,7 +24,7 @@ const QUERY = ['people', 'top', '--weeks', 'last4', '--limit', '3', '-f', 'json'
 async function homeWithCaches() {
   const home = tempDir('newsstats-hostile-cache-');
   const env = isolatedEnv(home, { NEWSSTATS_BASE_URL: server.url, NEWSSTATS_API_KEY: server.key });
-  const run = (args: string[]) => spawnAndCollect(process.execPath, [BIN, ...args], env, { timeoutMs: 60_000 });
+  const run = (args: string[]) => spawnAndCollect(process.execPath, [BIN, ...args], env);
   const first = await run(QUERY);
   expect(first.code, first.stderr).toBe(0);
   await run(QUERY);

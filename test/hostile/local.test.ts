@@ -200,7 +200,7 @@ describe('item 10: signals and local I/O', () => {
   // A process: the real process's stdout descriptor, as a shell redirect sets it.
   test.skipIf(!existsSync('/dev/full'))('a full stdout (/dev/full) is one line naming stdout and the OS error, exit 6', async () => {
     const result = await spawnAndCollect('sh', ['-c', `"${process.execPath}" "$0" countries list -f csv --no-cache -q > /dev/full`, HOSTILE_BIN],
-      isolatedEnv(tempDir(), env()), { timeoutMs: 60_000 });
+      isolatedEnv(tempDir(), env()));
     expect({ code: result.code, stderr: result.stderr }).toEqual({
       code: 6,
       stderr: 'error: cannot write to stdout: no space left on the device (ENOSPC)\n',

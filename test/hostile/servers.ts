@@ -45,13 +45,13 @@ export function run(args: string[], options: RunOptions = {}): Promise<CliResult
   return runCli(args, { ...options, env: isolatedEnv(home, env) });
 }
 
-/** The built bin (or NEWSSTATS_HOSTILE_BIN) in a child process, killed after `timeoutMs` (60 s: a bound for a hang). */
+/** The built bin (or NEWSSTATS_HOSTILE_BIN) in a child process, killed after `timeoutMs` (spawnAndCollect's bound for a hang by default). */
 export async function runProcess(args: string[], options: RunOptions & Pick<CliOptions, 'onSpawn' | 'timeoutMs'> = {}): Promise<CliResult> {
   const env = isolatedEnv(options.home ?? tempDir('newsstats-hostile-'), terminalEnv(options));
-  if (options.terminal === undefined) return spawnAndCollect(process.execPath, [HOSTILE_BIN, ...args], env, { timeoutMs: 60_000, ...options });
+  if (options.terminal === undefined) return spawnAndCollect(process.execPath, [HOSTILE_BIN, ...args], env, options);
   const command = [process.execPath, HOSTILE_BIN, ...args].map(shellQuote).join(' ');
   // `script` ends the session when its stdin closes, so the run gets no stdin at all.
-  const result = await spawnAndCollect('script', ['-qfec', command, '/dev/null'], env, { timeoutMs: 60_000, ...options, noStdin: true });
+  const result = await spawnAndCollect('script', ['-qfec', command, '/dev/null'], env, { ...options, noStdin: true });
   return { ...result, stdout: result.stdout.replace(/\r\n/g, '\n') };
 }
 
