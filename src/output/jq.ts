@@ -94,8 +94,8 @@ type JqAnswer = { output: string } | { stderr: string };
 /** A filter stopped for its memory (or its worker gone): the caller makes it the one-line usage error. */
 class JqStopped extends Error {}
 
-/** One worker for the run: the expression's check and its filter share jq's load. */
-class JqWorker {
+/** One worker for the run: the expression's check and its filter share jq's load. Exported for its tests. */
+export class JqWorker {
   readonly #worker: Worker;
   readonly #ready: Promise<void>;
   #exited = false;
@@ -150,7 +150,12 @@ class JqWorker {
     const baseline = process.memoryUsage.rss();
     this.#worker.ref();
     const watch = setInterval(() => {
-      if (process.memoryUsage.rss() - baseline > this.limitMb * 1024 * 1024) void this.#worker.terminate();
+      if (process.memoryUsage.rss() - baseline <= this.limitMb * 1024 * 1024) return;
+      // Once: each terminate() adds a listener for the worker's exit, and a busy machine may take
+      // longer than many checks to end a worker (after 11, Node printed a MaxListenersExceededWarning
+      // on stderr beside the run's one line).
+      clearInterval(watch);
+      void this.#worker.terminate();
     }, MEMORY_CHECK_MS);
     try {
       return await new Promise<JqAnswer>((resolve, reject) => {

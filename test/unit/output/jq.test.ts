@@ -1,6 +1,8 @@
 /** jq's error text read into a position in the user's expression (jq 1.7 pads its caret line with spaces). */
+import { EventEmitter } from 'node:events';
+import type { Worker } from 'node:worker_threads';
 import { describe, expect, test } from 'vitest';
-import { applyJq, checkJqExpression, readJqError } from '../../../src/output/jq.js';
+import { applyJq, checkJqExpression, JqWorker, readJqError } from '../../../src/output/jq.js';
 import { JqExpressionError } from '../../../src/output/errors.js';
 
 describe('readJqError', () => {
@@ -65,5 +67,40 @@ describe('checkJqExpression and applyJq (jq 1.7 in WebAssembly)', () => {
 
   test('an error on the data is a usage error too, in jq\'s words', async () => {
     await expect(applyJq('[1]', '.[] | .[]', { isTTY: false })).rejects.toThrow('--jq: Cannot iterate over number (1)');
+  });
+});
+
+describe('the memory bound of a running filter', () => {
+  /**
+   * A worker that is ready at once, never answers, and ends 400 ms after it is told to: a busy
+   * machine's worker, which the memory watch (every 50 ms) sees still running after its terminate().
+   */
+  class SlowToEndWorker extends EventEmitter {
+    terminations = 0;
+    constructor() {
+      super();
+      setImmediate(() => this.emit('message', { ready: true }));
+    }
+    postMessage(): void {}
+    ref(): void {}
+    unref(): void {}
+    terminate(): Promise<number> {
+      this.terminations += 1;
+      if (this.terminations === 1) setTimeout(() => this.emit('exit', 1), 400);
+      // Node's own terminate() waits for the exit with a listener of its own, one a call.
+      return new Promise((resolve) => this.once('exit', () => resolve(1)));
+    }
+  }
+
+  test('a filter past the bound is stopped with one terminate(), however long the worker takes to end (no MaxListenersExceededWarning)', async () => {
+    let made: SlowToEndWorker | undefined;
+    const WorkerClass = function (this: unknown) {
+      made = new SlowToEndWorker();
+      return made;
+    } as unknown as typeof Worker;
+    // A bound below zero: the first check finds the filter past it.
+    const worker = new JqWorker(WorkerClass, { code: '', workerData: { jqPath: '' }, transferList: [] }, -1);
+    await expect(worker.run('[]', '.')).rejects.toThrow();
+    expect(made!.terminations).toBe(1);
   });
 });
